@@ -1,0 +1,174 @@
+"""Assertions for hidden tests, with messages safe to show the student.
+
+A failed check raises Fail with a message that says what was checked and
+how the student's answer differs (type, shape, dtype, where the first
+mismatch is and the student's value there) but never the expected value:
+feedback must not turn hidden tests into an answer key.
+"""
+from __future__ import annotations
+
+import contextlib
+import numbers
+import threading
+
+import numpy as np
+
+from autograder.engine.student import RemoteObject, StudentError
+
+
+_GLOBAL_RNG = threading.Lock()
+
+
+@contextlib.contextmanager
+def seeded(seed: int):
+    """Use torch's and numpy's global RNGs in the trusted process, seeded,
+    without racing the tests of other submissions graded in other threads.
+    Never call the student inside: the lock would wait for the worker."""
+    import torch
+    with _GLOBAL_RNG, torch.random.fork_rng(devices=[]):
+        state = np.random.get_state()
+        torch.manual_seed(seed)
+        np.random.seed(seed)
+        try:
+            yield
+        finally:
+            np.random.set_state(state)
+
+
+class Fail(AssertionError):
+    """A check failed; str(self) is shown to the student."""
+
+
+def fail(message: str):
+    raise Fail(message)
+
+
+def _to_numpy(value, what: str) -> np.ndarray:
+    if isinstance(value, np.ndarray):
+        return value
+    try:
+        import torch
+        if isinstance(value, torch.Tensor):
+            return value.detach().numpy()
+    except ImportError:
+        pass
+    if isinstance(value, RemoteObject):
+        fail(f"{what}: returned a {value.type_name}, not an array or tensor")
+    try:
+        return np.asarray(value)
+    except (ValueError, TypeError):
+        fail(f"{what}: returned a {type(value).__name__} that is not array-like")
+
+
+def expect_tensor(value, what: str):
+    """The value must be a torch.Tensor (not an array, list or other object)."""
+    import torch
+    if not isinstance(value, torch.Tensor):
+        fail(f"{what}: expected a torch.Tensor, got {_describe(value)}")
+    return value
+
+
+def expect_ndarray(value, what: str) -> np.ndarray:
+    if not isinstance(value, np.ndarray):
+        fail(f"{what}: expected a numpy.ndarray, got {_describe(value)}")
+    return value
+
+
+def expect_shape(value, shape: tuple, what: str) -> None:
+    got = tuple(_to_numpy(value, what).shape)
+    if got != tuple(shape):
+        fail(f"{what}: shape {got}, expected {tuple(shape)}")
+
+
+def expect_dtype(value, dtype, what: str) -> None:
+    got = str(getattr(value, "dtype", type(value).__name__))
+    want = str(dtype)
+    if got.replace("torch.", "") != want.replace("torch.", ""):
+        fail(f"{what}: dtype {got}, expected {want}")
+
+
+def expect_close(actual, expected, what: str, rtol: float = 1e-5, atol: float = 1e-6,
+                 equal_nan: bool = False) -> None:
+    """Same shape and all entries close; -inf/inf must match exactly."""
+    a = _to_numpy(actual, what)
+    e = _to_numpy(expected, what)
+    if a.shape != e.shape:
+        fail(f"{what}: shape {tuple(a.shape)}, expected {tuple(e.shape)}")
+    if a.dtype.kind not in "biufc":
+        fail(f"{what}: entries of type {a.dtype} are not numbers")
+    a64 = a.astype(np.complex128 if a.dtype.kind == "c" else np.float64)
+    e64 = e.astype(a64.dtype)
+    ok = np.isclose(a64, e64, rtol=rtol, atol=atol, equal_nan=equal_nan)
+    if not ok.all():
+        bad = np.argwhere(~ok)
+        index = tuple(int(i) for i in bad[0])
+        where = f"at index {index}" if index else "the value"
+        fail(f"{what}: {len(bad)} of {ok.size} entries differ from the reference; "
+             f"first {where}: yours is {a64[index]!r}")
+
+
+def expect_equal(actual, expected, what: str) -> None:
+    """Exact equality of plain data (ints, strings, lists, tuples)."""
+    if type(actual) in (list, tuple) and type(expected) in (list, tuple):
+        if len(actual) != len(expected):
+            fail(f"{what}: length {len(actual)}, expected {len(expected)}")
+        for i, (a, e) in enumerate(zip(actual, expected)):
+            if not _plain_equal(a, e):
+                fail(f"{what}: differs first at position {i}: yours is {_short(a)}")
+        return
+    if not _plain_equal(actual, expected):
+        fail(f"{what}: yours is {_short(actual)}, which is not the expected value")
+
+
+def expect_int(value, what: str) -> int:
+    """An integer (Python int or numpy integer; not a float, not a bool)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        fail(f"{what}: expected an int, got {_describe(value)}")
+    return int(value)
+
+
+def expect_number(value, what: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        try:
+            arr = _to_numpy(value, what)
+        except Fail:
+            raise
+        if arr.shape != () or arr.dtype.kind not in "iuf":
+            fail(f"{what}: expected a number, got {_describe(value)}")
+        return float(arr)
+    return float(value)
+
+
+@contextlib.contextmanager
+def expect_raises(exc_type: type, what: str):
+    """The student's code must raise exc_type (or a subclass)."""
+    try:
+        yield
+    except StudentError as err:
+        if not err.is_a(exc_type):
+            fail(f"{what}: raised {err.type_name}, expected {exc_type.__name__}")
+        return
+    fail(f"{what}: returned normally, expected it to raise {exc_type.__name__}")
+
+
+def _plain_equal(a, e) -> bool:
+    if isinstance(a, bool) != isinstance(e, bool):
+        return False
+    if isinstance(a, numbers.Number) and isinstance(e, numbers.Number):
+        return a == e
+    if type(a) in (list, tuple) and type(e) in (list, tuple):
+        return len(a) == len(e) and all(_plain_equal(x, y) for x, y in zip(a, e))
+    return type(a) is type(e) and a == e
+
+
+def _describe(value) -> str:
+    if isinstance(value, RemoteObject):
+        return f"a {value.type_name}"
+    if isinstance(value, np.ndarray):
+        return f"a numpy array of shape {value.shape}"
+    return f"a {type(value).__name__}"
+
+
+def _short(value) -> str:
+    text = repr(value) if not isinstance(value, RemoteObject) else f"a {value.type_name}"
+    return text if len(text) <= 80 else text[:77] + "..."

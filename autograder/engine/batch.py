@@ -1,0 +1,92 @@
+"""Grading a folder of submissions: in parallel, each result written as soon
+as its submission's processes are dead, grades.csv at the end."""
+from __future__ import annotations
+
+import logging
+import os
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from autograder import paths
+from autograder.engine import assignment as assignment_mod
+from autograder.engine import results as results_mod
+from autograder.engine.notebook import NotebookError, read_cells
+from autograder.engine.progress import Progress
+from autograder.engine.results import SubmissionResult
+from autograder.engine.runner import grade_cells
+from autograder.engine.submissions import Entry, SubmissionError, discover, read_notebook_bytes
+from autograder.engine.workers import Template, WorkerDied, running_as_root
+
+log = logging.getLogger(__name__)
+
+ROOT_WARNING = ("warning: not running as root, so student code runs as your own user: "
+                "it can read what you can read, signal your processes and leave processes "
+                "behind. Grade as root (or on Gradescope) for the full sandbox.")
+
+
+@dataclass
+class Batch:
+    assignment: assignment_mod.Assignment
+    out: Path
+    results: list[SubmissionResult] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+
+def grade_folder(assignment_id: str, submissions: Path, out: Path, jobs: int | None = None,
+                 progress: bool = True) -> Batch:
+    assignment = assignment_mod.load(assignment_id)
+    out.mkdir(parents=True, exist_ok=True)
+    entries, warnings = discover(submissions)
+    batch = Batch(assignment, out, warnings=warnings)
+    if not running_as_root():
+        batch.warnings.append(ROOT_WARNING)
+    for w in batch.warnings:
+        print(w, file=sys.stderr)
+    start = time.monotonic()
+    template = Template(assignment.config, paths.secret_paths() + [submissions.resolve(),
+                                                                    out.resolve()])
+    bar = Progress(len(entries), enabled=progress)
+    try:
+        with ThreadPoolExecutor(jobs or os.cpu_count() or 1) as pool:
+            futures = [pool.submit(grade_entry, template, assignment, e, out) for e in entries]
+            for future in as_completed(futures):
+                batch.results.append(future.result())
+                bar.advance()
+    finally:
+        template.close()
+        bar.close()
+    batch.seconds = time.monotonic() - start
+    results_mod.write_atomic(out / "grades.csv", results_mod.grades_csv(
+        batch.results, assignment.questions, assignment.max_total))
+    return batch
+
+
+def grade_entry(template: Template, assignment, entry: Entry, out: Path) -> SubmissionResult:
+    result = SubmissionResult(entry.id, assignment.id, notes=list(entry.notes))
+    start = time.perf_counter()
+    try:
+        raw, _name = read_notebook_bytes(entry, assignment.id)
+        grade_cells(template, read_cells(raw), assignment, result)
+    except (SubmissionError, NotebookError) as exc:
+        result.error = str(exc)
+    except WorkerDied as exc:
+        result.error = f"the notebook could not be run ({exc})"
+    except Exception as exc:  # the grader's own fault: this submission only, logged
+        log.exception("grading %s failed", entry.id)
+        result.error = f"internal grader error ({type(exc).__name__}); tell your instructor"
+    if result.error:
+        result.tests = zero_results(assignment, result.error)
+        result.notes.insert(0, result.error)
+    result.seconds = time.perf_counter() - start
+    results_mod.write_results_json(out / entry.id / "results.json", result)
+    return result
+
+
+def zero_results(assignment, reason: str) -> list[results_mod.TestResult]:
+    return [results_mod.TestResult(c.question, c.name, c.title, 0.0, c.points,
+                                   f"not graded: {reason}", c.visibility)
+            for c in assignment.cases]

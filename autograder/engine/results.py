@@ -1,0 +1,110 @@
+"""Results of grading: the data, results.json (Gradescope schema) and grades.csv.
+
+Files are written atomically (a temporary file renamed over the target), so a
+reader never sees half a file and a crash never leaves one.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+OUTPUT_CAP = 16_000  # characters per student-visible text (well under Gradescope's limits)
+
+
+@dataclass
+class TestResult:
+    question: str
+    name: str
+    title: str
+    score: float
+    max_score: float
+    output: str
+    visibility: str
+    seconds: float = 0.0
+
+    @property
+    def status(self) -> str:
+        return "passed" if self.score >= self.max_score else "failed"
+
+
+@dataclass
+class SubmissionResult:
+    submission: str
+    assignment: str
+    tests: list[TestResult] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    """Messages about the whole submission (unreadable notebook, cell errors, limits)."""
+    notebook_output: str = ""
+    seconds: float = 0.0
+    error: str | None = None
+    """Set when the submission could not be graded at all (it scores 0)."""
+
+    @property
+    def score(self) -> float:
+        return round(sum(t.score for t in self.tests), 6)
+
+    def question_scores(self, questions: list[str]) -> dict[str, float]:
+        scores = {q: 0.0 for q in questions}
+        for t in self.tests:
+            scores[t.question] = round(scores.get(t.question, 0.0) + t.score, 6)
+        return scores
+
+
+def cap(text: str, limit: int = OUTPUT_CAP) -> str:
+    return text if len(text) <= limit else text[:limit] + f"\n[... {len(text) - limit} characters cut]"
+
+
+def to_gradescope(result: SubmissionResult) -> dict:
+    summary = "\n".join(result.notes)
+    return {
+        "score": result.score,
+        "output": cap(summary),
+        "visibility": "after_published",
+        "stdout_visibility": "hidden",
+        "execution_time": round(result.seconds, 3),
+        "tests": [{
+            "name": f"{t.question}: {t.title}",
+            "number": t.question,
+            "score": round(t.score, 6),
+            "max_score": t.max_score,
+            "status": t.status,
+            "visibility": t.visibility,
+            "output": cap(t.output),
+        } for t in result.tests],
+    }
+
+
+def write_atomic(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+
+
+def write_results_json(path: Path, result: SubmissionResult) -> None:
+    write_atomic(path, json.dumps(to_gradescope(result), indent=2) + "\n")
+
+
+def grades_csv(results: list[SubmissionResult], questions: list[str], max_total: float) -> str:
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(["submission", "total", "max_total", *questions])
+    for r in sorted(results, key=lambda r: r.submission):
+        scores = r.question_scores(questions)
+        writer.writerow([r.submission, _num(r.score), _num(max_total),
+                         *(_num(scores[q]) for q in questions)])
+    return buf.getvalue()
+
+
+def _num(x: float) -> str:
+    return repr(float(x))

@@ -1,0 +1,129 @@
+"""Grading one submission: run its notebook in a worker, then every hidden
+test against it, in the trusted process.
+
+A worker that hangs or dies is restarted (up to limits.restarts times) with
+the cells that hung left out, so that one runaway question does not cost
+the others their points.
+"""
+from __future__ import annotations
+
+import logging
+import time
+
+from autograder.checks import Fail
+from autograder.engine.assignment import Assignment, Case
+from autograder.engine.notebook import Cells
+from autograder.engine.results import SubmissionResult, TestResult
+from autograder.engine.student import Student, StudentError, StudentTimeout
+from autograder.engine.workers import Template, WorkerConnection, WorkerDied, WorkerTimeout
+
+log = logging.getLogger(__name__)
+
+
+class NotebookSession:
+    """The student's notebook, run in a worker, restarted when it goes down."""
+
+    def __init__(self, template: Template, cells: Cells, assignment: Assignment,
+                 result: SubmissionResult):
+        self.template = template
+        self.cells = cells
+        self.limits = assignment.config.limits
+        self.result = result
+        self.skip: set[int] = set()  # cells that hung or killed the worker
+        self.restarts_left = self.limits.restarts
+        self.conn: WorkerConnection | None = None
+        self.first_run = True
+
+    def student(self) -> Student | None:
+        if self.conn is not None and not self.conn.dead:
+            return Student(self.conn, self.limits.call_seconds)
+        if not self.first_run:
+            if self.restarts_left <= 0:
+                return None
+            self.restarts_left -= 1
+        self.conn = self.template.spawn()
+        self.run_notebook()
+        self.first_run = False
+        return None if self.conn.dead else Student(self.conn, self.limits.call_seconds)
+
+    def run_notebook(self) -> None:
+        deadline = time.monotonic() + self.limits.notebook_seconds
+        for index, source in enumerate(self.cells.code, 1):
+            if index in self.skip or not source.strip():
+                continue
+            try:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    raise WorkerTimeout("notebook time used up")
+                reply, _ = self.conn.request(
+                    {"op": "run_cell", "index": index, "source": source}, timeout=remaining)
+            except (WorkerTimeout, WorkerDied) as exc:
+                self.conn.kill()
+                self.skip.add(index)
+                self._note(f"code cell {index} " + (
+                    f"was stopped: the notebook's cells may run {self.limits.notebook_seconds:g} s in all"
+                    if isinstance(exc, WorkerTimeout) else "ended the notebook's process")
+                    + "; it is left out and grading goes on without it")
+                if self.restarts_left > 0:
+                    self.restarts_left -= 1
+                    self.conn = self.template.spawn()
+                    self.run_notebook()
+                return
+            report = reply.get("ok") if isinstance(reply.get("ok"), dict) else {}
+            if self.first_run:
+                self.result.notebook_output = (self.result.notebook_output
+                                               + str(report.get("output", "")))[-65536:]
+                err = report.get("error")
+                if isinstance(err, dict):
+                    self._note(f"code cell {index} raised {err.get('type')}: "
+                               f"{str(err.get('message'))[:300]}")
+
+    def _note(self, text: str) -> None:
+        if text not in self.result.notes:
+            self.result.notes.append(text)
+
+    def close(self) -> None:
+        if self.conn is not None:
+            self.conn.kill()
+
+
+def run_case(case: Case, session: NotebookSession, assignment: Assignment) -> TestResult:
+    result = TestResult(case.question, case.name, case.title, 0.0, case.points, "",
+                        case.visibility)
+    start = time.perf_counter()
+    try:
+        student = session.student()
+        if student is None:
+            raise WorkerDied("the notebook's process could not be (re)started")
+        student.seed(assignment.config.seed)
+        fixtures = {"student": student, "ref": assignment.reference}
+        case.func(**{name: fixtures[name] for name in case.fixtures})
+        result.score, result.output = case.points, "passed"
+        student.release()
+    except Fail as exc:
+        result.output = str(exc)
+    except StudentError as exc:
+        result.output = (f"{exc.call} raised {exc.type_name}: {exc.message}"
+                         if exc.type_name != "NameError" else exc.message)
+    except StudentTimeout as exc:
+        result.output = f"timed out: {exc}"
+    except WorkerDied as exc:
+        result.output = f"not checked: {exc}"
+    except AssertionError as exc:
+        result.output = str(exc) or "a check on your answer failed"
+    except Exception as exc:  # the answer broke the test itself: the student's loss, logged
+        log.warning("%s %s: %s", session.result.submission, case.id, exc, exc_info=True)
+        result.output = f"your answer could not be checked ({type(exc).__name__})"
+    result.seconds = time.perf_counter() - start
+    return result
+
+
+def grade_cells(template: Template, cells: Cells, assignment: Assignment,
+                result: SubmissionResult) -> None:
+    result.notes.extend(cells.notes)
+    session = NotebookSession(template, cells, assignment, result)
+    try:
+        for case in assignment.cases:
+            result.tests.append(run_case(case, session, assignment))
+    finally:
+        session.close()

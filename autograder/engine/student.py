@@ -1,0 +1,136 @@
+"""What a hidden test holds: a proxy for the student's namespace in a worker.
+
+    student.causal_mask(5)                 call a function the notebook defined
+    attn = student.TinySelfAttn(32, 4)     objects that are not plain data come
+    attn.load_state_dict(ref_state)        back as RemoteObject handles: attribute
+    attn(x)                                access, method calls and calls work
+    student.new("torch.nn.Linear", 3, 4)   construct a library object in the worker
+    student.build(SOURCE, "make", ...)     run trusted helper code in the worker
+    student.seed(0)                        seed random/numpy/torch in the worker
+    student.define("f", handle)            bind a name in the student's namespace
+
+Arguments and results are plain data (numbers, strings, lists, tuples, dicts,
+numpy arrays, torch tensors) or handles. The student's exceptions arrive as
+StudentError; a hang or crash as StudentTimeout/WorkerDied.
+"""
+from __future__ import annotations
+
+from autograder import protocol
+from autograder.engine.workers import WorkerConnection, WorkerDied, WorkerTimeout
+
+
+class StudentError(Exception):
+    """The student's code raised. Carries only names and the message."""
+
+    def __init__(self, report: dict, call: str):
+        self.type_name = str(report.get("type", "Exception"))
+        self.type_names = [str(n) for n in report.get("mro", [])] or [self.type_name]
+        self.message = str(report.get("message", ""))[:500]
+        self.call = call
+        super().__init__(f"{call} raised {self.type_name}: {self.message}")
+
+    def is_a(self, exc_type: type) -> bool:
+        return exc_type.__name__ in self.type_names
+
+
+class StudentTimeout(WorkerTimeout):
+    pass
+
+
+class Student:
+    """The student's notebook namespace, reached through one worker."""
+
+    def __init__(self, conn: WorkerConnection, call_seconds: float):
+        self._conn = conn
+        self._call_seconds = call_seconds
+
+    def __getattr__(self, name: str) -> "RemoteFunction":
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return RemoteFunction(self, {"name": name}, name)
+
+    def has(self, name: str) -> bool:
+        return self._request({"op": "has", "name": name}, name)
+
+    def seed(self, seed: int) -> None:
+        self._request({"op": "seed", "seed": int(seed)}, "seed")
+
+    def new(self, path: str, *args, **kwargs):
+        return self._request({"op": "new", "path": path}, path, args, kwargs)
+
+    def build(self, source: str, name: str, *args, **kwargs):
+        return self._request({"op": "build", "source": source, "name": name},
+                             name, args, kwargs)
+
+    def define(self, name: str, value) -> None:
+        """Bind a name in the student's namespace (to a handle from build())."""
+        self._request({"op": "define", "name": name}, f"define {name}", (value,), {})
+
+    def list(self, obj: "RemoteObject") -> list:
+        return self._request({"op": "list", "id": obj._handle.id}, "list(...)")
+
+    def release(self) -> None:
+        self._request({"op": "release"}, "release")
+
+    def _request(self, header: dict, call: str, args=None, kwargs=None, timeout=None):
+        buffers: list[bytes] = []
+        if args is not None:
+            enc = protocol.Encoder(_refuse_unplain)
+            header = dict(header, args=enc.encode(tuple(args)), kwargs=enc.encode(dict(kwargs)))
+            buffers = enc.buffers
+        try:
+            reply, bufs = self._conn.request(header, buffers, timeout or self._call_seconds)
+        except WorkerTimeout:
+            raise StudentTimeout(f"{call} did not finish within "
+                                 f"{timeout or self._call_seconds:g} s") from None
+        except WorkerDied:
+            raise WorkerDied(f"the notebook's process stopped during {call}") from None
+        if "error" in reply:
+            raise StudentError(reply["error"] if isinstance(reply["error"], dict) else {}, call)
+        try:
+            return protocol.unpack(reply.get("ok"), bufs, lambda h: RemoteObject(self, h))
+        except (protocol.ProtocolError, IndexError, ValueError, TypeError) as exc:
+            raise StudentError({"type": "ProtocolError", "message": str(exc)}, call) from None
+
+
+def _refuse_unplain(value):
+    if isinstance(value, RemoteObject):
+        return {"t": "handle", "id": value._handle.id, "type": value._handle.type_name}
+    raise TypeError(f"cannot send a {type(value).__name__} to the worker")
+
+
+class RemoteFunction:
+    """A callable living in the worker (a function, a class, a bound method)."""
+
+    def __init__(self, student: Student, target: dict, label: str):
+        self._student, self._target, self._label = student, target, label
+
+    def __call__(self, *args, **kwargs):
+        return self._student._request({"op": "call", "target": self._target},
+                                      f"{self._label}(...)", args, kwargs)
+
+    def __repr__(self):
+        return f"<student's {self._label}>"
+
+
+class RemoteObject(RemoteFunction):
+    """A handle to an object that stays in the worker."""
+
+    def __init__(self, student: Student, handle: protocol.Handle):
+        super().__init__(student, {"id": handle.id}, handle.type_name)
+        self._handle = handle
+
+    @property
+    def type_name(self) -> str:
+        return self._handle.type_name
+
+    def __getattr__(self, attr: str):
+        if attr.startswith("__"):
+            raise AttributeError(attr)
+        return self._student._request({"op": "getattr", "id": self._handle.id, "attr": attr},
+                                      f"{self._label}.{attr}")
+
+    def method(self, name: str) -> RemoteFunction:
+        """A method called without fetching it first (one round trip)."""
+        return RemoteFunction(self._student, {"id": self._handle.id, "attr": name},
+                              f"{self._label}.{name}")

@@ -1,0 +1,30 @@
+"""The readable summary `grade` prints: one row per submission, one column per question."""
+from __future__ import annotations
+
+
+def table(batch) -> str:
+    a = batch.assignment
+    questions = a.questions
+    head = ["submission", *questions, "total"]
+    maxima = ["(max)", *(_fmt(a.config.max_points(q)) for q in questions), _fmt(a.max_total)]
+    rows = [head, maxima]
+    for r in sorted(batch.results, key=lambda r: r.submission):
+        scores = r.question_scores(questions)
+        rows.append([r.submission, *(_fmt(scores[q]) for q in questions), _fmt(r.score)])
+    widths = [max(len(row[i]) for row in rows) for i in range(len(head))]
+    lines = ["  ".join(cell.ljust(w) if i == 0 else cell.rjust(w)
+                       for i, (cell, w) in enumerate(zip(row, widths))) for row in rows]
+    lines.insert(2, "-" * len(lines[0]))
+    problems = [f"  {r.submission}: {r.notes[0]}" for r in sorted(batch.results, key=lambda r: r.submission)
+                if r.notes]
+    out = [f"{a.config.title} ({a.id}): {len(batch.results)} submissions graded in "
+           f"{batch.seconds:.1f} s", "", *lines]
+    if problems:
+        out += ["", "notes (first per submission; all in each results.json):", *problems]
+    out += ["", f"grades: {batch.out / 'grades.csv'}",
+            f"per-submission results: {batch.out}/<submission>/results.json"]
+    return "\n".join(out)
+
+
+def _fmt(x: float) -> str:
+    return f"{x:g}"

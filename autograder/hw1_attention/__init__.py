@@ -1,0 +1,1 @@
+"""hw1_attention: hidden tests and reference solution (never shipped to students)."""

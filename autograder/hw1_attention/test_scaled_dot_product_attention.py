@@ -1,0 +1,100 @@
+"""Hidden tests: scaled_dot_product_attention."""
+import torch
+
+from autograder.checks import expect_close, expect_shape, expect_tensor, fail
+
+QUESTION = "scaled_dot_product_attention"
+SHAPES = [  # (batch dims, n_q, n_k, d_k, d_v)
+    ((), 4, 4, 8, 8),
+    ((), 3, 7, 5, 2),       # rectangular: more keys than queries, d_v != d_k
+    ((2,), 6, 6, 16, 16),
+    ((2, 3), 5, 9, 4, 6),   # several leading batch dims
+]
+
+
+def _inputs(batch, n_q, n_k, d_k, d_v, scale=1.0, seed=0):
+    g = torch.Generator().manual_seed(seed)
+    q = torch.randn(*batch, n_q, d_k, generator=g) * scale
+    k = torch.randn(*batch, n_k, d_k, generator=g) * scale
+    v = torch.randn(*batch, n_k, d_v, generator=g)
+    return q, k, v
+
+
+def _pair(result, what):
+    if not isinstance(result, tuple) or len(result) != 2:
+        fail(f"{what}: expected a tuple (out, weights), got {type(result).__name__}")
+    return (expect_tensor(result[0], what + " out"), expect_tensor(result[1], what + " weights"))
+
+
+def test_shapes(student):
+    """out is (..., n_q, d_v) and weights (..., n_q, n_k), batched and rectangular"""
+    for batch, n_q, n_k, d_k, d_v in SHAPES:
+        q, k, v = _inputs(batch, n_q, n_k, d_k, d_v)
+        what = f"q {tuple(q.shape)}, k {tuple(k.shape)}, v {tuple(v.shape)}"
+        out, w = _pair(student.scaled_dot_product_attention(q, k, v), what)
+        expect_shape(out, (*batch, n_q, d_v), what + ": out")
+        expect_shape(w, (*batch, n_q, n_k), what + ": weights")
+
+
+def test_values_without_mask(ref, student):
+    """weights and output equal softmax(q k^T / sqrt(d_k)) and weights @ v"""
+    for seed, (batch, n_q, n_k, d_k, d_v) in enumerate(SHAPES):
+        q, k, v = _inputs(batch, n_q, n_k, d_k, d_v, seed=seed)
+        what = f"q {tuple(q.shape)}, k {tuple(k.shape)}, v {tuple(v.shape)}, no mask"
+        out, w = _pair(student.scaled_dot_product_attention(q, k, v), what)
+        ref_out, ref_w = ref.scaled_dot_product_attention(q, k, v)
+        expect_close(w, ref_w, what + ": weights", rtol=1e-4, atol=1e-6)
+        expect_close(out, ref_out, what + ": out", rtol=1e-4, atol=1e-5)
+
+
+def test_values_with_masks(ref, student):
+    """an additive mask is added before the softmax, broadcast over batch dims"""
+    q, k, v = _inputs((2, 3), 6, 6, 8, 4, seed=7)
+    causal = ref.causal_mask(6)
+    padding = torch.zeros(2, 1, 1, 6)
+    padding[0, ..., 4:] = float("-inf")  # the first batch item ignores its last two keys
+    for mask, name in ((causal, "causal (6, 6)"), (padding, "padding (2, 1, 1, 6)"),
+                       (torch.randn(6, 6, generator=torch.Generator().manual_seed(2)), "random finite (6, 6)")):
+        what = f"mask {name}"
+        out, w = _pair(student.scaled_dot_product_attention(q, k, v, mask), what)
+        ref_out, ref_w = ref.scaled_dot_product_attention(q, k, v, mask)
+        expect_close(w, ref_w, what + ": weights", rtol=1e-4, atol=1e-6)
+        expect_close(out, ref_out, what + ": out", rtol=1e-4, atol=1e-5)
+
+
+def test_keyword_mask(ref, student):
+    """accepts the mask as a keyword argument mask=..."""
+    q, k, v = _inputs((), 5, 5, 4, 4, seed=3)
+    out, w = _pair(student.scaled_dot_product_attention(q, k, v, mask=ref.causal_mask(5)),
+                   "mask=causal_mask(5)")
+    expect_close(w, ref.scaled_dot_product_attention(q, k, v, ref.causal_mask(5))[1],
+                 "mask=causal_mask(5): weights", rtol=1e-4, atol=1e-6)
+
+
+def test_large_scores_stay_finite(ref, student):
+    """scores in the thousands give finite, correct weights (with and without a causal mask)"""
+    q, k, v = _inputs((2,), 6, 6, 8, 8, scale=40.0, seed=11)
+    for mask, name in ((None, "no mask"), (ref.causal_mask(6), "causal mask")):
+        what = f"|q k^T| in the thousands, {name}"
+        out, w = _pair(student.scaled_dot_product_attention(q, k, v, mask), what)
+        if not (torch.isfinite(out).all() and torch.isfinite(w).all()):
+            fail(f"{what}: the result holds nan or inf")
+        ref_out, ref_w = ref.scaled_dot_product_attention(q, k, v, mask)
+        expect_close(w, ref_w, what + ": weights", rtol=1e-4, atol=1e-5)
+
+
+def test_seed_tables(student):
+    """reproduces the lesson's 4x4 BERT (no mask) and GPT (causal) attention tables"""
+    # the lesson's recipe: seed 0 for x, seed 1 for the two N(0, 0.1^2) projections
+    x = torch.randn(1, 4, 8, generator=torch.Generator().manual_seed(0))
+    g = torch.Generator().manual_seed(1)
+    w_q, w_k = (torch.empty(4, 8).normal_(0.0, 0.1, generator=g) for _ in range(2))
+    q, k = x @ w_q.T, x @ w_k.T
+    bert = torch.tensor([[0.2442, 0.2573, 0.2261, 0.2724], [0.2360, 0.2580, 0.2568, 0.2492],
+                         [0.2167, 0.2684, 0.2686, 0.2463], [0.2472, 0.2479, 0.2559, 0.2489]])
+    gpt = torch.tensor([[1.0, 0, 0, 0], [0.4777, 0.5223, 0, 0],
+                        [0.2875, 0.3561, 0.3564, 0], [0.2472, 0.2479, 0.2559, 0.2489]])
+    causal = torch.nn.Transformer.generate_square_subsequent_mask(4)
+    for mask, table, name in ((None, bert, "BERT table (no mask)"), (causal, gpt, "GPT table (causal)")):
+        _, w = _pair(student.scaled_dot_product_attention(q, k, k, mask), name)
+        expect_close(w[0], table, name, rtol=0, atol=6e-5)

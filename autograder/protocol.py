@@ -1,0 +1,250 @@
+"""The wire format between the trusted grader and an untrusted worker.
+
+A frame is a 4-byte big-endian length, a JSON header of that length, then the
+raw bytes of every buffer the header names (arrays and tensors), each
+length-prefixed the same way. Values are encoded as tagged JSON; nothing is
+ever pickled, imported or evaluated when decoding, so a hostile peer can at
+worst send wrong data. Both sides import this module; it imports only the
+standard library and, lazily, numpy and torch.
+"""
+from __future__ import annotations
+
+import json
+import math
+import struct
+import sys
+
+MAX_FRAME = 256 * 1024 * 1024  # one frame may carry a few large tensors, never more
+# dtypes accepted when decoding arrays/tensors: a fixed list, so a peer
+# cannot name an object dtype or anything else that runs code.
+ARRAY_DTYPES = (
+    "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
+    "uint64", "float16", "float32", "float64", "complex64", "complex128",
+)
+TENSOR_DTYPES = {  # torch dtype name -> numpy dtype name of its bytes
+    "bool": "bool", "uint8": "uint8", "int8": "int8", "int16": "int16",
+    "int32": "int32", "int64": "int64", "float16": "float16",
+    "float32": "float32", "float64": "float64", "complex64": "complex64",
+    "complex128": "complex128", "bfloat16": "int16",
+}
+
+
+class ProtocolError(Exception):
+    """The peer sent something that is not a valid frame."""
+
+
+class Handle:
+    """A reference to an object that stays in the worker (a module, a generator...)."""
+
+    __slots__ = ("id", "type_name")
+
+    def __init__(self, id: int, type_name: str):
+        self.id = id
+        self.type_name = type_name
+
+    def __repr__(self):
+        return f"<worker object {self.type_name} #{self.id}>"
+
+
+# ---------------------------------------------------------------- framing
+
+def _recv_exact(sock, n: int) -> bytes:
+    chunks, got = [], 0
+    while got < n:
+        chunk = sock.recv(min(n - got, 1 << 20))
+        if not chunk:
+            raise EOFError("channel closed")
+        chunks.append(chunk)
+        got += len(chunk)
+    return b"".join(chunks)
+
+
+def send_frame(sock, header: dict, buffers=()) -> None:
+    body = json.dumps(header, allow_nan=True, separators=(",", ":")).encode()
+    parts = [struct.pack(">I", len(body)), body]
+    for buf in buffers:
+        parts += [struct.pack(">Q", len(buf)), buf]
+    sock.sendall(b"".join(parts))
+
+
+def recv_frame(sock) -> tuple[dict, list[bytes]]:
+    (size,) = struct.unpack(">I", _recv_exact(sock, 4))
+    if size > MAX_FRAME:
+        raise ProtocolError(f"frame header of {size} bytes")
+    try:
+        header = json.loads(_recv_exact(sock, size))
+    except ValueError as exc:
+        raise ProtocolError(f"bad frame header: {exc}") from None
+    if not isinstance(header, dict):
+        raise ProtocolError("frame header is not an object")
+    buffers, total = [], 0
+    for _ in range(_int(header.get("nbuf", 0))):
+        (n,) = struct.unpack(">Q", _recv_exact(sock, 8))
+        total += n
+        if total > MAX_FRAME:
+            raise ProtocolError("frame too large")
+        buffers.append(_recv_exact(sock, n))
+    return header, buffers
+
+
+def _int(x) -> int:
+    if type(x) is not int or x < 0:
+        raise ProtocolError(f"expected a count, got {type(x).__name__}")
+    return x
+
+
+# ---------------------------------------------------------------- values
+
+class Encoder:
+    """Turns plain data into tagged JSON plus buffers.
+
+    `to_handle` is called for anything that is not plain data; the worker
+    registers the object and returns its Handle, the trusted side refuses.
+    """
+
+    def __init__(self, to_handle):
+        self.to_handle = to_handle
+        self.buffers: list[bytes] = []
+
+    def encode(self, value, depth: int = 0):
+        if depth > 50:
+            raise ValueError("value nested too deeply")
+        t = type(value)
+        if value is None or t is bool or t is str:
+            return value
+        if t is int:
+            return value if abs(value) < 2**63 else {"t": "bigint", "v": str(value)}
+        if t is float:
+            return value if math.isfinite(value) else {"t": "float", "v": repr(value)}
+        if t in (list, tuple):
+            return {"t": t.__name__, "v": [self.encode(v, depth + 1) for v in value]}
+        if t is dict or t.__name__ == "OrderedDict" and t.__module__ == "collections":
+            return {"t": "dict", "v": [[self.encode(k, depth + 1), self.encode(v, depth + 1)]
+                                       for k, v in value.items()]}
+        if isinstance(value, Handle):
+            return {"t": "handle", "id": value.id, "type": value.type_name}
+        np = sys.modules.get("numpy")
+        if np is not None and t is np.ndarray and value.dtype.name in ARRAY_DTYPES:
+            return self._buffer("nd", value.dtype.name, value.shape, value)
+        if np is not None and isinstance(value, np.generic) and value.dtype.name in ARRAY_DTYPES:
+            return {"t": "npscalar", "dtype": value.dtype.name, "v": self.encode(value.item())}
+        torch = sys.modules.get("torch")
+        if torch is not None and t is torch.Tensor:
+            return self._tensor(torch, value)
+        return self.to_handle(value)
+
+    def _buffer(self, tag, dtype, shape, array):
+        np = sys.modules["numpy"]
+        self.buffers.append(np.ascontiguousarray(array).tobytes())
+        return {"t": tag, "dtype": dtype, "shape": [int(s) for s in shape],
+                "buf": len(self.buffers) - 1}
+
+    def _tensor(self, torch, value):
+        name = str(value.dtype).replace("torch.", "")
+        if name not in TENSOR_DTYPES or value.layout != torch.strided:
+            return self.to_handle(value)
+        data = value.detach().cpu().contiguous()
+        if name == "bfloat16":
+            data = data.view(torch.int16)
+        out = self._buffer("tensor", name, value.shape, data.numpy())
+        out["grad"] = bool(value.requires_grad)
+        return out
+
+
+class Decoder:
+    """Inverse of Encoder. `from_handle` maps a handle message to a local object."""
+
+    def __init__(self, buffers, from_handle):
+        self.buffers = buffers
+        self.from_handle = from_handle
+
+    def decode(self, obj, depth: int = 0):
+        if depth > 50:
+            raise ProtocolError("value nested too deeply")
+        if obj is None or type(obj) in (bool, int, float, str):
+            return obj
+        if type(obj) is not dict:
+            raise ProtocolError(f"untagged {type(obj).__name__}")
+        tag = obj.get("t")
+        if tag in ("list", "tuple"):
+            items = [self.decode(v, depth + 1) for v in _list(obj.get("v"))]
+            return items if tag == "list" else tuple(items)
+        if tag == "dict":
+            return {self._key(k, depth): self.decode(v, depth + 1)
+                    for k, v in (_pair(p) for p in _list(obj.get("v")))}
+        if tag == "bigint":
+            return int(str(obj.get("v")))
+        if tag == "float":
+            v = obj.get("v")
+            if v not in ("inf", "-inf", "nan"):
+                raise ProtocolError(f"bad float {v!r}")
+            return float(v)
+        if tag == "npscalar":
+            np = _numpy()
+            return np.array(self.decode(obj.get("v")), dtype=_dtype(obj, ARRAY_DTYPES))[()]
+        if tag == "nd":
+            return self._array(obj, _dtype(obj, ARRAY_DTYPES))
+        if tag == "tensor":
+            return self._tensor(obj)
+        if tag == "handle":
+            return self.from_handle(Handle(_int(obj.get("id")), str(obj.get("type"))[:200]))
+        raise ProtocolError(f"unknown tag {tag!r}")
+
+    def _key(self, k, depth):
+        key = self.decode(k, depth + 1)
+        if type(key) not in (str, int, float, bool, tuple) and key is not None:
+            raise ProtocolError("unhashable dict key")
+        return key
+
+    def _array(self, obj, dtype):
+        np = _numpy()
+        shape = tuple(_int(s) for s in _list(obj.get("shape")))
+        buf = self.buffers[_int(obj.get("buf"))]
+        count = math.prod(shape)
+        if count * np.dtype(dtype).itemsize != len(buf):
+            raise ProtocolError("array buffer does not match its shape")
+        return np.frombuffer(buf, dtype=dtype, count=count).reshape(shape).copy()
+
+    def _tensor(self, obj):
+        import torch
+        name = _dtype(obj, TENSOR_DTYPES)
+        array = self._array(obj, TENSOR_DTYPES[name])
+        t = torch.from_numpy(array)
+        if name == "bfloat16":
+            t = t.view(torch.bfloat16)
+        if obj.get("grad") is True and t.is_floating_point():
+            t.requires_grad_(True)
+        return t
+
+
+def _numpy():
+    import numpy
+    return numpy
+
+
+def _list(x) -> list:
+    if type(x) is not list:
+        raise ProtocolError("expected a list")
+    return x
+
+
+def _pair(x):
+    if type(x) is not list or len(x) != 2:
+        raise ProtocolError("expected a key/value pair")
+    return x
+
+
+def _dtype(obj, allowed):
+    name = obj.get("dtype")
+    if name not in allowed:
+        raise ProtocolError(f"dtype {name!r} not allowed")
+    return name
+
+
+def pack(value, to_handle) -> tuple[object, list[bytes]]:
+    enc = Encoder(to_handle)
+    return enc.encode(value), enc.buffers
+
+
+def unpack(obj, buffers, from_handle):
+    return Decoder(buffers, from_handle).decode(obj)

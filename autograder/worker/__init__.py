@@ -1,0 +1,6 @@
+"""The untrusted side: runs one student's notebook and answers the grader.
+
+Imports only the standard library, numpy/torch and autograder.protocol
+(never the hidden tests, the reference or the config), because everything
+here shares a process with the student's code.
+"""

@@ -1,0 +1,5 @@
+import sys
+
+from autograder.worker.template import main
+
+main(sys.argv[1:])

@@ -1,0 +1,203 @@
+"""The worker's loop: run the notebook's cells, then answer the grader's calls.
+
+Every request is a frame {"op": ..., ...}; every reply is {"ok": value} or
+{"error": {...}}. Objects that are not plain data stay here and travel as
+handles. Nothing this module sends back is trusted by the grader beyond
+being data.
+"""
+from __future__ import annotations
+
+import builtins
+import importlib
+import io
+import random
+import sys
+import time
+import traceback
+import types
+
+from autograder import protocol
+
+OUTPUT_CAP = 64 * 1024  # characters of notebook output kept for the student's feedback
+
+
+class CappedText(io.TextIOBase):
+    """A stdout replacement that keeps the first OUTPUT_CAP characters."""
+
+    def __init__(self):
+        self.parts, self.size, self.dropped = [], 0, 0
+
+    def writable(self):
+        return True
+
+    def write(self, s):
+        s = str(s)
+        room = OUTPUT_CAP - self.size
+        if room > 0:
+            self.parts.append(s[:room])
+            self.size += min(len(s), room)
+        self.dropped += max(0, len(s) - max(room, 0))
+        return len(s)
+
+    def text(self) -> str:
+        tail = f"\n[... {self.dropped} more characters of output dropped]" if self.dropped else ""
+        return "".join(self.parts) + tail
+
+
+def otter_stub() -> types.ModuleType:
+    """`import otter; grader = otter.Notebook(...); grader.check(...)` must
+    neither fail nor cost time (nor run public tests) while grading."""
+    class Notebook:
+        def __init__(self, *args, **kwargs):
+            pass
+
+        def __getattr__(self, name):
+            return lambda *args, **kwargs: None
+
+    otter = types.ModuleType("otter")
+    otter.Notebook = Notebook
+    return otter
+
+
+class ForbiddenImports:
+    """A meta-path finder refusing modules an assignment does not allow."""
+
+    def __init__(self, names):
+        self.names = set(names)
+
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in self.names:
+            raise ImportError(f"{name} is not available in this assignment")
+        return None
+
+
+def error_report(exc: BaseException) -> dict:
+    def safe(f, default):
+        try:
+            return f()
+        except BaseException:  # a hostile __str__ must not take the worker down
+            return default
+    kind = type(exc)
+    return {
+        "type": safe(lambda: kind.__name__, "Exception"),
+        "mro": safe(lambda: [k.__name__ for k in kind.__mro__], []),
+        "message": safe(lambda: str(exc), "<unprintable>")[:2000],
+        "traceback": safe(lambda: "".join(traceback.format_exception(exc))[-4000:], ""),
+    }
+
+
+def seed_everything(seed: int) -> None:
+    random.seed(seed)
+    if "numpy" in sys.modules:
+        sys.modules["numpy"].random.seed(seed)
+    if "torch" in sys.modules:
+        sys.modules["torch"].manual_seed(seed)
+
+
+class Server:
+    def __init__(self, sock, seed: int):
+        self.sock = sock
+        self.seed = seed
+        self.namespace = {"__name__": "__main__", "__builtins__": builtins}
+        self.handles: dict[int, object] = {}
+        self.next_id = 1
+        seed_everything(seed)
+        sys.stdout = sys.stderr = CappedText()  # nothing reaches the real descriptors
+
+    # ------------------------------------------------------------ handles
+    def to_handle(self, obj) -> dict:
+        hid = self.next_id
+        self.next_id += 1
+        self.handles[hid] = obj
+        try:
+            name = type(obj).__name__
+        except BaseException:
+            name = "object"
+        return {"t": "handle", "id": hid, "type": str(name)[:100]}
+
+    def from_handle(self, h: protocol.Handle):
+        if h.id not in self.handles:
+            raise LookupError(f"unknown handle {h.id}")
+        return self.handles[h.id]
+
+    # ------------------------------------------------------------ loop
+    def serve(self) -> None:
+        while True:
+            try:
+                header, buffers = protocol.recv_frame(self.sock)
+            except EOFError:
+                return
+            op = header.get("op")
+            try:
+                value = self.dispatch(op, header, buffers)
+                obj, bufs = protocol.pack(value, self.to_handle)
+                reply = {"ok": obj, "nbuf": len(bufs)}
+            except BaseException as exc:  # the student's error, reported as data
+                if isinstance(exc, SystemExit) and op == "exit":
+                    return
+                reply, bufs = {"error": error_report(exc), "nbuf": 0}, []
+            protocol.send_frame(self.sock, reply, bufs)
+
+    def dispatch(self, op, header, buffers):
+        args = kwargs = None
+        if "args" in header:
+            args = protocol.unpack(header["args"], buffers, self.from_handle)
+            kwargs = protocol.unpack(header.get("kwargs", {"t": "dict", "v": []}),
+                                     buffers, self.from_handle)
+        if op == "run_cell":
+            return self.run_cell(header["index"], header["source"])
+        if op == "call":
+            return self.resolve(header["target"])(*args, **kwargs)
+        if op == "getattr":
+            return getattr(self.from_handle(protocol.Handle(header["id"], "")), header["attr"])
+        if op == "has":
+            return header["name"] in self.namespace
+        if op == "list":
+            return list(self.from_handle(protocol.Handle(header["id"], "")))
+        if op == "seed":
+            seed_everything(header["seed"])
+            return None
+        if op == "new":
+            module, _, attr = header["path"].rpartition(".")
+            return getattr(importlib.import_module(module), attr)(*args, **kwargs)
+        if op == "build":
+            scope: dict = {"__name__": "grader_helper"}
+            exec(compile(header["source"], "<grader helper>", "exec"), scope)
+            return scope[header["name"]](*args, **kwargs)
+        if op == "define":  # the grader swaps in a known-good helper so one bug costs one question
+            self.namespace[header["name"]] = args[0]
+            return None
+        if op == "release":
+            self.handles.clear()
+            return None
+        if op == "exit":
+            raise SystemExit(0)
+        raise ValueError(f"unknown request: {op!r}")
+
+    def resolve(self, target: dict):
+        if "name" in target:
+            if target["name"] not in self.namespace:
+                raise NameError(f"name '{target['name']}' is not defined in your notebook")
+            obj = self.namespace[target["name"]]
+        else:
+            obj = self.from_handle(protocol.Handle(target["id"], ""))
+        return getattr(obj, target["attr"]) if "attr" in target else obj
+
+    def run_cell(self, index: int, source: str) -> dict:
+        """One notebook cell in the shared namespace; printed output is
+        captured (capped) and returned with the cell's error, if any."""
+        out = CappedText()
+        error = None
+        start = time.perf_counter()
+        real_stdout, real_stderr = sys.stdout, sys.stderr
+        sys.stdout = sys.stderr = out
+        try:
+            exec(compile(source, f"<cell {index}>", "exec"), self.namespace)
+        except BaseException as exc:
+            error = error_report(exc)
+            error["traceback"] = "".join(
+                traceback.format_exception(exc)[1:])[-4000:]  # drop our own frame
+        finally:
+            # output printed later, while tests call the student's functions, is discarded
+            sys.stdout, sys.stderr = real_stdout, real_stderr
+        return {"error": error, "seconds": time.perf_counter() - start, "output": out.text()}

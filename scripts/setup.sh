@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Create .venv (once) and install the pinned requirements into it.
+# Usage: source-free; run `bash scripts/setup.sh`, then use .venv/bin/python.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PYTHON=${PYTHON:-python3}
+if [ ! -x .venv/bin/python ]; then
+  "$PYTHON" -m venv .venv
+fi
+stamp=.venv/.requirements-installed
+if [ ! -f "$stamp" ] || ! cmp -s requirements.txt "$stamp"; then
+  .venv/bin/python -m pip install --quiet --disable-pip-version-check -r requirements.txt
+  cp requirements.txt "$stamp"
+fi
