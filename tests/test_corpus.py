@@ -1,0 +1,81 @@
+"""Are hidden tests fair classifiers?
+
+Every file in tests/corpus/<assignment>/correct/ is a correct solution written
+differently from the reference: it must get full marks. Every file in
+buggy/ is a typical mistake, declared by its first line `# question: <stub>`:
+it must lose points on that question and keep full marks on all others.
+Each variant is the reference solution plus the variant's source as a
+second cell, graded through the real engine, one batch per assignment.
+"""
+from __future__ import annotations
+
+import inspect
+import re
+from pathlib import Path
+
+import pytest
+
+from autograder.engine import assignment as assignment_mod
+from tests.conftest import grade, write_notebook
+
+CORPUS = Path(__file__).parent / "corpus"
+HEADER = re.compile(r"#\s*question:\s*(\w+)")
+
+
+def variants():
+    for path in sorted(CORPUS.glob("*/*/*.py")):
+        kind = path.parent.name
+        if kind in ("correct", "buggy"):
+            yield pytest.param(path.parent.parent.name, kind, path,
+                               id=f"{path.parent.parent.name}/{kind}/{path.stem}")
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory):
+    """Grades each assignment's whole corpus once; {(assignment, kind, stem): result}."""
+    cache: dict = {}
+
+    def get(assignment_id: str, kind: str, path: Path):
+        if assignment_id not in cache:
+            root = tmp_path_factory.mktemp(assignment_id)
+            subs = root / "subs"
+            subs.mkdir()
+            a = assignment_mod.load(assignment_id)
+            reference = inspect.getsource(a.reference)
+            for p in sorted((CORPUS / assignment_id).glob("*/*.py")):
+                write_notebook(subs / f"{p.parent.name}__{p.stem}.ipynb",
+                               [reference, p.read_text()])
+            cache[assignment_id] = (a, grade(assignment_id, subs, root / "out"))
+        a, results = cache[assignment_id]
+        return a, results[f"{kind}__{path.stem}"]
+    return get
+
+
+@pytest.mark.parametrize("assignment_id, kind, path", list(variants()))
+def test_variant(graded, assignment_id, kind, path):
+    a, result = graded(assignment_id, kind, path)
+    scores = result.question_scores(a.questions)
+    failed = {f"{t.question}::{t.name}": t.output
+              for t in result.tests if t.status == "failed"}
+    if kind == "correct":
+        assert result.score == a.max_total, f"a correct variant lost points: {failed}"
+        return
+    m = HEADER.match(path.read_text().splitlines()[0])
+    assert m, f"{path}: first line must be '# question: <stub>'"
+    question = m.group(1)
+    assert question in a.questions, f"{path}: unknown question {question}"
+    assert scores[question] < a.config.max_points(question), \
+        f"the mistake was not caught on {question}"
+    others = {q: s for q, s in scores.items()
+              if q != question and s < a.config.max_points(q)}
+    assert not others, f"the mistake also cost points on {others}: {failed}"
+
+
+def test_corpus_covers_every_question():
+    """Each question of each assignment with a corpus has at least one mistake."""
+    for folder in sorted(p for p in CORPUS.iterdir() if p.is_dir()):
+        a = assignment_mod.load(folder.name)
+        hit = {HEADER.match(p.read_text().splitlines()[0]).group(1)
+               for p in (folder / "buggy").glob("*.py")}
+        assert set(a.questions) <= hit, f"{folder.name}: no mistake for {set(a.questions) - hit}"
+        assert list((folder / "correct").glob("*.py")), f"{folder.name}: no correct variant"
