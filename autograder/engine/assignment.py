@@ -2,8 +2,9 @@
 
 Hidden tests are ordinary pytest-style modules autograder/<id>/test_*.py,
 each declaring `QUESTION = "<stub name>"` and test functions taking the
-fixtures `student` (the proxy to the worker) and/or `ref` (the module
-autograder/<id>/reference.py). Their points and visibility come from
+fixtures `student` (the proxy to the worker), `ref` (the module
+autograder/<id>/reference.py) and `submission` (who submitted: id and
+Gradescope metadata, for per-student exam variants). Their points and visibility come from
 grading_config/<id>.toml, which must name exactly the tests that exist.
 """
 from __future__ import annotations
@@ -18,7 +19,7 @@ from autograder import paths
 from autograder.engine import config as config_mod
 from autograder.engine.config import Config, ConfigError
 
-FIXTURES = ("student", "ref")
+FIXTURES = ("student", "ref", "submission")
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,8 @@ from autograder.engine.notebook import NotebookError, read_cells
 from autograder.engine.progress import Progress
 from autograder.engine.results import SubmissionResult
 from autograder.engine.runner import grade_cells
-from autograder.engine.submissions import Entry, SubmissionError, discover, read_notebook_bytes
+from autograder.engine.submissions import (Entry, SubmissionError, discover, read_metadata,
+                                           read_notebook_bytes)
 from autograder.engine.workers import Template, WorkerDied, running_as_root
 
 log = logging.getLogger(__name__)
@@ -68,7 +69,8 @@ def grade_folder(assignment_id: str, submissions: Path, out: Path, jobs: int | N
 
 
 def grade_entry(template: Template, assignment, entry: Entry, out: Path) -> SubmissionResult:
-    result = SubmissionResult(entry.id, assignment.id, notes=list(entry.notes))
+    result = SubmissionResult(entry.id, assignment.id, metadata=read_metadata(entry))
+    result.notes.extend(entry.notes)
     start = time.perf_counter()
     try:
         raw, _name = read_notebook_bytes(entry, assignment.id)

@@ -43,6 +43,8 @@ class SubmissionResult:
     seconds: float = 0.0
     error: str | None = None
     """Set when the submission could not be graded at all (it scores 0)."""
+    metadata: dict = field(default_factory=dict)
+    """What the platform knows about the submission (Gradescope's submission_metadata.json)."""
 
     @property
     def score(self) -> float:

@@ -96,7 +96,8 @@ def run_case(case: Case, session: NotebookSession, assignment: Assignment) -> Te
         if student is None:
             raise WorkerDied("the notebook's process could not be (re)started")
         student.seed(assignment.config.seed)
-        fixtures = {"student": student, "ref": assignment.reference}
+        fixtures = {"student": student, "ref": assignment.reference,
+                    "submission": session.result}
         case.func(**{name: fixtures[name] for name in case.fixtures})
         result.score, result.output = case.points, "passed"
         student.release()

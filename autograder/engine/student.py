@@ -49,6 +49,10 @@ class Student:
             raise AttributeError(name)
         return RemoteFunction(self, {"name": name}, name)
 
+    def value(self, name: str):
+        """The value of a global of the notebook (plain data or a handle)."""
+        return self._request({"op": "get", "name": name}, name)
+
     def has(self, name: str) -> bool:
         return self._request({"op": "has", "name": name}, name)
 

@@ -6,6 +6,7 @@ sizes bounded; nothing is extracted, so paths like ../x in a zip are inert.
 """
 from __future__ import annotations
 
+import json
 import re
 import zipfile
 from dataclasses import dataclass, field
@@ -78,6 +79,20 @@ def read_notebook_bytes(entry: Entry, assignment: str) -> tuple[bytes, str]:
     if path.stat().st_size > MAX_NOTEBOOK_BYTES:
         raise SubmissionError(f"the notebook is larger than {MAX_NOTEBOOK_BYTES // 2**20} MB")
     return path.read_bytes(), path.name
+
+
+def read_metadata(entry: Entry) -> dict:
+    """Gradescope's submission_metadata.json beside the notebook, parsed as
+    plain JSON (never evaluated); {} when absent or unreadable."""
+    path = entry.path / "submission_metadata.json"
+    if not entry.path.is_dir() or not path.is_file() or path.stat().st_size > 2**20:
+        return {}
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (ValueError, OSError):
+        entry.notes.append("submission_metadata.json could not be read; ignored")
+        return {}
+    return data if isinstance(data, dict) else {}
 
 
 def _from_zip(path: Path, assignment: str) -> tuple[bytes, str]:

@@ -150,6 +150,8 @@ class Server:
             return self.resolve(header["target"])(*args, **kwargs)
         if op == "getattr":
             return getattr(self.from_handle(protocol.Handle(header["id"], "")), header["attr"])
+        if op == "get":
+            return self.resolve({"name": header["name"]})
         if op == "has":
             return header["name"] in self.namespace
         if op == "list":
