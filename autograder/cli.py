@@ -32,6 +32,8 @@ def main(argv: list[str] | None = None) -> int:
     grade.add_argument("--jobs", type=int, default=None,
                        help="submissions graded in parallel (default: one per core)")
     grade.add_argument("--quiet", action="store_true", help="no progress and no table")
+    grade.add_argument("--limit", action="append", default=[], metavar="NAME=VALUE",
+                       help="override a limit of the grading config, e.g. notebook_seconds=20")
 
     args = parser.parse_args(argv)
     if args.command == "build":
@@ -52,10 +54,21 @@ def _grade(args) -> int:
         return 2
     try:
         result = batch.grade_folder(args.assignment, args.submissions, args.out,
-                                    jobs=args.jobs, progress=not args.quiet)
-    except ConfigError as exc:
+                                    jobs=args.jobs, progress=not args.quiet,
+                                    limits=_limits(args.limit))
+    except (ConfigError, TypeError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     if not args.quiet:
         print(summary.table(result))
     return 0
+
+
+def _limits(pairs: list[str]) -> dict:
+    limits = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep:
+            raise ValueError(f"--limit expects NAME=VALUE, got {pair!r}")
+        limits[name.strip()] = float(value) if "." in value else int(value)
+    return limits

@@ -1,4 +1,5 @@
 """Where things live in the repository."""
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -18,6 +19,14 @@ def known_assignments() -> list[str]:
     return sorted(p.stem for p in CONFIG.glob("*.toml"))
 
 
+PUBLIC_DIRS = {"assignments", "docs", "scripts"}
+"""Top-level folders a worker may see; every other one may hold secrets
+(hidden tests, solutions, example submissions, built zips, grading output)."""
+
+
 def secret_paths() -> list[Path]:
-    """Folders a worker must never see (covered inside its mount namespace)."""
-    return [PACKAGE, CONFIG, SOLUTIONS, ROOT / "tests", ROOT / ".git"]
+    """Folders a worker must never see (covered inside its mount namespace).
+    The virtual environment stays visible: the worker's Python lives there."""
+    venv = Path(sys.prefix).resolve()
+    return sorted(p for p in ROOT.iterdir() if p.is_dir() and p.name not in PUBLIC_DIRS
+                  and p.resolve() != venv and p.resolve() not in venv.parents)

@@ -129,7 +129,9 @@ class Encoder:
         if np is not None and isinstance(value, np.generic) and value.dtype.name in ARRAY_DTYPES:
             return {"t": "npscalar", "dtype": value.dtype.name, "v": self.encode(value.item())}
         torch = sys.modules.get("torch")
-        if torch is not None and t is torch.Tensor:
+        if torch is not None and isinstance(value, torch.Tensor):
+            # parameters and other subclasses travel as their plain data: whatever
+            # a subclass claims about itself, the receiver sees only bytes
             return self._tensor(torch, value)
         return self.to_handle(value)
 

@@ -123,8 +123,21 @@ def grade_cells(template: Template, cells: Cells, assignment: Assignment,
                 result: SubmissionResult) -> None:
     result.notes.extend(cells.notes)
     session = NotebookSession(template, cells, assignment, result)
+    stalled: dict[str, str] = {}  # question -> why its remaining tests are skipped
     try:
         for case in assignment.cases:
-            result.tests.append(run_case(case, session, assignment))
+            if case.question in stalled:
+                result.tests.append(TestResult(
+                    case.question, case.name, case.title, 0.0, case.points,
+                    f"not run: {stalled[case.question]}", case.visibility))
+                continue
+            outcome = run_case(case, session, assignment)
+            result.tests.append(outcome)
+            if outcome.output.startswith(("timed out", "not checked")):
+                # a hang costs this question's remaining tests, not the worker
+                # restarts the other questions need
+                stalled[case.question] = "an earlier test of this question " + (
+                    "timed out" if outcome.output.startswith("timed out")
+                    else "stopped the notebook's process")
     finally:
         session.close()

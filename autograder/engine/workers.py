@@ -109,13 +109,15 @@ class WorkerConnection:
             raise WorkerDied("the worker could not start") from None
 
     def request(self, header: dict, buffers=(), timeout: float = 10.0):
-        """Send one request; return (reply header, buffers) or raise."""
+        """Send one request; return (reply header, buffers) or raise.
+        The timeout bounds the whole exchange, not each read: a worker that
+        trickles a byte at a time is stopped all the same."""
         if self.dead:
             raise WorkerDied("the worker is no longer running")
         try:
-            self.sock.settimeout(timeout)
-            protocol.send_frame(self.sock, dict(header, nbuf=len(buffers)), buffers)
-            return protocol.recv_frame(self.sock)
+            channel = _Deadline(self.sock, time.monotonic() + timeout)
+            protocol.send_frame(channel, dict(header, nbuf=len(buffers)), buffers)
+            return protocol.recv_frame(channel)
         except (socket.timeout, TimeoutError):
             self.kill()
             raise WorkerTimeout(f"no answer within {timeout:g} s") from None
@@ -141,6 +143,27 @@ class WorkerConnection:
                 _alive(p) for p in (self.group, self.pid) if p):
             time.sleep(0.002)
         _remove_tree(self.workdir)
+
+
+class _Deadline:
+    """A socket whose reads and writes share one wall-clock deadline."""
+
+    def __init__(self, sock: socket.socket, deadline: float):
+        self.sock, self.deadline = sock, deadline
+
+    def _arm(self) -> None:
+        left = self.deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError
+        self.sock.settimeout(left)
+
+    def recv(self, n: int) -> bytes:
+        self._arm()
+        return self.sock.recv(n)
+
+    def sendall(self, data: bytes) -> None:
+        self._arm()
+        self.sock.sendall(data)
 
 
 def _alive(pid: int) -> bool:

@@ -17,7 +17,7 @@ import signal
 CLONE_NEWNS, CLONE_NEWUTS, CLONE_NEWIPC = 0x00020000, 0x04000000, 0x08000000
 CLONE_NEWPID, CLONE_NEWNET = 0x20000000, 0x40000000
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC = 1, 2, 4, 8
-MS_BIND, MS_REC, MS_PRIVATE = 0x1000, 0x4000, 1 << 18
+MS_REMOUNT, MS_BIND, MS_REC, MS_PRIVATE = 0x20, 0x1000, 0x4000, 1 << 18
 
 _libc = ctypes.CDLL(None, use_errno=True)
 
@@ -34,22 +34,30 @@ def _mount(source: str, target: str, fstype: str | None, flags: int, data: str |
                        data.encode() if data else None), f"mount {target}")
 
 
+WORKDIR_AS_ROOT = "/tmp"  # inside the namespace: a fresh, size-capped tmpfs
+
+
 def isolate_as_root(spec: dict) -> int:
     """New namespaces, then fork: returns 0 in the namespace's init (the
     worker proper) and the worker's pid in the parent, which stays outside
     as a root waiter and never runs student code."""
     _check(_libc.unshare(CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWPID | CLONE_NEWIPC
                          | CLONE_NEWUTS), "unshare")
-    _mount("none", "/", None, MS_REC | MS_PRIVATE)
+    _mount("none", "/", None, MS_REC | MS_PRIVATE)  # nothing below leaks to the host
     for path in spec["hide"]:
         if os.path.isdir(path):  # an empty, unreadable tmpfs over each secret folder
             _mount("tmpfs", path, "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC,
                    "size=4k,mode=000")
     for path in python_paths():
         expose(path, spec["workdir"])
-    uid = spec["uid"]
-    _mount("tmpfs", spec["workdir"], "tmpfs", MS_NOSUID | MS_NODEV,
-           f"size={spec['limits']['disk_mb']}m,mode=0700,uid={uid},gid={uid}")
+    # the host's files read-only; the only writable places are small tmpfs
+    _mount("none", "/", None, MS_REMOUNT | MS_BIND | MS_RDONLY)
+    uid, disk = spec["uid"], spec["limits"]["disk_mb"]
+    _mount("tmpfs", WORKDIR_AS_ROOT, "tmpfs", MS_NOSUID | MS_NODEV,
+           f"size={disk}m,mode=0700,uid={uid},gid={uid}")
+    for path in ("/dev/shm", "/var/tmp"):
+        if os.path.isdir(path):
+            _mount("tmpfs", path, "tmpfs", MS_NOSUID | MS_NODEV, "size=1m,mode=0700")
     return os.fork()
 
 

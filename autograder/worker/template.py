@@ -68,6 +68,7 @@ def become_worker(fd: int, spec: dict) -> None:
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
         os.setsid()
         sock = socket.socket(fileno=fd)
+        workdir = spec["workdir"]
         if spec["as_root"]:
             child = confine.isolate_as_root(spec)
             if child:  # the root waiter outside the namespace
@@ -77,10 +78,11 @@ def become_worker(fd: int, spec: dict) -> None:
                 os._exit(0)
             confine.enter_pid_namespace()
             confine.drop_privileges(spec["uid"])
+            workdir = confine.WORKDIR_AS_ROOT
         else:
             protocol.send_frame(sock, {"worker_pid": os.getpid()})
         confine.apply_limits(spec["limits"])
-        confine.scrub_process(sock.fileno(), spec["workdir"])
+        confine.scrub_process(sock.fileno(), workdir)
         sys.modules["otter"] = server.otter_stub()
         if spec.get("forbid"):
             for name in spec["forbid"]:
