@@ -1,0 +1,65 @@
+"""Hidden tests: bidirectional_self_attention."""
+import numpy as np
+
+from autograder.checks import expect_close, expect_ndarray, expect_shape, fail
+
+QUESTION = "bidirectional_self_attention"
+CONFIGS = [(9, 8, 2), (5, 12, 3), (7, 16, 4), (4, 6, 1), (6, 8, 8), (3, 10, 5)]  # (T, d, heads)
+
+
+def _inputs(T, d, seed, scale=1.0):
+    rng = np.random.default_rng(seed)
+    x = rng.normal(size=(T, d)) * scale
+    Wq, Wk, Wv, Wo = (rng.normal(size=(d, d)) / np.sqrt(d) for _ in range(4))
+    return x, Wq, Wk, Wv, Wo
+
+
+def _call(student, args, heads, what):
+    result = student.bidirectional_self_attention(*args, heads)
+    if not isinstance(result, tuple) or len(result) != 2:
+        fail(f"{what}: expected a tuple (out, weights), got {type(result).__name__}")
+    return expect_ndarray(result[0], what + ": out"), expect_ndarray(result[1], what + ": weights")
+
+
+def test_shapes(student):
+    """out is (T, d) and weights (heads, T, T)"""
+    for seed, (T, d, heads) in enumerate(CONFIGS[:3]):
+        what = f"x of shape {(T, d)}, heads={heads}"
+        out, w = _call(student, _inputs(T, d, seed), heads, what)
+        expect_shape(out, (T, d), what + ": out")
+        expect_shape(w, (heads, T, T), what + ": weights")
+
+
+def test_matches_reference(ref, student):
+    """weights and output match the reference for several sizes and head counts"""
+    for seed, (T, d, heads) in enumerate(CONFIGS):
+        args = _inputs(T, d, 10 + seed)
+        what = f"x of shape {(T, d)}, heads={heads}"
+        out, w = _call(student, args, heads, what)
+        ref_out, ref_w = ref.bidirectional_self_attention(*args, heads)
+        expect_close(w, ref_w, what + ": weights", rtol=1e-6, atol=1e-9)
+        expect_close(out, ref_out, what + ": out", rtol=1e-6, atol=1e-9)
+
+
+def test_rows_sum_to_one_and_see_the_future(student):
+    """every weight row sums to 1 and the entries above the diagonal are non-zero"""
+    for seed, (T, d, heads) in enumerate(CONFIGS[:3]):
+        what = f"x of shape {(T, d)}, heads={heads}"
+        _, w = _call(student, _inputs(T, d, 20 + seed), heads, what)
+        expect_shape(w, (heads, T, T), what + ": weights")
+        if not np.allclose(w.sum(axis=-1), 1.0, atol=1e-9):
+            fail(f"{what}: a row of weights does not sum to 1")
+        upper = w[:, np.triu_indices(T, k=1)[0], np.triu_indices(T, k=1)[1]]
+        if not np.all(upper > 0):
+            fail(f"{what}: a weight above the diagonal is 0: attention must be bidirectional")
+
+
+def test_large_scores_stay_finite(ref, student):
+    """scores in the thousands give finite weights that match the reference"""
+    args = _inputs(6, 8, 31, scale=150.0)
+    what = "x scaled so that scores reach the thousands"
+    out, w = _call(student, args, 2, what)
+    if not (np.all(np.isfinite(out)) and np.all(np.isfinite(w))):
+        fail(f"{what}: the result holds nan or inf")
+    ref_out, ref_w = ref.bidirectional_self_attention(*args, 2)
+    expect_close(w, ref_w, what + ": weights", rtol=1e-6, atol=1e-9)

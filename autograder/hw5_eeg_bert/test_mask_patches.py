@@ -1,0 +1,48 @@
+"""Hidden tests: mask_patches."""
+import numpy as np
+
+from autograder.checks import expect_close, expect_ndarray, fail
+
+QUESTION = "mask_patches"
+# runs in the student's worker: is the array the student received left alone?
+IN_PLACE_PROBE = '''
+import numpy as np
+def probe(mask_patches):
+    z = np.arange(36, dtype=np.float64).reshape(9, 4)
+    before = z.copy()
+    out = mask_patches(z, [4, 8], np.full(4, -1.0))
+    return bool(np.array_equal(z, before)), out is z
+'''
+
+
+def _case(seed, T=9, d=8):
+    rng = np.random.default_rng(seed)
+    return rng.normal(size=(T, d)), rng.normal(size=d)
+
+
+def test_replaces_masked_rows(ref, student):
+    """rows at the given positions become the mask vector; the other rows are unchanged"""
+    for seed, (T, d, positions) in enumerate([(9, 8, [4, 8]), (5, 3, [0]), (12, 6, [1, 5, 7, 11]),
+                                             (4, 4, [3, 0]), (6, 2, [])]):
+        z, m = _case(seed, T, d)
+        what = f"mask_patches(z of shape {(T, d)}, {positions}, mask_vector)"
+        out = expect_ndarray(student.mask_patches(z, positions, m), what)
+        expect_close(out, ref.mask_patches(z, positions, m), what, rtol=0, atol=0)
+
+
+def test_positions_as_array_or_tuple(ref, student):
+    """positions may be a numpy integer array or a tuple"""
+    z, m = _case(7, 9, 8)
+    for positions in (np.array([2, 6]), (1, 3, 5)):
+        what = f"mask_patches(z, {positions!r}, mask_vector)"
+        expect_close(student.mask_patches(z, positions, m), ref.mask_patches(z, positions, m),
+                     what, rtol=0, atol=0)
+
+
+def test_input_not_modified(student):
+    """returns a new array and leaves z unchanged"""
+    unchanged, same_object = student.build(IN_PLACE_PROBE, "probe", student.value("mask_patches"))
+    if not unchanged:
+        fail("mask_patches(z, ...) modified z: work on a copy")
+    if same_object:
+        fail("mask_patches(z, ...) returned z itself, not a copy")

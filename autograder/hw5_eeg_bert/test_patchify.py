@@ -1,0 +1,43 @@
+"""Hidden tests: patchify."""
+import numpy as np
+
+from autograder.checks import expect_close, expect_dtype, expect_ndarray, expect_raises, expect_shape
+
+QUESTION = "patchify"
+CASES = [(2, 64, 8), (1, 12, 3), (3, 20, 5), (4, 16, 16), (2, 10, 1), (5, 36, 6)]  # (C, N, L)
+
+
+def _signal(C, N, seed):
+    return np.random.default_rng(seed).normal(size=(C, N))
+
+
+def test_shape_dtype(student):
+    """returns a float64 array of shape (N // patch_len, C * patch_len)"""
+    for C, N, L in CASES[:3]:
+        what = f"patchify(signal of shape {(C, N)}, {L})"
+        out = expect_ndarray(student.patchify(_signal(C, N, 0), L), what)
+        expect_shape(out, (N // L, C * L), what)
+        expect_dtype(out, "float64", what)
+    ints = np.arange(24, dtype=np.int64).reshape(2, 12)
+    expect_dtype(expect_ndarray(student.patchify(ints, 4), "patchify(int signal, 4)"),
+                 "float64", "patchify(int signal, 4)")
+
+
+def test_rows_concatenate_channels(ref, student):
+    """row p is channel 0's samples of patch p, then channel 1's, and so on"""
+    for seed, (C, N, L) in enumerate(CASES):
+        x = _signal(C, N, seed)
+        what = f"patchify(signal of shape {(C, N)}, {L})"
+        expect_close(student.patchify(x, L), ref.patchify(x, L), what, rtol=0, atol=0)
+    # a signal whose values name their (channel, sample): any reordering shows
+    labelled = 100.0 * np.arange(3)[:, None] + np.arange(12)[None, :]
+    expect_close(student.patchify(labelled, 4), ref.patchify(labelled, 4),
+                 "patchify(signal[c, n] = 100 c + n, 4)", rtol=0, atol=0)
+
+
+def test_rejects_invalid_patch_len(student):
+    """raises ValueError when patch_len is not an int >= 1 dividing N"""
+    x = _signal(2, 64, 1)
+    for bad in (0, -8, 7, 48, 2.5, "8"):
+        with expect_raises(ValueError, f"patchify(signal of shape (2, 64), {bad!r})"):
+            student.patchify(x, bad)

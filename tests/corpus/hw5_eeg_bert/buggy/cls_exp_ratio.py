@@ -1,0 +1,6 @@
+# question: cls_probability
+import numpy as np
+def cls_probability(h_cls, w, b):
+    z = np.dot(h_cls, w) + b
+    with np.errstate(over="ignore", invalid="ignore"):
+        return float(np.exp(z) / (1.0 + np.exp(z)))  # inf / inf for large z

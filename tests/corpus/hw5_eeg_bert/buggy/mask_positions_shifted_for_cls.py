@@ -1,0 +1,7 @@
+# question: mask_patches
+import numpy as np
+def mask_patches(z, positions, mask_vector):
+    out = z.copy()
+    for p in positions:
+        out[p - 1] = mask_vector  # treats positions as patch numbers after [CLS]
+    return out

@@ -1,0 +1,7 @@
+# question: patchify
+import numpy as np
+def patchify(signal, patch_len):
+    signal = np.asarray(signal, dtype=np.float64)
+    C, N = signal.shape
+    P = N // patch_len  # a remainder is silently dropped
+    return signal[:, :P * patch_len].reshape(C, P, patch_len).transpose(1, 0, 2).reshape(P, -1)
