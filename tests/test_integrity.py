@@ -1,0 +1,148 @@
+"""Can a submission raise its own score, read what is hidden, or harm another?
+
+Each file in tests/attacks/<assignment>/ is one attack, a small submission
+whose first lines declare the expected outcome:
+
+    # expect: zero | full | partial <question> | any
+    # with: reference        (the reference solution is the notebook's first cell)
+
+The whole corpus is graded in ONE batch with two jobs, next to honest
+submissions, inside a private PID namespace (so a defence that fails cannot
+take this machine's other processes with it), and then:
+every submission has a result; each attack gets its declared outcome; the
+honest submissions get exactly the scores they get when graded alone; no
+output contains secrets; no process of the batch is left.
+"""
+from __future__ import annotations
+
+import inspect
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from autograder.engine import assignment as assignment_mod
+from tests.conftest import grade, write_notebook
+
+ATTACKS = Path(__file__).parent / "attacks"
+CORPUS = Path(__file__).parent / "corpus"
+LIMITS = ["notebook_seconds=6", "call_seconds=3", "restarts=2"]
+LEFTOVER = ("import os; print(sum(1 for p in os.listdir('/proc') if p.isdigit() "
+            "and os.stat('/proc/' + p).st_uid >= 200000))")
+
+needs_root_and_unshare = pytest.mark.skipif(
+    os.geteuid() != 0 or not shutil.which("unshare"),
+    reason="the sandbox's full guarantees need root (CI runs as root) and unshare")
+
+
+def _header(path: Path) -> dict:
+    head = {}
+    for line in path.read_text().splitlines()[:3]:
+        m = re.match(r"#\s*(expect|with):\s*(.+)", line)
+        if m:
+            head[m.group(1)] = m.group(2).strip()
+    return head
+
+
+@pytest.fixture(scope="module")
+def attacked(tmp_path_factory):
+    """Grades every attack plus honest submissions; returns what the tests need."""
+    root = tmp_path_factory.mktemp("attacks")
+    subs = root / "subs"
+    subs.mkdir()
+    a = assignment_mod.load("hw1_attention")
+    reference = inspect.getsource(a.reference)
+    listener = socket.create_server(("127.0.0.1", 0))
+    port = listener.getsockname()[1]
+    for path in sorted((ATTACKS / a.id).glob("*.py")):
+        head = _header(path)
+        source = path.read_text().replace("PORT", str(port))
+        cells = [reference, source] if head.get("with") == "reference" else [source]
+        write_notebook(subs / f"{path.stem}.ipynb", cells)
+    honest = {"honest_full": [reference],
+              "honest_partial": [reference, (CORPUS / a.id / "buggy" / "sdpa_no_scaling.py").read_text()]}
+    alone = subs.parent / "alone"
+    alone.mkdir()
+    for name, cells in honest.items():
+        write_notebook(subs / f"{name}.ipynb", cells)
+        write_notebook(alone / f"{name}.ipynb", cells)
+    baseline = grade(a.id, alone, root / "alone-out")
+    out = root / "out"
+    cmd = (f"{sys.executable} -m autograder grade {subs} --assignment {a.id} --out {out} "
+           f"--jobs 2 --quiet " + " ".join(f"--limit {x}" for x in LIMITS)
+           + f"; {sys.executable} -c \"{LEFTOVER}\"")
+    proc = subprocess.run(["unshare", "--pid", "--fork", "--mount-proc", "sh", "-c", cmd],
+                          capture_output=True, text=True, timeout=600, cwd=Path(__file__).parent.parent)
+    listener.close()
+    results = {p.parent.name: json.loads(p.read_text()) for p in out.glob("*/results.json")}
+    return {"a": a, "proc": proc, "out": out, "results": results, "baseline": baseline,
+            "attacks": sorted((ATTACKS / a.id).glob("*.py")), "reference": reference}
+
+
+@needs_root_and_unshare
+def test_batch_survives_and_every_submission_has_a_result(attacked):
+    proc = attacked["proc"]
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    expected = {p.stem for p in attacked["attacks"]} | {"honest_full", "honest_partial"}
+    assert set(attacked["results"]) == expected
+    rows = (attacked["out"] / "grades.csv").read_text().splitlines()
+    assert rows[0].startswith("submission,total,max_total,causal_mask,")
+    assert {r.split(",")[0] for r in rows[1:]} == expected
+
+
+@needs_root_and_unshare
+def test_no_process_of_the_batch_is_left(attacked):
+    assert attacked["proc"].stdout.strip().splitlines()[-1] == "0", attacked["proc"].stdout
+
+
+@needs_root_and_unshare
+def test_honest_submissions_get_exactly_their_own_scores(attacked):
+    for name, alone in attacked["baseline"].items():
+        got = attacked["results"][name]
+        assert got["score"] == alone.score, name
+        assert [t["score"] for t in got["tests"]] == [t.score for t in alone.tests], name
+    assert attacked["baseline"]["honest_full"].score == attacked["a"].max_total
+
+
+@needs_root_and_unshare
+@pytest.mark.parametrize("attack", sorted(p.stem for p in (ATTACKS / "hw1_attention").glob("*.py")))
+def test_attack_outcome(attacked, attack):
+    a, result = attacked["a"], attacked["results"][attack]
+    expect = _header(ATTACKS / a.id / f"{attack}.py")["expect"].split()
+    per_question: dict[str, float] = {}
+    for t in result["tests"]:
+        per_question[t["number"]] = per_question.get(t["number"], 0) + t["score"]
+    if expect[0] == "zero":
+        assert result["score"] == 0, result
+    elif expect[0] == "full":
+        assert result["score"] == a.max_total, [t for t in result["tests"] if t["status"] == "failed"]
+    elif expect[0] == "partial":
+        q = expect[1]
+        assert per_question[q] < a.config.max_points(q)
+        assert all(per_question[o] == a.config.max_points(o) for o in a.questions if o != q), result
+    else:
+        assert expect[0] == "any"
+
+
+@needs_root_and_unshare
+def test_no_secret_reaches_any_output(attacked):
+    secrets = [line.strip() for line in attacked["reference"].splitlines()
+               if len(line.strip()) > 25]
+    secrets += ["grading_config", "test_values_without_mask", "KNOWN_GOOD_SDPA", "0.2442"]
+    for name, result in attacked["results"].items():
+        text = json.dumps(result)
+        leaked = [s for s in secrets if s in text]
+        assert not leaked, f"{name}: {leaked[:3]}"
+
+
+@needs_root_and_unshare
+def test_forged_results_were_not_kept(attacked):
+    for name, result in attacked["results"].items():
+        assert result["score"] <= attacked["a"].max_total
+        assert len(result["tests"]) == len(attacked["a"].cases), name
