@@ -35,7 +35,17 @@ def main(argv: list[str] | None = None) -> int:
     grade.add_argument("--limit", action="append", default=[], metavar="NAME=VALUE",
                        help="override a limit of the grading config, e.g. notebook_seconds=20")
 
+    gradescope = commands.add_parser(
+        "run-gradescope", help="grade the one submission of a Gradescope container",
+        description="Grade ROOT/submission (Gradescope's layout) and write "
+                    "ROOT/results/results.json; run by the zip's run_autograder.")
+    gradescope.add_argument("--assignment", required=True, metavar="ID")
+    gradescope.add_argument("--root", type=Path, default=Path("/autograder"), metavar="ROOT")
+
     args = parser.parse_args(argv)
+    if args.command == "run-gradescope":
+        from autograder.gradescope.run import main as run_gradescope
+        return run_gradescope(args.assignment, args.root)
     if args.command == "build":
         from autograder.build import build_all
         return build_all(args.assignments)

@@ -1,0 +1,116 @@
+"""`python -m autograder build`: student notebooks, Gradescope zips and demo
+submissions, regenerated from solutions/<id>/<id>.py.
+
+    master (jupytext py:percent, otter assign format)
+      -> otter assign in a temporary folder           (autograder.build.assign)
+      -> student notebook -> STUDENT_PIPELINE         (autograder.build.transforms)
+      -> assignments/<id>/<id>.ipynb                  (byte-identical on every build)
+      -> build/gradescope/<id>.zip                    (autograder.gradescope.package)
+      -> examples/<id>/*                              (autograder.build.examples)
+
+The public tests travel inside the student notebook's metadata (otter's
+`tests: files: false`); no tests/ folder is shipped beside it.
+"""
+from __future__ import annotations
+
+import copy
+import hashlib
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import nbformat
+
+from autograder import paths
+from autograder.build.transforms import (SOLUTION_PIPELINE, STUDENT_PIPELINE, BuildError,
+                                         apply, serialise)
+
+GRADESCOPE_DIR = paths.ROOT / "build" / "gradescope"
+_assigned: dict[tuple[str, str], object] = {}  # (id, master sha256) -> AssignOutput
+
+
+def master_path(assignment_id: str) -> Path:
+    return paths.SOLUTIONS / assignment_id / f"{assignment_id}.py"
+
+
+def student_path(assignment_id: str) -> Path:
+    return paths.ASSIGNMENTS / assignment_id / f"{assignment_id}.ipynb"
+
+
+def buildable() -> list[str]:
+    """Every assignment that has a master notebook."""
+    return sorted(p.name for p in paths.SOLUTIONS.glob("*") if master_path(p.name).is_file())
+
+
+def _assign(assignment_id: str):
+    """otter assign's output for the master as it is now (cached by content)."""
+    from autograder.build.assign import run_otter_assign
+    master = master_path(assignment_id)
+    if not master.is_file():
+        raise BuildError(f"no master notebook {master.relative_to(paths.ROOT)}")
+    key = (assignment_id, hashlib.sha256(master.read_bytes()).hexdigest())
+    if key not in _assigned:
+        _assigned[key] = run_otter_assign(master)
+    return _assigned[key]
+
+
+def student_notebook(assignment_id: str) -> bytes:
+    """The canonical bytes of the student notebook."""
+    nb = copy.deepcopy(_assign(assignment_id).student)
+    return serialise(apply(nb, STUDENT_PIPELINE))
+
+
+def solution_notebook(assignment_id: str) -> nbformat.NotebookNode:
+    """The master as a notebook: solutions kept, markers stripped, test cells
+    replaced by grader.check cells (for tests and demo submissions)."""
+    nb = copy.deepcopy(_assign(assignment_id).autograder)
+    return apply(nb, SOLUTION_PIPELINE)
+
+
+@dataclass
+class Built:
+    notebook: Path
+    changed: bool
+    zip: Path
+    examples: list[Path]
+
+
+def build_assignment(assignment_id: str) -> Built:
+    from autograder.build import examples
+    from autograder.gradescope import package
+    data = student_notebook(assignment_id)
+    target = student_path(assignment_id)
+    changed = not target.is_file() or target.read_bytes() != data
+    if changed:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+    zip_path = package.write_zip(assignment_id, GRADESCOPE_DIR / f"{assignment_id}.zip")
+    demo = examples.write_examples(assignment_id, data, solution_notebook(assignment_id))
+    return Built(target, changed, zip_path, demo)
+
+
+def build_all(ids: list[str]) -> int:
+    """Build the given assignments (all with a master when empty); 0 on success."""
+    ids = list(ids) or buildable()
+    if not ids:
+        print("error: no master notebooks under solutions/", file=sys.stderr)
+        return 2
+    missing = [i for i in ids if not master_path(i).is_file()]
+    if missing:
+        print(f"error: no master notebook for {', '.join(missing)} "
+              f"(expected solutions/<id>/<id>.py; have: {', '.join(buildable()) or 'none'})",
+              file=sys.stderr)
+        return 2
+    status = 0
+    for assignment_id in ids:
+        try:
+            built = build_assignment(assignment_id)
+        except BuildError as exc:
+            print(f"error: {assignment_id}: {exc}", file=sys.stderr)
+            status = 1
+            continue
+        rel = lambda p: p.relative_to(paths.ROOT) if p.is_relative_to(paths.ROOT) else p
+        print(f"{assignment_id}: {rel(built.notebook)} ({'updated' if built.changed else 'unchanged'}),"
+              f" {rel(built.zip)}, {len(built.examples)} examples in "
+              f"{rel(paths.EXAMPLES / assignment_id)}")
+    return status

@@ -1,0 +1,127 @@
+"""Small notebook transforms, applied in order by `build` (nbgrader style).
+
+Each transform is a callable named as a command, taking an nbformat
+NotebookNode and returning it (changed in place or a new one). They carry no
+state beyond their arguments, so a pipeline is a plain list.
+"""
+from __future__ import annotations
+
+import re
+
+import nbformat
+
+SOLUTION_MARKER = re.compile(r"^\s*#\s*(BEGIN|END) SOLUTION\b.*$")
+SOLUTION_SUFFIX = re.compile(r"\s*#\s*SOLUTION(\s+NO PROMPT)?\s*$")
+SECRET_PATTERNS = (  # text that must never reach a student notebook
+    re.compile(r"#\s*(BEGIN|END) SOLUTION"),
+    re.compile(r"#\s*SOLUTION\b"),
+    re.compile(r"otter_assign_solution_cell"),
+    re.compile(r"#\s*(BEGIN|END) (HIDDEN )?TESTS?"),
+    re.compile(r"hidden\s*=\s*True"),
+)
+
+
+class BuildError(Exception):
+    """The master notebook or the built notebook is not as it must be."""
+
+
+class ClearOutputs:
+    """Drop every output and execution count (a built notebook was never run)."""
+
+    def __call__(self, nb):
+        for cell in nb.cells:
+            if cell.cell_type == "code":
+                cell.outputs = []
+                cell.execution_count = None
+        return nb
+
+
+class KeepCellMetadata:
+    """Keep only the cell metadata Jupyter and otter use (locks and tags);
+    jupytext's layout hints and any timestamps go."""
+
+    def __init__(self, keys=("deletable", "editable", "tags")):
+        self.keys = keys
+
+    def __call__(self, nb):
+        for cell in nb.cells:
+            cell.metadata = nbformat.NotebookNode(
+                {k: cell.metadata[k] for k in self.keys if k in cell.metadata})
+        return nb
+
+
+class KeepNotebookMetadata:
+    """Keep the kernel and otter's metadata (the public tests live there)."""
+
+    def __init__(self, keys=("kernelspec", "language_info", "otter")):
+        self.keys = keys
+
+    def __call__(self, nb):
+        nb.metadata = nbformat.NotebookNode(
+            {k: nb.metadata[k] for k in self.keys if k in nb.metadata})
+        return nb
+
+
+class StripSolutionMarkers:
+    """Keep solutions but drop the `# BEGIN/END SOLUTION` lines and
+    `# SOLUTION` suffixes around them (the solution notebook)."""
+
+    def __call__(self, nb):
+        for cell in nb.cells:
+            if cell.cell_type != "code":
+                continue
+            lines = [SOLUTION_SUFFIX.sub("", line) for line in cell.source.split("\n")
+                     if not SOLUTION_MARKER.match(line)]
+            cell.source = "\n".join(lines)
+            tags = [t for t in cell.metadata.get("tags", []) if t != "otter_assign_solution_cell"]
+            if tags:
+                cell.metadata["tags"] = tags
+            else:
+                cell.metadata.pop("tags", None)
+        return nb
+
+
+class StableCellIds:
+    """Number the cells (`cell-000`, ...): nbformat and jupytext draw random
+    ids. Run after every transform that adds or removes cells."""
+
+    def __call__(self, nb):
+        nb.nbformat, nb.nbformat_minor = 4, 5
+        for index, cell in enumerate(nb.cells):
+            cell.id = f"cell-{index:03d}"
+        return nb
+
+
+class CheckNoSecrets:
+    """Refuse a student notebook holding solution markers, solution cells or
+    hidden tests (in a cell or in the public tests in the metadata)."""
+
+    def __call__(self, nb):
+        texts = [cell.source for cell in nb.cells]
+        tests = nb.metadata.get("otter", {}).get("tests", {})
+        texts += [t if isinstance(t, str) else repr(t) for t in tests.values()]
+        for text in texts:
+            for pattern in SECRET_PATTERNS:
+                if pattern.search(text):
+                    raise BuildError(f"the student notebook would contain {pattern.pattern!r}")
+        return nb
+
+
+def apply(nb, pipeline):
+    for transform in pipeline:
+        nb = transform(nb)
+    return nb
+
+
+def serialise(nb) -> bytes:
+    """Canonical bytes: validated, keys sorted, one-space indent, final newline."""
+    nbformat.validate(nb)
+    return (nbformat.writes(nb, version=4).rstrip("\n") + "\n").encode("utf-8")
+
+
+# Order matters: metadata is filtered before ids are numbered, and the
+# secrets check runs on the final notebook.
+STUDENT_PIPELINE = [ClearOutputs(), KeepCellMetadata(), KeepNotebookMetadata(),
+                    StableCellIds(), CheckNoSecrets()]
+SOLUTION_PIPELINE = [StripSolutionMarkers(), ClearOutputs(), KeepCellMetadata(),
+                     KeepNotebookMetadata(), StableCellIds()]

@@ -1,0 +1,2 @@
+"""Gradescope: the autograder zip (package.py) and the per-submission entry
+point that run_autograder calls (run.py)."""

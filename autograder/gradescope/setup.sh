@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Gradescope runs this once, as root, while it builds the autograder image of
+# @ASSIGNMENT@. The zip's contents are in /autograder/source.
+#
+# torch: requirements.txt pins torch==2.13.0. Only PyPI is used, and PyPI's
+# Linux x86_64 wheel of torch 2.13.0 is the CUDA build: it pulls the nvidia-*
+# wheels (several GB) and runs fine on Gradescope's CPU-only machines, at the
+# cost of a larger image and a slower first build.
+set -euxo pipefail
+cd /autograder/source
+export DEBIAN_FRONTEND=noninteractive PIP_DISABLE_PIP_VERSION_CHECK=1
+
+apt-get update
+# Python >= 3.11 with venv (Ubuntu 24.04 images ship 3.12; 22.04 has python3.11).
+if python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
+  apt-get install -y --no-install-recommends python3-venv python3-pip
+  PY=python3
+else
+  apt-get install -y --no-install-recommends python3.11 python3.11-venv
+  PY=python3.11
+fi
+
+"$PY" -m venv /autograder/venv
+/autograder/venv/bin/python -m pip install --no-cache-dir --upgrade pip
+/autograder/venv/bin/python -m pip install --no-cache-dir -r requirements.txt
+/autograder/venv/bin/python -c "import numpy, torch; print('torch', torch.__version__)"
+
+# An unprivileged account for anything that must not run as root. The grader
+# itself runs each student worker under a numeric uid of its own, so the
+# account is a fallback and a marker, not what the sandbox relies on.
+id -u student >/dev/null 2>&1 || useradd --system --no-create-home --shell /usr/sbin/nologin student
+
+# Hidden tests, reference and config: root only. The venv stays readable,
+# since the workers import torch and numpy from it.
+chmod -R go-rwx /autograder/source
+chmod 0755 /autograder/source/run_autograder
