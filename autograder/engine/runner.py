@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import time
 
+from autograder import protocol
 from autograder.checks import Fail
 from autograder.engine.assignment import Assignment, Case
 from autograder.engine.notebook import Cells
@@ -55,7 +56,7 @@ class NotebookSession:
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
                     raise WorkerTimeout("notebook time used up")
-                reply, _ = self.conn.request(
+                reply, buffers = self.conn.request(
                     {"op": "run_cell", "index": index, "source": source}, timeout=remaining)
             except (WorkerTimeout, WorkerDied) as exc:
                 self.conn.kill()
@@ -69,7 +70,7 @@ class NotebookSession:
                     self.conn = self.template.spawn()
                     self.run_notebook()
                 return
-            report = reply.get("ok") if isinstance(reply.get("ok"), dict) else {}
+            report = _cell_report(reply, buffers)
             if self.first_run:
                 self.result.notebook_output = (self.result.notebook_output
                                                + str(report.get("output", "")))[-65536:]
@@ -85,6 +86,14 @@ class NotebookSession:
     def close(self) -> None:
         if self.conn is not None:
             self.conn.kill()
+
+
+def _cell_report(reply: dict, buffers) -> dict:
+    try:
+        report = protocol.unpack(reply.get("ok"), buffers, lambda handle: None)
+    except (protocol.ProtocolError, IndexError, ValueError, TypeError):
+        return {}
+    return report if isinstance(report, dict) else {}
 
 
 def run_case(case: Case, session: NotebookSession, assignment: Assignment) -> TestResult:
