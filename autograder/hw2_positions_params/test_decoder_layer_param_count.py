@@ -1,0 +1,90 @@
+"""Hidden tests: decoder_layer_param_count.
+
+Expected values are torch's own (TransformerDecoderLayer on the meta
+device). A decoder count may be written on top of encoder_layer_param_count;
+that helper is swapped for a known-good one first, so that a mistake in the
+encoder count costs points on that question only.
+"""
+import functools
+
+import torch
+
+from autograder.checks import expect_equal, expect_int
+
+QUESTION = "decoder_layer_param_count"
+KNOWN_GOOD_ENCODER = '''
+def make():
+    def encoder_layer_param_count(d, d_ff=None):
+        d_ff = 4 * d if d_ff is None else d_ff
+        return 4 * d * d + 4 * d + 2 * d * d_ff + d_ff + d + 4 * d
+    return encoder_layer_param_count
+'''
+WIDTHS = [1, 2, 3, 4, 6, 8, 10, 16, 33, 64, 100, 512, 768, 1024, 4096]
+PAIRS = [(8, 1), (8, 8), (16, 100), (512, 2048), (768, 3072), (64, 7), (10, 2048), (3, 5),
+         (1024, 4096), (100, 1)]  # (d, d_ff)
+
+
+@functools.lru_cache(maxsize=None)
+def torch_count(d: int, d_ff: int) -> int:
+    layer = torch.nn.TransformerDecoderLayer(d, 1, d_ff, device="meta")
+    return sum(p.numel() for p in layer.parameters())
+
+
+def _student(student):
+    if student.has("encoder_layer_param_count"):
+        student.define("encoder_layer_param_count", student.build(KNOWN_GOOD_ENCODER, "make"))
+    return student
+
+
+def _check(student, want, d, *d_ff):
+    what = f"decoder_layer_param_count({', '.join(map(str, (d, *d_ff)))})"
+    expect_equal(expect_int(student.decoder_layer_param_count(d, *d_ff), what), want, what)
+
+
+def test_returns_int(student):
+    """returns an int for a small layer, with and without d_ff"""
+    student = _student(student)
+    for args in ((8,), (8, 16)):
+        what = f"decoder_layer_param_count{args}"
+        expect_int(student.decoder_layer_param_count(*args), what)
+
+
+def test_default_width_matches_torch(student):
+    """with d_ff omitted (4 d), equals torch's TransformerDecoderLayer for many d"""
+    student = _student(student)
+    for d in WIDTHS:
+        _check(student, torch_count(d, 4 * d), d)
+
+
+def test_explicit_width_matches_torch(student):
+    """with an explicit d_ff, equals torch's TransformerDecoderLayer(d, nhead, d_ff)"""
+    student = _student(student)
+    for d, d_ff in PAIRS:
+        _check(student, torch_count(d, d_ff), d, d_ff)
+
+
+def test_keyword_and_none(student):
+    """accepts d_ff as a keyword, and d_ff=None means 4 d"""
+    student = _student(student)
+    for d, d_ff in ((12, 30), (12, None), (40, None)):
+        what = f"decoder_layer_param_count({d}, d_ff={d_ff})"
+        got = expect_int(student.decoder_layer_param_count(d, d_ff=d_ff), what)
+        expect_equal(got, torch_count(d, d_ff or 4 * d), what)
+
+
+def test_lesson_figures(student):
+    """reproduces the lesson's decoder-layer figure and the 6 + 6 base Transformer's total"""
+    student = _student(student)
+    _check(student, 4_204_032, 512)  # 16.037 d^2 at d = 512
+    what = "6 encoder layers + 6 decoder layers + 2 final LayerNorms at d = 512"
+    enc = 3_152_384
+    dec = expect_int(student.decoder_layer_param_count(512), "decoder_layer_param_count(512)")
+    expect_equal(6 * enc + 6 * dec + 2 * 2 * 512, 44_140_544, what)
+
+
+def test_huge_widths_closed_form(ref, student):
+    """is an exact closed form: correct for widths far too large to build (d up to 10^6)"""
+    student = _student(student)
+    for d, d_ff in ((100_000, None), (10**6, None), (123_457, 999_999)):
+        args = (d,) if d_ff is None else (d, d_ff)
+        _check(student, ref.decoder_layer_param_count(*args), *args)

@@ -1,0 +1,106 @@
+"""Hidden tests: sinusoidal_pe.
+
+Every correct formulation (vectorised, loops, an exp/log frequency term,
+math.sin per entry) agrees with the reference to about 1e-15 relative in
+the angle; at position 20,000 that is an absolute error near 1e-11, so
+atol=1e-8 accepts them all and still rejects float32 arithmetic (errors of
+1e-4 and more at such positions) and every layout or frequency mistake
+(errors of order 1).
+"""
+import functools
+
+import numpy as np
+
+from autograder.checks import (expect_close, expect_dtype, expect_ndarray, expect_raises,
+                               expect_shape, fail)
+
+QUESTION = "sinusoidal_pe"
+GRID = [(1, 2), (6, 8), (2, 4), (9, 6), (50, 16), (33, 10), (100, 64), (17, 2), (128, 128),
+        (5, 30)]  # (n_pos, d): d not a multiple of 4, d = 2, more columns than rows
+
+
+@functools.lru_cache(maxsize=None)
+def _ref(ref, n_pos, d):
+    return ref.sinusoidal_pe(n_pos, d)
+
+
+def _pe(student, n_pos, d):
+    what = f"sinusoidal_pe({n_pos}, {d})"
+    pe = expect_ndarray(student.sinusoidal_pe(n_pos, d), what)
+    expect_shape(pe, (n_pos, d), what)
+    return pe, what
+
+
+def test_type_shape_dtype(student):
+    """returns a float64 numpy array of shape (n_pos, d)"""
+    for n_pos, d in ((4, 8), (1, 2), (10, 6)):
+        pe, what = _pe(student, n_pos, d)
+        expect_dtype(pe, np.dtype("float64"), what)
+
+
+def test_position_zero(student):
+    """position 0 is (0, 1, 0, 1, ...): sine in even columns, cosine in odd ones"""
+    for d in (2, 8, 20):
+        pe, what = _pe(student, 3, d)
+        expect_close(pe[0], np.tile([0.0, 1.0], d // 2), what + " row 0", rtol=0, atol=1e-12)
+
+
+def test_values(ref, student):
+    """matches the formula for many (n_pos, d), up to 128 positions"""
+    for n_pos, d in GRID:
+        pe, what = _pe(student, n_pos, d)
+        expect_close(pe, _ref(ref, n_pos, d), what, rtol=0, atol=1e-9)
+
+
+def test_large_positions(ref, student):
+    """stays exact to 1e-8 up to position 20,000 (computed in float64)"""
+    for n_pos, d in ((20_001, 12), (3_000, 64)):
+        pe, what = _pe(student, n_pos, d)
+        expect_close(pe, _ref(ref, n_pos, d), what, rtol=0, atol=1e-8)
+
+
+def test_no_positions(student):
+    """n_pos = 0 gives an empty float64 array of shape (0, d)"""
+    for d in (2, 16):
+        pe, what = _pe(student, 0, d)
+        expect_dtype(pe, np.dtype("float64"), what)
+
+
+def test_relative_position_figures(student):
+    """reproduces the lesson's PE(p) . PE(p+k) table (d = 16) and closest pair (d = 64)"""
+    pe, what = _pe(student, 301, 16)
+    table = {0: 8.000, 1: 7.485, 2: 6.368, 5: 6.137, 10: 3.646, 30: 2.699, 100: 3.487}
+    for k, dot in table.items():
+        for p in (0, 10, 50, 200):
+            got = float(pe[p] @ pe[p + k])
+            if not abs(got - dot) <= 5e-4:  # the lesson prints 3 decimals
+                fail(f"{what}: PE({p}) . PE({p + k}) is {got:.4f}, not the lesson's value")
+    pe, what = _pe(student, 1000, 64)
+    gram = pe @ pe.T  # (1000, 1000)
+    sq = np.diag(gram)
+    dist = np.sqrt(np.maximum(sq[:, None] + sq[None, :] - 2 * gram, 0.0))
+    np.fill_diagonal(dist, np.inf)
+    if not abs(dist.min() - 1.472) <= 5e-4:
+        fail(f"{what}: the two closest positions are {dist.min():.4f} apart, "
+             "not the lesson's distance")
+
+
+def test_rejects_bad_d(student):
+    """raises ValueError when d is odd, zero or negative"""
+    for n_pos, d in ((4, 7), (4, 1), (4, 0), (4, -2), (0, 3)):
+        with expect_raises(ValueError, f"sinusoidal_pe({n_pos}, {d})"):
+            student.sinusoidal_pe(n_pos, d)
+
+
+def test_rejects_negative_n_pos(student):
+    """raises ValueError when n_pos is negative"""
+    for n_pos, d in ((-1, 8), (-5, 2)):
+        with expect_raises(ValueError, f"sinusoidal_pe({n_pos}, {d})"):
+            student.sinusoidal_pe(n_pos, d)
+
+
+def test_rejects_non_integers(student):
+    """raises ValueError when n_pos or d is not an int (a float, a string, None)"""
+    for n_pos, d in ((3.5, 8), (4, 8.0), (4, 7.5), ("4", 8), (4, None)):
+        with expect_raises(ValueError, f"sinusoidal_pe({n_pos!r}, {d!r})"):
+            student.sinusoidal_pe(n_pos, d)
