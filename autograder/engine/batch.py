@@ -2,6 +2,7 @@
 as its submission's processes are dead, grades.csv at the end."""
 from __future__ import annotations
 
+import importlib
 import logging
 import os
 import sys
@@ -35,6 +36,8 @@ class Batch:
     results: list[SubmissionResult] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    reports: list[str] = field(default_factory=list)
+    """Lines for the summary from the assignment's after_batch hook (files written)."""
 
 
 def grade_folder(assignment_id: str, submissions: Path, out: Path, jobs: int | None = None,
@@ -65,7 +68,24 @@ def grade_folder(assignment_id: str, submissions: Path, out: Path, jobs: int | N
     batch.seconds = time.monotonic() - start
     results_mod.write_atomic(out / "grades.csv", results_mod.grades_csv(
         batch.results, assignment.questions, assignment.max_total))
+    run_after_batch(batch, entries)
     return batch
+
+
+def run_after_batch(batch: Batch, entries: list[Entry]) -> None:
+    """Call the assignment package's optional `after_batch(batch, entries)`
+    (an exam's free-response export and difficulty per variant); the lines it
+    returns go to the summary. Grades are written already, so a failure here
+    is reported, not raised."""
+    package = importlib.import_module(f"autograder.{batch.assignment.id}")
+    hook = getattr(package, "after_batch", None)
+    if hook is None:
+        return
+    try:
+        batch.reports.extend(hook(batch, entries))
+    except Exception as exc:  # the reports' fault, not the grades'
+        log.exception("after_batch of %s failed", batch.assignment.id)
+        batch.reports.append(f"warning: the {batch.assignment.id} reports failed ({exc})")
 
 
 def grade_entry(template: Template, assignment, entry: Entry, out: Path) -> SubmissionResult:

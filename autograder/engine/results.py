@@ -45,6 +45,9 @@ class SubmissionResult:
     """Set when the submission could not be graded at all (it scores 0)."""
     metadata: dict = field(default_factory=dict)
     """What the platform knows about the submission (Gradescope's submission_metadata.json)."""
+    annotations: dict = field(default_factory=dict)
+    """What hidden tests record for reports, never shown to the student
+    (an exam's identity check and variant per question)."""
 
     @property
     def score(self) -> float:

@@ -23,6 +23,7 @@ def table(batch) -> str:
         out += ["", "notes (first per submission; all in each results.json):", *problems]
     out += ["", f"grades: {batch.out / 'grades.csv'}",
             f"per-submission results: {batch.out}/<submission>/results.json"]
+    out += getattr(batch, "reports", [])
     return "\n".join(out)
 
 
