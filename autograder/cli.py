@@ -24,7 +24,13 @@ def main(argv: list[str] | None = None) -> int:
     grade = commands.add_parser(
         "grade", help="grade a folder of submissions",
         description="Grade every entry of SUBMISSIONS (.ipynb, folder or .zip), writing "
-                    "DIR/grades.csv and DIR/<submission id>/results.json.")
+                    "DIR/grades.csv and DIR/<submission id>/results.json, the students' "
+                    "feedback DIR/<submission id>/feedback.md and .html, the gradebooks "
+                    "DIR/gradebook.csv and DIR/canvas.csv, the class report DIR/report.html "
+                    "and, when DIR held an earlier run, DIR/regrade.md (whose scores changed "
+                    "and why).",
+        epilog="example: python -m autograder grade examples/hw1_attention "
+               "--assignment hw1_attention --out out/hw1_attention")
     grade.add_argument("submissions", type=Path, metavar="SUBMISSIONS")
     grade.add_argument("--assignment", required=True, metavar="ID",
                        help=f"one of: {', '.join(paths.known_assignments())}")
@@ -34,6 +40,12 @@ def main(argv: list[str] | None = None) -> int:
     grade.add_argument("--quiet", action="store_true", help="no progress and no table")
     grade.add_argument("--limit", action="append", default=[], metavar="NAME=VALUE",
                        help="override a limit of the grading config, e.g. notebook_seconds=20")
+    grade.add_argument("--roster", type=Path, default=None, metavar="FILE",
+                       help="CSV of the class (a Canvas gradebook export works): the "
+                            "gradebook then lists every student, missing ones as missing")
+    grade.add_argument("--due", default=None, metavar="DATETIME",
+                       help="due date, e.g. 2026-03-01T23:59 (local time) or with +01:00; "
+                            "later submissions show as late (default: Gradescope's due date)")
 
     gradescope = commands.add_parser(
         "run-gradescope", help="grade the one submission of a Gradescope container",
@@ -42,10 +54,30 @@ def main(argv: list[str] | None = None) -> int:
     gradescope.add_argument("--assignment", required=True, metavar="ID")
     gradescope.add_argument("--root", type=Path, default=Path("/autograder"), metavar="ROOT")
 
+    bench = commands.add_parser(
+        "bench", help="time our grader against `otter run` on generated submissions",
+        description="Grade N generated submissions of each assignment with this grader "
+                    "and the first M with `otter run`; print per-submission medians, the "
+                    "ratio and peak memory. A benchmark: it never fails on a slow machine.")
+    bench.add_argument("--assignment", action="append", default=[], metavar="ID",
+                       help="repeatable (default: every assignment with a master notebook)")
+    bench.add_argument("-n", type=int, default=50, help="submissions for our grader")
+    bench.add_argument("--otter-n", type=int, default=10, help="submissions for `otter run`")
+    bench.add_argument("--skip-otter", action="store_true")
+    bench.add_argument("--jobs", type=int, default=None)
+    bench.add_argument("--seed", type=int, default=0)
+    bench.add_argument("--keep", type=Path, default=None, metavar="DIR",
+                       help="keep the generated submissions and results in DIR")
+
     args = parser.parse_args(argv)
     if args.command == "run-gradescope":
         from autograder.gradescope.run import main as run_gradescope
         return run_gradescope(args.assignment, args.root)
+    if args.command == "bench":
+        from autograder.bench import main as run_bench
+        return run_bench(assignments=args.assignment, n=args.n, otter_n=args.otter_n,
+                         skip_otter=args.skip_otter, seed=args.seed, jobs=args.jobs,
+                         keep=args.keep)
     if args.command == "build":
         from autograder.build import build_all
         return build_all(args.assignments)
@@ -55,6 +87,8 @@ def main(argv: list[str] | None = None) -> int:
 def _grade(args) -> int:
     from autograder.engine import batch, summary
     from autograder.engine.config import ConfigError
+    from autograder.report import run as report_run
+    from autograder.report.roster import RosterError
     if args.assignment not in paths.known_assignments():
         print(f"error: unknown assignment {args.assignment!r}; known: "
               f"{', '.join(paths.known_assignments())}", file=sys.stderr)
@@ -63,15 +97,34 @@ def _grade(args) -> int:
         print(f"error: {args.submissions} is not a folder of submissions", file=sys.stderr)
         return 2
     try:
+        prepared = report_run.prepare(args.out, args.roster, args.due)
+    except (RosterError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    try:
         result = batch.grade_folder(args.assignment, args.submissions, args.out,
                                     jobs=args.jobs, progress=not args.quiet,
                                     limits=_limits(args.limit))
     except (ConfigError, TypeError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    result.reports.extend(_reports(result, args.submissions, prepared))
     if not args.quiet:
         print(summary.table(result))
     return 0
+
+
+def _reports(result, submissions: Path, prepared) -> list[str]:
+    """Feedback, gradebooks, class report, regrade diff: grades.csv is written
+    already, so a failure here is reported, not fatal."""
+    from autograder.report import run as report_run
+    try:
+        return report_run.write_all(result, submissions, prepared)
+    except Exception as exc:  # a bug of ours: the grades stand, say what is missing
+        import traceback
+        traceback.print_exc()
+        return [f"warning: the reports could not be written ({type(exc).__name__}: {exc}); "
+                "grades.csv and results.json are complete"]
 
 
 def _limits(pairs: list[str]) -> dict:
