@@ -14,6 +14,7 @@ The public tests travel inside the student notebook's metadata (otter's
 from __future__ import annotations
 
 import copy
+import functools
 import hashlib
 import sys
 from dataclasses import dataclass
@@ -26,7 +27,6 @@ from autograder.build.transforms import (SOLUTION_PIPELINE, STUDENT_PIPELINE, Bu
                                          apply, serialise)
 
 GRADESCOPE_DIR = paths.ROOT / "build" / "gradescope"
-_assigned: dict[tuple[str, str], object] = {}  # (id, master sha256) -> AssignOutput
 
 
 def master_path(assignment_id: str) -> Path:
@@ -44,14 +44,17 @@ def buildable() -> list[str]:
 
 def _assign(assignment_id: str):
     """otter assign's output for the master as it is now (cached by content)."""
-    from autograder.build.assign import run_otter_assign
     master = master_path(assignment_id)
     if not master.is_file():
         raise BuildError(f"no master notebook {master.relative_to(paths.ROOT)}")
-    key = (assignment_id, hashlib.sha256(master.read_bytes()).hexdigest())
-    if key not in _assigned:
-        _assigned[key] = run_otter_assign(master)
-    return _assigned[key]
+    return assign_cached(assignment_id, hashlib.sha256(master.read_bytes()).hexdigest())
+
+
+@functools.lru_cache(maxsize=8)
+def assign_cached(assignment_id: str, master_sha256: str):
+    """One otter assign run per master content (`assign_cached.cache_clear()` to redo)."""
+    from autograder.build.assign import run_otter_assign
+    return run_otter_assign(master_path(assignment_id))
 
 
 def student_notebook(assignment_id: str) -> bytes:

@@ -1,0 +1,225 @@
+"""`python -m autograder build`: deterministic student notebooks that hold
+public checks only, and that the real engine grades 0 (as handed out) and
+full marks (with the solutions)."""
+from __future__ import annotations
+
+import ast
+import json
+import re
+import shutil
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from autograder import paths
+from autograder.build import (assign_cached, buildable, solution_notebook, student_notebook,
+                              student_path, transforms)
+from autograder.build.examples import VARIANTS
+from autograder.engine import assignment as assignment_mod
+from tests.conftest import grade
+
+ASSIGNMENTS = buildable()
+MARKERS = re.compile(r"BEGIN SOLUTION|END SOLUTION|#\s*SOLUTION\b|BEGIN HIDDEN|hidden\s*=\s*True"
+                     r"|otter_assign_solution_cell")
+
+
+def master_text(assignment_id: str) -> str:
+    return (paths.SOLUTIONS / assignment_id / f"{assignment_id}.py").read_text()
+
+
+def quoted_spec(assignment_id: str) -> set[str]:
+    """Inline code the master's prose quotes on purpose (`self.out = nn.Linear(h, h)`)."""
+    return {span.strip() for span in re.findall(r"`([^`\n]+)`", master_text(assignment_id))}
+
+
+def solution_lines(assignment_id: str) -> list[str]:
+    """Code lines inside the master's BEGIN/END SOLUTION blocks, long enough
+    to be specific, comments dropped, not quoted as spec in the prose."""
+    lines, inside = [], False
+    for line in master_text(assignment_id).splitlines():
+        if re.match(r"\s*# BEGIN SOLUTION", line):  # in code; `# # BEGIN ...` is a raw cell
+            inside = True
+        elif re.match(r"\s*# END SOLUTION", line):
+            inside = False
+        elif inside:
+            lines.append(line.split("  #")[0].strip())
+    spec = quoted_spec(assignment_id)
+    return [c for c in lines if len(c) >= 16 and not c.startswith("#") and c not in spec]
+
+
+def secret_lines(assignment_id: str) -> list[str]:
+    """Statements of the reference and the hidden tests that are not imports,
+    signatures, docstrings or quoted spec (what must not leak into a student
+    notebook)."""
+    found, spec = [], quoted_spec(assignment_id)
+    skip = ("import ", "from ", "def ", "class ", "#", '"""', "'''", "@")
+    for file in sorted(paths.hidden_tests(assignment_id).glob("*.py")):
+        for line in file.read_text().splitlines():
+            code = line.split("  #")[0].strip()
+            if (len(code) >= 24 and code not in spec and not code.startswith(skip)
+                    and not code.endswith('"""')):
+                found.append(code)
+    return found
+
+
+def hidden_test_names(assignment_id: str) -> list[str]:
+    names = []
+    for file in sorted(paths.hidden_tests(assignment_id).glob("test_*.py")):
+        tree = ast.parse(file.read_text())
+        names += [n.name for n in tree.body
+                  if isinstance(n, ast.FunctionDef) and n.name.startswith("test_")]
+    return names
+
+
+def shipped_texts(assignment_id: str) -> dict[str, str]:
+    """Every file under assignments/<id>/, notebooks as their cell sources
+    plus their metadata (where otter keeps the public tests)."""
+    texts = {}
+    for path in sorted((paths.ASSIGNMENTS / assignment_id).rglob("*")):
+        if not path.is_file():
+            continue
+        if path.suffix == ".ipynb":
+            nb = nbformat.read(str(path), as_version=4)
+            texts[str(path)] = "\n".join([c.source for c in nb.cells]
+                                         + [json.dumps(nb.metadata, indent=1)]
+                                         + [str(t) for t in nb.metadata.get("otter", {})
+                                            .get("tests", {}).values()])
+        else:
+            texts[str(path)] = path.read_text(errors="replace")
+    return texts
+
+
+@pytest.mark.parametrize("assignment_id", ASSIGNMENTS)
+def test_build_twice_gives_identical_bytes(assignment_id):
+    """Does building twice (otter assign run afresh) give the same bytes, and
+    are they the bytes committed under assignments/?"""
+    assign_cached.cache_clear()
+    first = student_notebook(assignment_id)
+    assign_cached.cache_clear()
+    second = student_notebook(assignment_id)
+    assert first == second
+    assert student_path(assignment_id).read_bytes() == first, (
+        f"assignments/{assignment_id} is stale: run `python -m autograder build {assignment_id}`")
+
+
+@pytest.mark.parametrize("assignment_id", ASSIGNMENTS)
+def test_student_notebook_is_canonical(assignment_id):
+    """No outputs, execution counts or jupytext metadata; cells numbered."""
+    nb = nbformat.reads(student_notebook(assignment_id).decode(), as_version=4)
+    assert set(nb.metadata) <= {"kernelspec", "language_info", "otter"}
+    for index, cell in enumerate(nb.cells):
+        assert cell.id == f"cell-{index:03d}"
+        assert set(cell.metadata) <= {"deletable", "editable", "tags"}
+        if cell.cell_type == "code":
+            assert cell.outputs == [] and cell.execution_count is None
+
+
+@pytest.mark.parametrize("assignment_id", ASSIGNMENTS)
+def test_nothing_secret_is_shipped(assignment_id):
+    """Are solution markers, solution code, reference code and hidden test
+    names absent from everything under assignments/<id>/?"""
+    texts = shipped_texts(assignment_id)
+    assert texts, f"nothing under assignments/{assignment_id}"
+    sol, secret = solution_lines(assignment_id), secret_lines(assignment_id)
+    assert sol, "found no solution lines in the master: the check would be empty"
+    names = hidden_test_names(assignment_id)
+    for path, text in texts.items():
+        assert not MARKERS.search(text), f"{path}: {MARKERS.search(text).group(0)!r}"
+        leaked = [line for line in sol + secret if line in text]
+        assert not leaked, f"{path} holds solution or hidden code: {leaked[:3]}"
+        named = [n for n in names if re.search(rf"\b{n}\b", text)]
+        assert not named, f"{path} names hidden tests {named}"
+
+
+def test_secrets_check_refuses_a_solution():
+    """Does the build's last transform refuse a notebook with a solution block?"""
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell("def f():\n    # BEGIN SOLUTION\n    return 1\n"
+                                          "    # END SOLUTION")]
+    with pytest.raises(transforms.BuildError):
+        transforms.CheckNoSecrets()(nb)
+
+
+def test_solution_markers_are_stripped_but_code_kept():
+    """Are solution regions kept, without their marker lines, in the solution notebook?"""
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell("def f():\n    # BEGIN SOLUTION\n    return 1\n"
+                                          "    # END SOLUTION\nx = 2 # SOLUTION")]
+    out = transforms.StripSolutionMarkers()(nb)
+    assert out.cells[0].source == "def f():\n    return 1\nx = 2"
+
+
+@pytest.mark.parametrize("assignment_id", ASSIGNMENTS)
+def test_public_checks_travel_in_the_notebook(assignment_id, tmp_path, monkeypatch):
+    """Can otter's own grader.check run the public tests from the notebook's
+    metadata: all pass with the solutions, none pass with the stubs?"""
+    otter = pytest.importorskip("otter")
+    questions = assignment_mod.load(assignment_id).questions
+    nb = nbformat.reads(student_notebook(assignment_id).decode(), as_version=4)
+    assert sorted(nb.metadata["otter"]["tests"]) == sorted(questions)
+    assert not (paths.ASSIGNMENTS / assignment_id / "tests").exists()
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / f"{assignment_id}.ipynb").write_bytes(student_notebook(assignment_id))
+    for source, expect_pass in ((solution_notebook(assignment_id), True), (nb, False)):
+        env = _definitions(source)
+        grader = otter.Notebook(f"{assignment_id}.ipynb")
+        for q in questions:
+            result = grader.check(q, global_env=env)
+            assert bool(result.passed_all) is expect_pass, (q, repr(result))
+
+
+def _definitions(nb) -> dict:
+    """Run a notebook's imports and stub cells (not its demonstrations)."""
+    env: dict = {}
+    for cell in nb.cells:
+        if cell.cell_type == "code" and re.match(r"(import|from|def|class) ", cell.source):
+            exec(compile(cell.source, "<cell>", "exec"), env)
+    return env
+
+
+@pytest.mark.parametrize("assignment_id", ASSIGNMENTS)
+def test_engine_grades_student_zero_and_solution_full(assignment_id, tmp_path):
+    """Through the real engine: the notebook as handed out scores 0 on every
+    question, the solution notebook full marks on every question."""
+    subs = tmp_path / "subs"
+    subs.mkdir()
+    shutil.copyfile(student_path(assignment_id), subs / "student.ipynb")
+    nbformat.write(solution_notebook(assignment_id), str(subs / "solution.ipynb"))
+    results = grade(assignment_id, subs, tmp_path / "out")
+    loaded = assignment_mod.load(assignment_id)
+    full = {q: sum(c.points for c in loaded.cases if c.question == q) for q in loaded.questions}
+    assert results["student"].question_scores(loaded.questions) == {q: 0.0 for q in full}
+    assert results["solution"].question_scores(loaded.questions) == pytest.approx(full)
+    assert results["solution"].score == pytest.approx(loaded.max_total) and loaded.max_total > 0
+
+
+@pytest.mark.parametrize("assignment_id", sorted(VARIANTS))
+def test_examples_are_in_sync(assignment_id):
+    """Are examples/<id>/ exactly what the examples script makes from the
+    current student notebook?"""
+    student = nbformat.reads(student_notebook(assignment_id).decode(), as_version=4)
+    made = VARIANTS[assignment_id](student, solution_notebook(assignment_id))
+    folder = paths.EXAMPLES / assignment_id
+    assert sorted(p.name for p in folder.iterdir()) == sorted(made)
+    for name, data in made.items():
+        assert (folder / name).read_bytes() == data, f"examples/{assignment_id}/{name} is stale"
+
+
+def test_hw1_examples_grade_as_described(tmp_path):
+    """The demo folder: full solution and the zip score full marks, the
+    untouched notebook 0, the mistakes lose points on the questions they
+    touch, and a broken cell costs only its own question."""
+    loaded = assignment_mod.load("hw1_attention")
+    full = {q: sum(c.points for c in loaded.cases if c.question == q) for q in loaded.questions}
+    results = grade("hw1_attention", paths.EXAMPLES / "hw1_attention", tmp_path / "out")
+    scores = {sub: r.question_scores(loaded.questions) for sub, r in results.items()}
+    assert scores["full_solution"] == full and scores["otter_export"] == full
+    assert scores["untouched"] == {q: 0.0 for q in full}
+    partial = scores["partial_mistakes"]
+    assert 0 < partial["causal_mask"] < full["causal_mask"]
+    assert partial["scaled_dot_product_attention"] < full["scaled_dot_product_attention"]
+    broken = scores["broken_cells"]
+    assert broken["TinySelfAttn"] == 0.0
+    assert {q: broken[q] for q in ("causal_mask", "scaled_dot_product_attention")} == {
+        q: full[q] for q in ("causal_mask", "scaled_dot_product_attention")}

@@ -1,0 +1,187 @@
+"""The Gradescope zip and run_autograder's Python entry (run-gradescope),
+run on temporary folders laid out like /autograder."""
+from __future__ import annotations
+
+import json
+import shutil
+import stat
+import zipfile
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from autograder import cli
+from autograder.build import buildable, solution_notebook, student_path
+from autograder.engine import assignment as assignment_mod
+from autograder.gradescope import package, run
+from tests.conftest import FAST_LIMITS
+
+ASSIGNMENTS = buildable()
+VISIBILITIES = {"hidden", "after_due_date", "after_published", "visible"}
+
+
+@pytest.fixture(scope="module")
+def zips(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("zips")
+    return {a: package.write_zip(a, folder / f"{a}.zip") for a in ASSIGNMENTS}
+
+
+@pytest.mark.parametrize("assignment_id", ASSIGNMENTS)
+def test_zip_layout(zips, assignment_id):
+    """setup.sh and run_autograder at the root and executable; the package,
+    this assignment's hidden tests and config inside; no other assignment's
+    hidden tests, no caches."""
+    with zipfile.ZipFile(zips[assignment_id]) as zf:
+        infos = {i.filename: i for i in zf.infolist()}
+        for script in ("setup.sh", "run_autograder"):
+            assert script in infos
+            mode = infos[script].external_attr >> 16
+            assert mode & stat.S_IXUSR, f"{script} is not executable"
+            assert zf.read(script).startswith(b"#!/usr/bin/env bash\n")
+        run_script = zf.read("run_autograder").decode()
+        assert f"run-gradescope --assignment {assignment_id} --root /autograder" in run_script
+        setup = zf.read("setup.sh").decode()
+        assert "requirements.txt" in setup and "useradd" in setup and "--index-url" not in setup
+        names = set(infos)
+    expected = {"requirements.txt", "pyproject.toml", f"grading_config/{assignment_id}.toml",
+                "autograder/__main__.py", "autograder/cli.py", "autograder/gradescope/run.py",
+                f"autograder/{assignment_id}/reference.py"}
+    assert expected <= names
+    hidden = {p.name for p in (Path(package.paths.PACKAGE) / assignment_id).glob("test_*.py")}
+    assert hidden and {f"autograder/{assignment_id}/{h}" for h in hidden} <= names
+    others = package.assignment_folders() - {assignment_id}
+    assert not [n for n in names if n.split("/")[1:2] and n.split("/")[1] in others
+                and n.startswith("autograder/")]
+    assert not [n for n in names if "__pycache__" in n or n.endswith(".pyc")]
+
+
+@pytest.mark.parametrize("assignment_id", ASSIGNMENTS)
+def test_zip_is_deterministic(zips, assignment_id, tmp_path):
+    """Does packaging the same sources twice give the same bytes?"""
+    again = package.write_zip(assignment_id, tmp_path / "again.zip")
+    assert again.read_bytes() == zips[assignment_id].read_bytes()
+
+
+def autograder_root(tmp_path: Path, files: dict[str, bytes], metadata: dict | None) -> Path:
+    """A folder laid out like Gradescope's /autograder."""
+    root = tmp_path / "autograder"
+    (root / "submission").mkdir(parents=True)
+    (root / "results").mkdir()
+    for name, data in files.items():
+        (root / "submission" / name).write_bytes(data)
+    if metadata is not None:
+        (root / "submission_metadata.json").write_text(json.dumps(metadata))
+    return root
+
+
+def run_entry(root: Path, assignment_id: str, monkeypatch) -> dict:
+    """run_autograder's command line, with the suite's short limits."""
+    real = run.grade
+    monkeypatch.setattr(run, "grade", lambda a, r, limits=None: real(a, r, FAST_LIMITS))
+    status = cli.main(["run-gradescope", "--assignment", assignment_id, "--root", str(root)])
+    assert status == 0
+    path = root / "results" / "results.json"
+    assert path.is_file(), "no results.json written"
+    data = json.loads(path.read_text())
+    assert not list((root / "results").glob(".*")), "a temporary file was left behind"
+    return data
+
+
+def check_schema(data: dict) -> None:
+    assert isinstance(data["score"], (int, float))
+    assert isinstance(data["tests"], list) and data["tests"]
+    for t in data["tests"]:
+        assert {"name", "score", "max_score", "status", "visibility", "output"} <= set(t)
+        assert t["visibility"] in VISIBILITIES
+        assert t["status"] in ("passed", "failed")
+        assert isinstance(t["output"], str) and isinstance(t["name"], str)
+        assert 0 <= t["score"] <= t["max_score"]
+    assert data["score"] == pytest.approx(sum(t["score"] for t in data["tests"]))
+
+
+def _nb_bytes(nb) -> bytes:
+    return nbformat.writes(nb).encode()
+
+
+@pytest.mark.parametrize("assignment_id", ASSIGNMENTS)
+def test_correct_submission_gets_full_marks(assignment_id, tmp_path, monkeypatch):
+    """A correct notebook, with Gradescope metadata: full marks, one entry per hidden test."""
+    root = autograder_root(tmp_path, {f"{assignment_id}.ipynb":
+                                      _nb_bytes(solution_notebook(assignment_id))},
+                           {"id": 123456, "assignment": {"title": assignment_id}})
+    data = run_entry(root, assignment_id, monkeypatch)
+    check_schema(data)
+    loaded = assignment_mod.load(assignment_id)
+    assert len(data["tests"]) == len(loaded.cases)
+    assert data["score"] == pytest.approx(loaded.max_total)
+    assert all(t["status"] == "passed" for t in data["tests"])
+
+
+@pytest.mark.parametrize("assignment_id", ASSIGNMENTS)
+def test_otter_export_zip_is_graded(assignment_id, tmp_path, monkeypatch):
+    """An otter export zip left unextracted is found and graded."""
+    import io
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        zf.writestr(f"{assignment_id}.ipynb", _nb_bytes(solution_notebook(assignment_id)))
+    root = autograder_root(tmp_path, {"export.zip": buf.getvalue()}, None)
+    data = run_entry(root, assignment_id, monkeypatch)
+    check_schema(data)
+    assert data["score"] == pytest.approx(assignment_mod.load(assignment_id).max_total)
+
+
+@pytest.mark.parametrize("assignment_id", ASSIGNMENTS)
+def test_untouched_notebook_scores_zero(assignment_id, tmp_path, monkeypatch):
+    root = autograder_root(tmp_path, {f"{assignment_id}.ipynb":
+                                      student_path(assignment_id).read_bytes()}, {"id": 7})
+    data = run_entry(root, assignment_id, monkeypatch)
+    check_schema(data)
+    assert data["score"] == 0 and all(t["status"] == "failed" for t in data["tests"])
+
+
+def test_empty_submission_gets_an_actionable_error(tmp_path, monkeypatch):
+    """Nothing uploaded: one visible 'Autograder error' test telling the
+    student what to upload, and a 0 score."""
+    root = autograder_root(tmp_path, {}, {"id": 1})
+    data = run_entry(root, ASSIGNMENTS[0], monkeypatch)
+    check_schema(data)
+    assert data["score"] == 0
+    [test] = data["tests"]
+    assert test["name"] == run.ERROR_TEST and test["visibility"] == "visible"
+    assert ".ipynb" in test["output"] and "Traceback" not in test["output"]
+
+
+def test_unreadable_notebook_is_graded_zero_with_a_reason(tmp_path, monkeypatch):
+    """A file that is not a notebook: every test at 0, the reason in the output."""
+    root = autograder_root(tmp_path, {f"{ASSIGNMENTS[0]}.ipynb": b"{ this is not json"}, None)
+    data = run_entry(root, ASSIGNMENTS[0], monkeypatch)
+    check_schema(data)
+    assert data["score"] == 0
+    assert "notebook" in data["output"].lower()
+
+
+def test_grader_failure_still_writes_results(tmp_path, monkeypatch):
+    """When the engine itself blows up, results.json still appears, with an
+    'Autograder error' test and no traceback in what students see."""
+    root = autograder_root(tmp_path, {f"{ASSIGNMENTS[0]}.ipynb":
+                                      student_path(ASSIGNMENTS[0]).read_bytes()}, None)
+
+    def explode(*args, **kwargs):
+        raise RuntimeError("secret detail /autograder/source/autograder/x.py")
+    monkeypatch.setattr("autograder.engine.batch.grade_folder", explode)
+    status = cli.main(["run-gradescope", "--assignment", ASSIGNMENTS[0], "--root", str(root)])
+    assert status == 0
+    data = json.loads((root / "results" / "results.json").read_text())
+    check_schema(data)
+    [test] = data["tests"]
+    assert test["name"] == run.ERROR_TEST and data["score"] == 0
+    assert test["max_score"] == pytest.approx(assignment_mod.load(ASSIGNMENTS[0]).max_total)
+    assert "secret detail" not in json.dumps(data) and "Traceback" not in json.dumps(data)
+
+
+def test_submission_id_comes_from_metadata(tmp_path):
+    root = autograder_root(tmp_path, {}, {"id": 987654})
+    assert run.submission_id(root) == "987654"
+    shutil.rmtree(root)
+    assert run.submission_id(autograder_root(tmp_path, {}, None)) == "submission"
