@@ -1,0 +1,4 @@
+# question: count_parameters
+# trainable_only is accepted but ignored
+def count_parameters(model, trainable_only=False):
+    return sum(p.numel() for p in model.parameters())

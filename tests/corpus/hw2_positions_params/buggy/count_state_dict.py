@@ -1,0 +1,6 @@
+# question: count_parameters
+# sums the state_dict: buffers count, and a tied weight counts once per key
+def count_parameters(model, trainable_only=False):
+    if trainable_only:
+        return sum(p.numel() for p in model.parameters() if p.requires_grad)
+    return sum(t.numel() for t in model.state_dict().values())

@@ -1,0 +1,5 @@
+# question: decoder_layer_param_count
+# cross-attention counted as the K and V projections of the encoder output only
+def decoder_layer_param_count(d, d_ff=None):
+    d_ff = 4 * d if d_ff is None else d_ff
+    return (4 * d * d + 4 * d) + (2 * d * d + 2 * d) + 2 * d * d_ff + d_ff + d + 6 * d

@@ -1,0 +1,5 @@
+# question: decoder_layer_param_count
+# takes torch's default dim_feedforward=2048 instead of 4 d
+def decoder_layer_param_count(d, d_ff=None):
+    d_ff = 2048 if d_ff is None else d_ff
+    return 2 * (4 * d * d + 4 * d) + 2 * d * d_ff + d_ff + d + 6 * d

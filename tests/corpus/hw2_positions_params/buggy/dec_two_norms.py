@@ -1,0 +1,5 @@
+# question: decoder_layer_param_count
+# an encoder layer plus cross-attention, forgetting the decoder's third LayerNorm
+def decoder_layer_param_count(d, d_ff=None):
+    d_ff = 4 * d if d_ff is None else d_ff
+    return 2 * (4 * d * d + 4 * d) + 2 * d * d_ff + d_ff + d + 4 * d

@@ -1,0 +1,9 @@
+# question: encoder_layer_param_count
+# the encoder forgets its biases; the decoder is built on the encoder and must not pay for it
+def encoder_layer_param_count(d, d_ff=None):
+    d_ff = 4 * d if d_ff is None else d_ff
+    return 4 * d * d + 2 * d * d_ff + 4 * d
+
+
+def decoder_layer_param_count(d, d_ff=None):
+    return encoder_layer_param_count(d, d_ff) + 4 * d * d + 4 * d + 2 * d

@@ -1,0 +1,4 @@
+# question: encoder_layer_param_count
+# the source notes' rule of thumb, about 8 d^2 per layer
+def encoder_layer_param_count(d, d_ff=None):
+    return 8 * d * d
