@@ -132,3 +132,19 @@ def test_nothing_shipped_is_unpickled_or_evaluated(graded):
 
 def test_skipped_files_are_not_submissions(graded):
     assert "notes" not in graded[1]
+
+
+def test_a_dead_template_is_replaced(tmp_path):
+    """If the template process dies mid-batch, the next submission still gets graded."""
+    from autograder.engine.config import load
+    from autograder.engine.workers import Template
+    template = Template(load("hw1_attention"), [])
+    try:
+        template.spawn().kill()
+        template.proc.kill()
+        template.proc.wait()
+        conn = template.spawn()
+        assert not conn.dead and conn.pid
+        conn.kill()
+    finally:
+        template.close()

@@ -8,6 +8,7 @@ and PID namespace with it.
 """
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
@@ -47,13 +48,16 @@ class Template:
         self.scratch = Path(tempfile.mkdtemp(prefix="autograder-workers-"))
         self.scratch.chmod(0o711)  # workers may pass through to their own folder, not list it
         self.uid_base = 200_000 + (os.getpid() % 10_000) * 1_000
+        self._start()
+
+    def _start(self) -> None:
         ours, theirs = socket.socketpair()
         env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8",
                "PYTHONPATH": str(paths.ROOT), "OMP_NUM_THREADS": "1",
                "PYTHONDONTWRITEBYTECODE": "1"}
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "autograder.worker", str(theirs.fileno()),
-             ",".join(m for m in config.preload if m not in config.forbid)],
+             ",".join(m for m in self.config.preload if m not in self.config.forbid)],
             pass_fds=[theirs.fileno()], env=env, cwd=str(self.scratch),
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, start_new_session=True)
         theirs.close()
@@ -65,21 +69,39 @@ class Template:
         if not self.as_root:
             workdir.chmod(0o700)
         limits = dict(vars(self.config.limits), own_uid=self.as_root)
-        spec = {"as_root": self.as_root, "uid": uid, "workdir": str(workdir),
-                "hide": self.hide, "limits": limits, "seed": self.config.seed,
-                "forbid": list(self.config.forbid)}
-        ours, theirs = socket.socketpair()
-        import json
+        spec = json.dumps({"as_root": self.as_root, "uid": uid, "workdir": str(workdir),
+                           "hide": self.hide, "limits": limits, "seed": self.config.seed,
+                           "forbid": list(self.config.forbid)}).encode()
         with self.lock:
-            socket.send_fds(self.control, [json.dumps(spec).encode()], [theirs.fileno()])
-            theirs.close()
-            reply = b""
-            while not reply.endswith(b"\n"):
-                chunk = self.control.recv(64)
-                if not chunk:
-                    raise WorkerDied("the worker template exited")
-                reply += chunk
-        return WorkerConnection(ours, int(reply), workdir)
+            for attempt in (1, 2):
+                ours, theirs = socket.socketpair()
+                try:
+                    pid = self._fork(spec, theirs)
+                    break
+                except (OSError, ValueError):
+                    ours.close()
+                    if attempt == 2:
+                        raise WorkerDied("the worker template cannot start workers") from None
+                    self._restart()  # the template died (killed, out of memory): a new one
+                finally:
+                    theirs.close()
+        return WorkerConnection(ours, pid, workdir)
+
+    def _fork(self, spec: bytes, theirs: socket.socket) -> int:
+        socket.send_fds(self.control, [spec], [theirs.fileno()])
+        reply = b""
+        while not reply.endswith(b"\n"):
+            chunk = self.control.recv(64)
+            if not chunk:
+                raise OSError("the worker template exited")
+            reply += chunk
+        return int(reply)
+
+    def _restart(self) -> None:
+        self.control.close()
+        self.proc.kill()
+        self.proc.wait()
+        self._start()
 
     def close(self) -> None:
         self.control.close()
