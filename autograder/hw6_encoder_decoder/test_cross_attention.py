@@ -1,0 +1,84 @@
+"""Hidden tests: cross_attention."""
+import numpy as np
+
+from autograder.checks import expect_close, expect_ndarray, expect_shape, fail
+
+QUESTION = "cross_attention"
+CONFIGS = [(7, 9, 8, 2), (9, 7, 8, 2), (3, 11, 12, 3), (5, 5, 16, 4), (1, 6, 6, 1), (4, 2, 16, 8)]
+# (n_tgt, n_src, d, heads): rectangular both ways, square, one query, many heads
+
+
+def _inputs(n_tgt, n_src, d, seed, scale=1.0):
+    rng = np.random.default_rng(seed)
+    y = rng.normal(size=(n_tgt, d)) * scale
+    h = rng.normal(size=(n_src, d)) * scale
+    Wq, Wk, Wv, Wo = (rng.normal(size=(d, d)) / np.sqrt(d) for _ in range(4))
+    return y, h, Wq, Wk, Wv, Wo
+
+
+def _call(student, args, heads, what):
+    result = student.cross_attention(*args, heads)
+    if not isinstance(result, tuple) or len(result) != 2:
+        fail(f"{what}: expected a tuple (out, weights), got {type(result).__name__}")
+    return expect_ndarray(result[0], what + ": out"), expect_ndarray(result[1], what + ": weights")
+
+
+def _what(n_tgt, n_src, d, heads):
+    return f"y of shape {(n_tgt, d)}, h of shape {(n_src, d)}, heads={heads}"
+
+
+def test_rectangular_shapes(student):
+    """7 decoder positions reading 9 encoder positions: out (7, d), weights (heads, 7, 9)"""
+    for seed, (n_tgt, n_src, d, heads) in enumerate(CONFIGS[:3]):
+        what = _what(n_tgt, n_src, d, heads)
+        out, w = _call(student, _inputs(n_tgt, n_src, d, seed), heads, what)
+        expect_shape(out, (n_tgt, d), what + ": out")
+        expect_shape(w, (heads, n_tgt, n_src), what + ": weights")
+
+
+def test_matches_reference(ref, student):
+    """weights and output match the reference for rectangular shapes and several head counts"""
+    for seed, (n_tgt, n_src, d, heads) in enumerate(CONFIGS):
+        args = _inputs(n_tgt, n_src, d, 10 + seed)
+        what = _what(n_tgt, n_src, d, heads)
+        out, w = _call(student, args, heads, what)
+        ref_out, ref_w = ref.cross_attention(*args, heads)
+        expect_close(w, ref_w, what + ": weights", rtol=1e-6, atol=1e-9)
+        expect_close(out, ref_out, what + ": out", rtol=1e-6, atol=1e-9)
+
+
+def test_every_encoder_position_visible(student):
+    """every weight row sums to 1 and no encoder position is masked out"""
+    for seed, (n_tgt, n_src, d, heads) in enumerate(CONFIGS[:4]):
+        what = _what(n_tgt, n_src, d, heads)
+        _, w = _call(student, _inputs(n_tgt, n_src, d, 20 + seed), heads, what)
+        expect_shape(w, (heads, n_tgt, n_src), what + ": weights")
+        if not np.allclose(w.sum(axis=-1), 1.0, atol=1e-9):
+            fail(f"{what}: a row of weights does not sum to 1 over the encoder positions")
+        if not np.all(w > 0):
+            fail(f"{what}: a weight is 0: cross-attention has no mask")
+
+
+def test_decoder_positions_independent(student):
+    """changing one decoder state changes only its own output row"""
+    args = list(_inputs(7, 9, 8, 40))
+    out, _ = _call(student, args, 2, _what(7, 9, 8, 2))
+    args[0] = args[0].copy()
+    args[0][3] += 1.0
+    out2, _ = _call(student, args, 2, "y with row 3 changed")
+    expect_shape(out2, (7, 8), "y with row 3 changed: out")
+    others = [i for i in range(7) if i != 3]
+    if not np.allclose(out[others], out2[others], rtol=0, atol=1e-12):
+        fail("changing decoder row 3 changed the output of another decoder row")
+    if np.allclose(out[3], out2[3], rtol=0, atol=1e-9):
+        fail("changing decoder row 3 did not change its own output")
+
+
+def test_large_scores_stay_finite(ref, student):
+    """scores in the thousands give finite weights that match the reference"""
+    args = _inputs(7, 9, 8, 51, scale=150.0)
+    what = "y and h scaled so that scores reach the thousands"
+    out, w = _call(student, args, 2, what)
+    if not (np.all(np.isfinite(out)) and np.all(np.isfinite(w))):
+        fail(f"{what}: the result holds nan or inf")
+    expect_close(w, ref.cross_attention(*args, 2)[1], what + ": weights", rtol=1e-6, atol=1e-9)

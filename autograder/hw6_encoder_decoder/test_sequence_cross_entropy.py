@@ -1,0 +1,49 @@
+"""Hidden tests: sequence_cross_entropy."""
+import math
+
+import numpy as np
+
+from autograder.checks import expect_close, expect_number, fail
+
+QUESTION = "sequence_cross_entropy"
+
+
+def _ce(student, logits, labels, what):
+    return expect_number(student.sequence_cross_entropy(logits, labels), what)
+
+
+def test_uniform_logits_give_log_v(student):
+    """equal logits give log V, the chance level (log 500 for the lesson's vocabulary)"""
+    labels = np.array([127, 340, 68, 57, 412, 322, 2])
+    what = "sequence_cross_entropy(zeros of shape (7, 500), labels)"
+    expect_close(_ce(student, np.zeros((7, 500)), labels, what), math.log(500), what,
+                 rtol=1e-9, atol=1e-9)
+
+
+def test_values(ref, student):
+    """matches the mean of -log softmax(logits)[label] on random inputs"""
+    rng = np.random.default_rng(0)
+    for n, V in ((7, 500), (1, 5), (4, 3), (10, 50)):
+        logits = rng.normal(size=(n, V)) * 2.0
+        labels = rng.integers(0, V, size=n)
+        what = f"logits of shape {(n, V)}"
+        expect_close(_ce(student, logits, labels, what), ref.sequence_cross_entropy(logits, labels),
+                     what, rtol=1e-9, atol=1e-12)
+    labels = [0, 2, 1]  # a plain list
+    logits = rng.normal(size=(3, 4))
+    expect_close(_ce(student, logits, labels, "labels given as a list"),
+                 ref.sequence_cross_entropy(logits, labels), "labels given as a list",
+                 rtol=1e-9, atol=1e-12)
+
+
+def test_large_logits_stay_finite(ref, student):
+    """logits in the thousands give a finite loss that matches the reference"""
+    rng = np.random.default_rng(1)
+    logits = rng.normal(size=(6, 20)) * 3000.0
+    labels = rng.integers(0, 20, size=6)
+    labels[0] = int(np.argmax(logits[0]))  # one confident hit (loss near 0) among misses
+    what = "logits in the thousands"
+    loss = _ce(student, logits, labels, what)
+    if not math.isfinite(loss):
+        fail(f"{what}: the loss is not finite")
+    expect_close(loss, ref.sequence_cross_entropy(logits, labels), what, rtol=1e-9, atol=1e-9)

@@ -1,0 +1,9 @@
+# question: greedy_decode
+import numpy as np
+def greedy_decode(step, sos_id, eos_id, max_len):
+    ids = [sos_id]
+    while len(ids) - 1 < max_len:
+        ids.append(int(np.argmax(step(ids))))
+        if int(np.argmax(step(ids[:-1]))) == eos_id:  # asks the model a second time
+            break
+    return ids

@@ -1,0 +1,10 @@
+# question: greedy_decode
+import numpy as np
+def greedy_decode(step, sos_id, eos_id, max_len):
+    ids = [sos_id]
+    while len(ids) - 1 < max_len:
+        nxt = int(np.argmax(step(ids)))
+        if nxt == eos_id:
+            break
+        ids.append(nxt)
+    return ids

@@ -1,0 +1,10 @@
+# question: greedy_decode
+import numpy as np
+def greedy_decode(step, sos_id, eos_id, max_len):
+    ids = [sos_id]
+    while len(ids) - 1 < max_len:
+        logits = np.asarray(step(ids))
+        ids.append(int(len(logits) - 1 - np.argmax(logits[::-1])))
+        if ids[-1] == eos_id:
+            break
+    return ids

@@ -1,0 +1,9 @@
+# question: greedy_decode
+import numpy as np
+def greedy_decode(step, sos_id, eos_id, max_len):
+    ids = [sos_id]
+    while len(ids) < max_len:  # counts sos among the max_len ids
+        ids.append(int(np.argmax(step(ids))))
+        if ids[-1] == eos_id:
+            break
+    return ids

@@ -1,0 +1,3 @@
+# question: teacher_forcing
+def teacher_forcing(continuation, sos_id, eos_id):
+    return [sos_id] + list(continuation), [sos_id] + list(continuation)

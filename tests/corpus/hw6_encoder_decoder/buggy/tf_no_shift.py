@@ -1,0 +1,3 @@
+# question: teacher_forcing
+def teacher_forcing(continuation, sos_id, eos_id):
+    return list(continuation) + [eos_id], list(continuation) + [eos_id]

@@ -1,0 +1,5 @@
+# question: xavier_uniform
+import numpy as np
+def xavier_uniform(fan_in, fan_out, rng):
+    a = np.sqrt(6.0 / fan_in)
+    return rng.uniform(-a, a, size=(fan_in, fan_out))

@@ -1,0 +1,4 @@
+# question: xavier_uniform
+import numpy as np
+def xavier_uniform(fan_in, fan_out, rng):
+    return rng.normal(0.0, np.sqrt(2.0 / (fan_in + fan_out)), size=(fan_in, fan_out))

@@ -1,0 +1,5 @@
+# question: xavier_uniform
+import numpy as np
+def xavier_uniform(fan_in, fan_out, rng):
+    a = np.sqrt(6.0 / (fan_in + fan_out))
+    return np.tile(rng.uniform(-a, a, size=fan_out), (fan_in, 1))
