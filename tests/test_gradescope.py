@@ -185,3 +185,25 @@ def test_submission_id_comes_from_metadata(tmp_path):
     assert run.submission_id(root) == "987654"
     shutil.rmtree(root)
     assert run.submission_id(autograder_root(tmp_path, {}, None)) == "submission"
+
+
+@pytest.mark.parametrize("assignment_id", ASSIGNMENTS)
+def test_unpacked_zip_grades_on_its_own(zips, assignment_id, tmp_path):
+    """Unpacked as Gradescope does, does the zip's own source (and nothing of
+    this checkout) grade a correct submission to full marks?"""
+    import os
+    import subprocess
+    import sys
+    source = tmp_path / "source"
+    with zipfile.ZipFile(zips[assignment_id]) as zf:
+        zf.extractall(source)
+    root = autograder_root(tmp_path, {f"{assignment_id}.ipynb":
+                                      _nb_bytes(solution_notebook(assignment_id))}, {"id": 5})
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    proc = subprocess.run([sys.executable, "-m", "autograder", "run-gradescope",
+                           "--assignment", assignment_id, "--root", str(root)],
+                          cwd=source, env=env, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    data = json.loads((root / "results" / "results.json").read_text())
+    check_schema(data)
+    assert data["score"] == pytest.approx(assignment_mod.load(assignment_id).max_total), data

@@ -15,9 +15,13 @@ apt-get update
 if python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
   apt-get install -y --no-install-recommends python3-venv python3-pip
   PY=python3
-else
+elif apt-cache show python3.11-venv >/dev/null 2>&1; then
   apt-get install -y --no-install-recommends python3.11 python3.11-venv
   PY=python3.11
+else
+  echo "setup.sh: no Python >= 3.11 in this image's apt sources;" \
+       "pick an Ubuntu 22.04 or newer base image in the autograder settings" >&2
+  exit 1
 fi
 
 "$PY" -m venv /autograder/venv
