@@ -1,0 +1,86 @@
+"""DIR/report.html: one page per assignment for the instructor.
+
+Score distribution, per-question and per-test pass rates with each test's
+most common failure (the class's misconceptions), runtime per submission,
+and the submissions that hit limits or errors. Plots are embedded PNGs, so
+the page is one file that can be mailed or archived.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from autograder.engine.results import write_atomic
+from autograder.report import plots, problems, stats
+from autograder.report.htmlpage import esc, fmt, page, table
+
+
+def write(path: Path, batch) -> None:
+    write_atomic(path, render(batch))
+
+
+def render(batch) -> str:
+    a = batch.assignment
+    max_points = {q: a.config.max_points(q) for q in a.questions}
+    results = sorted(batch.results, key=lambda r: r.submission)
+    qs = stats.per_question(results, a.questions, max_points)
+    ts = stats.per_test(results)
+    body = [f"<h1>{esc(a.config.title)}</h1>",
+            f'<p class="muted">Class report of <code>{esc(a.id)}</code>: '
+            f"{len(results)} submissions graded in {batch.seconds:.1f} s.</p>"]
+    body += _scores(results, a.max_total)
+    body += _questions(qs)
+    body += _tests(ts)
+    body += _runtimes(results, a.config.limits.notebook_seconds)
+    body += _problems(problems.of_batch(results))
+    return page(f"{a.config.title}: class report", body, script=True)
+
+
+def _img(uri: str, alt: str) -> str:
+    return f'<p><img class="plot" src="{uri}" alt="{esc(alt)}"></p>'
+
+
+def _scores(results, max_total: float) -> list[str]:
+    s = stats.summary(results, max_total)
+    if not s["submissions"]:
+        return ["<h2>Scores</h2>", "<p>No submissions were graded.</p>"]
+    rows = [[k, fmt(round(v, 2))] for k, v in s.items()]
+    return ["<h2>Scores</h2>", table(["", "value"], rows, numeric={1}),
+            _img(plots.histogram([r.score for r in results], max_total), "score distribution")]
+
+
+def _questions(qs) -> list[str]:
+    rows = [[q.question, fmt(q.max_score), fmt(round(q.mean, 2)),
+             f"{q.full_marks} of {q.graded}"] for q in qs]
+    return ["<h2>Questions</h2>",
+            table(["question", "points", "mean", "full marks"], rows, numeric={1, 2, 3}),
+            _img(plots.question_rates(qs), "per-question scores")]
+
+
+def _tests(ts) -> list[str]:
+    ranked = sorted(ts, key=lambda t: (t.pass_rate, t.question))
+    rows = [[esc(t.question), esc(t.title), fmt(t.max_score), f"{t.passed} of {t.graded}",
+             f"{esc(t.common_failure)} <span class=\"muted\">({t.common_count}&times;)</span>"
+             if t.common_failure else ""] for t in ranked]
+    return ["<h2>Tests, most failed first</h2>",
+            "<p>The most common failure message of each test (numbers shown as #) "
+            "points at the mistake most of the class made.</p>",
+            _img(plots.test_pass_rates(ts), "per-test pass rates"),
+            table(["question", "test", "points", "passed", "most common failure"], rows,
+                  numeric={2, 3}, raw=True)]
+
+
+def _runtimes(results, limit: float) -> list[str]:
+    items = [(r.submission, r.seconds) for r in results]
+    slowest = sorted(items, key=lambda kv: -kv[1])[:10]
+    return ["<h2>Runtime</h2>", _img(plots.runtimes(items, limit), "runtime per submission"),
+            table(["submission (slowest first)", "seconds"],
+                  [[n, f"{s:.2f}"] for n, s in slowest], numeric={1})]
+
+
+def _problems(found) -> list[str]:
+    if not found:
+        return ["<h2>Limits and errors</h2>", "<p>No submission hit a limit or an error.</p>"]
+    return ["<h2>Limits and errors</h2>",
+            f"<p>{len({p.submission for p in found})} submissions hit a limit or an error.</p>",
+            table(["submission", "kind", "detail"], [[p.submission, p.kind, p.detail]
+                                                     for p in found])]

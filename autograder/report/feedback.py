@@ -1,0 +1,120 @@
+"""Per-submission feedback for the student: DIR/<id>/feedback.md and .html.
+
+Written only from the SubmissionResult: each question, each test's title,
+points and the message the check produced (autograder.checks messages say
+what differed without the expected value). Nothing else reaches it: no test
+code, no reference values, no notebook output. Tests whose visibility is
+"hidden" are shown only as points, without title or message.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from autograder.engine.results import SubmissionResult, TestResult, write_atomic
+from autograder.report import htmlpage
+from autograder.report.htmlpage import esc, fmt
+
+
+@dataclass(frozen=True)
+class Context:
+    title: str
+    """The assignment's title."""
+    questions: list[str]
+    max_points: dict[str, float]
+    """Question id -> its maximum points."""
+
+
+def write(out: Path, result: SubmissionResult, ctx: Context, status: str = "") -> None:
+    folder = out / result.submission
+    write_atomic(folder / "feedback.md", markdown(result, ctx, status))
+    write_atomic(folder / "feedback.html", html(result, ctx, status))
+
+
+def _by_question(result: SubmissionResult, ctx: Context):
+    for q in ctx.questions:
+        tests = [t for t in result.tests if t.question == q]
+        yield q, sum(t.score for t in tests), ctx.max_points[q], tests
+
+
+def _headline(result: SubmissionResult, ctx: Context) -> str:
+    total = sum(ctx.max_points.values())
+    return f"Score: {fmt(result.score)} / {fmt(total)}"
+
+
+def _mark(t: TestResult) -> str:
+    if t.status == "passed":
+        return "passed"
+    return "partial" if t.score > 0 else "failed"
+
+
+def _fence(text: str) -> str:
+    """A Markdown code block no text can close early (a longer fence than any run inside)."""
+    longest = max((len(m) for m in re.findall(r"`+", text)), default=0)
+    ticks = "`" * max(3, longest + 1)
+    return f"{ticks}\n{text}\n{ticks}"
+
+
+def markdown(result: SubmissionResult, ctx: Context, status: str = "") -> str:
+    lines = [f"# Feedback: {ctx.title}", "", f"Submission `{result.submission}`  ",
+             _headline(result, ctx) + "  "]
+    if status:
+        lines.append(status + "  ")
+    if result.notes:
+        lines += ["", "## About your notebook", ""]
+        lines += [_fence(n) for n in result.notes]
+    lines += ["", "| question | points | out of |", "|---|---:|---:|"]
+    lines += [f"| {q} | {fmt(s)} | {fmt(m)} |" for q, s, m, _ in _by_question(result, ctx)]
+    for q, s, m, tests in _by_question(result, ctx):
+        lines += ["", f"## {q}: {fmt(s)} / {fmt(m)}", ""]
+        for t in tests:
+            lines += _markdown_test(t)
+    return "\n".join(lines) + "\n"
+
+
+def _markdown_test(t: TestResult) -> list[str]:
+    points = f"{fmt(t.score)} / {fmt(t.max_score)}"
+    if t.visibility == "hidden":
+        return [f"- a hidden test: {points}"]
+    head = f"- **{_mark(t)}** ({points}): {_inline(t.title)}"
+    if t.status == "passed":
+        return [head]
+    return [head, "", _indent(_fence(t.output)), ""]
+
+
+def _inline(text: str) -> str:
+    """Test titles are ours, but may hold * _ < which Markdown would interpret."""
+    return re.sub(r"([\\`*<>\[\]|])", r"\\\1", text)
+
+
+def _indent(text: str) -> str:
+    return "\n".join("  " + line if line else line for line in text.splitlines())
+
+
+def html(result: SubmissionResult, ctx: Context, status: str = "") -> str:
+    body = [f"<h1>Feedback: {esc(ctx.title)}</h1>",
+            f"<p>Submission <code>{esc(result.submission)}</code><br>"
+            f"<strong>{esc(_headline(result, ctx))}</strong>"
+            + (f"<br>{esc(status)}" if status else "") + "</p>"]
+    if result.notes:
+        body += ["<h2>About your notebook</h2>", *(htmlpage.pre(n) for n in result.notes)]
+    body.append(htmlpage.table(["question", "points", "out of"],
+                               [[q, fmt(s), fmt(m)] for q, s, m, _ in _by_question(result, ctx)],
+                               numeric={1, 2}))
+    for q, s, m, tests in _by_question(result, ctx):
+        body.append(f"<h2>{esc(q)}: {fmt(s)} / {fmt(m)}</h2>\n<ul>")
+        body += [_html_test(t) for t in tests]
+        body.append("</ul>")
+    return htmlpage.page(f"Feedback: {ctx.title} ({result.submission})", body)
+
+
+def _html_test(t: TestResult) -> str:
+    points = f"{fmt(t.score)} / {fmt(t.max_score)}"
+    if t.visibility == "hidden":
+        return f"<li>a hidden test: {points}</li>"
+    head = (f'<li><strong class="{_mark(t)}">{_mark(t)}</strong> ({points}): '
+            f"{esc(t.title)}")
+    if t.status == "passed":
+        return head + "</li>"
+    return head + htmlpage.pre(t.output) + "</li>"

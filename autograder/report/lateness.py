@@ -1,0 +1,86 @@
+"""When each submission came in and whether that was after the due date.
+
+The time comes from Gradescope's submission_metadata.json (created_at) when
+there is one, else from the entry's modification time in the submissions
+folder. The due date is --due, else the one in the metadata; without either,
+nothing is late.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+
+from autograder.engine.results import SubmissionResult
+
+
+@dataclass(frozen=True)
+class Timing:
+    submitted: datetime | None
+    due: datetime | None
+    source: str
+    """Where `submitted` came from: "gradescope", "file time" or ""."""
+
+    @property
+    def late_seconds(self) -> float:
+        if self.submitted is None or self.due is None:
+            return 0.0
+        return max(0.0, (self.submitted - self.due).total_seconds())
+
+    @property
+    def late(self) -> bool:
+        return self.late_seconds > 0
+
+
+def parse_time(text: str) -> datetime:
+    """ISO 8601 ('2026-03-01T23:59', '2026-03-01 23:59:00+01:00'); no zone = local time.
+
+    Raises:
+        ValueError: with a message saying which form is expected.
+    """
+    try:
+        value = datetime.fromisoformat(text.strip())
+    except ValueError:
+        raise ValueError(f"{text!r} is not a date and time; write it like "
+                         "2026-03-01T23:59 or 2026-03-01T23:59+01:00") from None
+    return value if value.tzinfo else value.astimezone()
+
+
+def timing(result: SubmissionResult, entry: Path | None, due: datetime | None) -> Timing:
+    meta = result.metadata or {}
+    due = due or _meta_time((meta.get("assignment") or {}).get("due_date")
+                            if isinstance(meta.get("assignment"), dict) else None)
+    submitted = _meta_time(meta.get("created_at"))
+    if submitted is not None:
+        return Timing(submitted, due, "gradescope")
+    if due is not None and entry is not None and entry.exists():  # only worth guessing when due
+        mtime = datetime.fromtimestamp(entry.stat().st_mtime, timezone.utc)
+        return Timing(mtime, due, "file time")
+    return Timing(None, due, "")
+
+
+def _meta_time(value) -> datetime | None:
+    if not isinstance(value, str):
+        return None
+    try:
+        return parse_time(value)
+    except ValueError:
+        return None
+
+
+def duration(seconds: float) -> str:
+    """'3 d 4 h', '2 h 5 min', '12 min', '40 s'."""
+    s = int(round(seconds))
+    d, h, m = s // 86400, s % 86400 // 3600, s % 3600 // 60
+    if d:
+        return f"{d} d {h} h"
+    if h:
+        return f"{h} h {m} min"
+    return f"{m} min" if m else f"{s} s"
+
+
+def status_line(t: Timing) -> str:
+    """The line a student's feedback shows about timing ('' when nothing is known)."""
+    if t.late:
+        return f"Submitted {duration(t.late_seconds)} after the due date."
+    return ""

@@ -1,0 +1,50 @@
+"""Which submissions hit a limit or an error, in words an instructor can act on.
+
+Read from what the engine recorded: result.error (not graded at all), the
+notes (cells stopped or crashed, cells that raised) and test outputs that
+say a call timed out or the worker was gone.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from autograder.engine.results import SubmissionResult
+
+
+@dataclass(frozen=True)
+class Problem:
+    submission: str
+    kind: str
+    """One of KINDS."""
+    detail: str
+
+
+KINDS = ("not graded", "time limit", "memory limit", "crashed", "cell error", "other")
+
+
+def of_result(r: SubmissionResult) -> list[Problem]:
+    if r.error:
+        return [Problem(r.submission, "not graded", r.error)]
+    found = [Problem(r.submission, _kind_of_note(n), n) for n in r.notes]
+    for t in r.tests:
+        if t.output.startswith("timed out:"):
+            found.append(Problem(r.submission, "time limit", f"{t.question}: {t.output}"))
+        elif t.output.startswith("not checked:"):
+            found.append(Problem(r.submission, "crashed", f"{t.question}: {t.output}"))
+    return found
+
+
+def of_batch(results: list[SubmissionResult]) -> list[Problem]:
+    return [p for r in sorted(results, key=lambda r: r.submission) for p in of_result(r)]
+
+
+def _kind_of_note(note: str) -> str:
+    if "was stopped" in note or "time" in note and "limit" in note:
+        return "time limit"
+    if "MemoryError" in note:
+        return "memory limit"
+    if "ended the notebook's process" in note or "could not be (re)started" in note:
+        return "crashed"
+    if note.startswith("code cell") and " raised " in note:
+        return "cell error"
+    return "other"

@@ -1,0 +1,81 @@
+"""Writing every report of one grading run, in order:
+
+1. before grading: `prepare` reads the roster (so a bad one stops us before
+   minutes of grading) and snapshots the previous results for the regrade diff;
+2. after grading: `write_all` writes feedback, gradebooks, the class report
+   and, when there was a previous run, regrade.md; it returns the lines the
+   command prints.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+from autograder.engine.results import write_atomic
+from autograder.engine.submissions import discover
+from autograder.report import classreport, feedback, gradebook, lateness, regrade, roster
+
+
+@dataclass
+class Prepared:
+    students: list[roster.Student] | None = None
+    previous: dict[str, regrade.Tests] = field(default_factory=dict)
+    due: datetime | None = None
+
+
+def prepare(out: Path, roster_path: Path | None = None, due: str | None = None) -> Prepared:
+    """Raises roster.RosterError or ValueError (bad --due) with a message for the user."""
+    return Prepared(roster.read(roster_path) if roster_path else None,
+                    regrade.snapshot(out), lateness.parse_time(due) if due else None)
+
+
+def write_all(batch, submissions: Path, prepared: Prepared) -> list[str]:
+    out, a = batch.out, batch.assignment
+    paths = {e.id: e.path for e in discover(submissions)[0]} if submissions.is_dir() else {}
+    timings = {r.submission: lateness.timing(r, paths.get(r.submission), prepared.due)
+               for r in batch.results}
+    ctx = feedback.Context(a.config.title, a.questions,
+                           {q: a.config.max_points(q) for q in a.questions})
+    for r in batch.results:
+        feedback.write(out, r, ctx, lateness.status_line(timings[r.submission]))
+    rows, lines = _rows(batch.results, prepared.students, timings)
+    write_atomic(out / "gradebook.csv", gradebook.gradebook_csv(rows, a.max_total))
+    write_atomic(out / "canvas.csv", gradebook.canvas_csv(rows, a.config.title, a.max_total))
+    classreport.write(out / "report.html", batch)
+    lines += [f"feedback for students: {out}/<submission>/feedback.md and feedback.html",
+              f"gradebook: {out / 'gradebook.csv'} (status per student), "
+              f"{out / 'canvas.csv'} (Canvas import)",
+              f"class report: {out / 'report.html'}"]
+    return lines + _regrade(batch, prepared.previous)
+
+
+def _rows(results, students, timings) -> tuple[list[gradebook.Row], list[str]]:
+    ordered = sorted(results, key=lambda r: r.submission)
+    if students is None:
+        return [gradebook.Row(None, r, timings[r.submission], "") for r in ordered], []
+    pairs, unclaimed = roster.match(students, ordered)
+    rows = [gradebook.Row(s, r, timings[r.submission] if r else None, "yes") for s, r in pairs]
+    rows += [gradebook.Row(None, r, timings[r.submission], "no") for r in unclaimed]
+    missing = [s.label for s, r in pairs if r is None]
+    lines = []
+    if missing:
+        lines.append(f"roster: {len(missing)} of {len(students)} students have no submission: "
+                     + ", ".join(missing[:10]) + (" ..." if len(missing) > 10 else ""))
+    if unclaimed:
+        lines.append(f"roster: {len(unclaimed)} submissions match no roster row (listed in "
+                     "gradebook.csv with on_roster=no, left out of canvas.csv): "
+                     + ", ".join(r.submission for r in unclaimed[:10]))
+    return rows, lines
+
+
+def _regrade(batch, previous) -> list[str]:
+    path = batch.out / "regrade.md"
+    if not previous:
+        path.unlink(missing_ok=True)  # never leave a diff that belongs to another run
+        return []
+    changes = regrade.diff(previous, batch.results)
+    tests_changed = regrade.test_changes(previous, batch.results)
+    write_atomic(path, regrade.markdown(batch.assignment.id, changes, len(batch.results),
+                                        tests_changed))
+    return [regrade.short_summary(changes, batch.out)]
