@@ -1,0 +1,150 @@
+"""An exam's reports, written after the batch is graded (the exam package's
+after_batch hook):
+
+    DIR/<submission>/free_response.html   one student's free responses, with their numbers
+    DIR/free_responses.html (and .pdf)    all of them, one student per printed page
+    DIR/variant_difficulty.csv and .html  per question and variant: submissions, mean score
+    DIR/identity_flags.csv                submissions whose STUDENT_ID is not the submitter
+"""
+from __future__ import annotations
+
+import csv
+import io
+import statistics
+from pathlib import Path
+
+from autograder.engine.results import write_atomic
+from autograder.engine.submissions import SubmissionError, read_notebook_bytes
+from autograder.exam import free_response, grading, identity, variants
+from autograder.report.htmlpage import esc, fmt, table
+
+
+def after_batch(batch, entries, ref) -> list[str]:
+    """Write every report; the lines returned are printed under the summary."""
+    out: Path = batch.out
+    a = batch.assignment
+    by_id = {r.submission: r for r in batch.results}
+    settings = grading.settings(a.id)
+    sheets = []
+    for entry in sorted(entries, key=lambda e: e.id):
+        result = by_id.get(entry.id)
+        if result is not None:
+            sheets.append(_sheet(entry, result, ref, a.id, settings))
+    lines = ["", f"exam {a.id}:"]
+    if settings.get("free_response"):
+        lines += _write_free_responses(out, sheets, a.config.title)
+    rows = difficulty(batch.results, a.questions, {q: a.config.max_points(q) for q in a.questions})
+    write_atomic(out / "variant_difficulty.csv", _csv(rows))
+    write_atomic(out / "variant_difficulty.html", difficulty_html(rows, ref, a.config.title))
+    lines.append(f"  difficulty per variant: {out / 'variant_difficulty.html'} (and .csv)")
+    flagged = [s for s in sheets if s.flag]
+    write_atomic(out / "identity_flags.csv", _flags_csv(flagged))
+    lines.append(f"  identity flags: {len(flagged)} ({out / 'identity_flags.csv'})")
+    lines += [f"    {s.submission}: {s.flag}" for s in flagged]
+    return lines
+
+
+def _resolution(result, settings) -> identity.Resolution:
+    record = result.annotations.get("exam", {})
+    if "identity" in record:
+        return record["identity"]
+    fields = tuple(settings.get("identity_fields", ["sid", "email"]))
+    return identity.resolve(result.submission, result.metadata, None, fields)
+
+
+def _sheet(entry, result, ref, assignment_id, settings) -> free_response.Sheet:
+    who = _resolution(result, settings)
+    try:
+        raw, _ = read_notebook_bytes(entry, assignment_id)
+    except (SubmissionError, OSError):
+        raw = b""
+    questions = list(settings.get("free_response", []))
+    flag = who.message() if who.flagged and not result.error else (result.error or "")
+    return free_response.Sheet(result.submission, who.graded_as, flag,
+                               variants.parameters(ref.EXAM, ref.tables(), who.graded_as),
+                               free_response.extract(raw, questions))
+
+
+def _write_free_responses(out: Path, sheets, title: str) -> list[str]:
+    sections = []
+    for s in sheets:
+        body = free_response.sheet_html(s)
+        write_atomic(out / s.submission / "free_response.html",
+                     free_response.page(f"{title}: {s.submission}", [body]))
+        sections.append(body)
+    combined = out / "free_responses.html"
+    write_atomic(combined, free_response.page(f"{title}: free responses", sections))
+    lines = [f"  free responses for manual grading: {combined} "
+             f"(and {out}/<submission>/free_response.html)"]
+    problem = free_response.to_pdf(combined, out / "free_responses.pdf")
+    lines.append(f"  {problem}" if problem else f"  free responses as PDF: {out / 'free_responses.pdf'}")
+    return lines
+
+
+def difficulty(results, questions: list[str], max_points: dict[str, float]) -> list[dict]:
+    """One row per (question, variant) seen: submissions, mean score and full marks.
+
+    Submissions that could not be graded at all are left out (they say
+    nothing about a variant)."""
+    groups: dict[tuple[str, int], list[float]] = {}
+    for r in results:
+        if r.error:
+            continue
+        scores = r.question_scores(questions)
+        for q, v in r.annotations.get("exam", {}).get("variants", {}).items():
+            groups.setdefault((q, v), []).append(scores.get(q, 0.0))
+    rows = []
+    for (q, v), scores in sorted(groups.items(), key=lambda kv: (questions.index(kv[0][0]), kv[0][1])):
+        rows.append({"question": q, "variant": v, "submissions": len(scores),
+                     "mean": round(statistics.fmean(scores), 4), "max_points": max_points[q],
+                     "full_marks": sum(s >= max_points[q] for s in scores)})
+    return rows
+
+
+def _csv(rows: list[dict]) -> str:
+    buf = io.StringIO()
+    w = csv.DictWriter(buf, ["question", "variant", "submissions", "mean", "max_points",
+                             "full_marks"], lineterminator="\n")
+    w.writeheader()
+    w.writerows(rows)
+    return buf.getvalue()
+
+
+def _flags_csv(flagged) -> str:
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["submission", "graded_as", "flag"])
+    w.writerows([s.submission, s.identity, s.flag] for s in flagged)
+    return buf.getvalue()
+
+
+def difficulty_html(rows: list[dict], ref, title: str) -> str:
+    """Per question: its variants side by side, the easiest and hardest named."""
+    body = [f"<h1>{esc(title)}: difficulty per variant</h1>",
+            '<p class="muted">Mean score of the submissions that got each variant of a '
+            "question. With few submissions per variant, differences of one submission "
+            "are noise: look for a variant far below the others with several submissions."
+            "</p>"]
+    for q in dict.fromkeys(r["question"] for r in rows):
+        qrows = [r for r in rows if r["question"] == q]
+        table_rows = [[r["variant"], _describe(ref, q, r["variant"]), r["submissions"],
+                       f"{100 * r['mean'] / r['max_points']:.0f}%" if r["max_points"] else "-",
+                       f"{r['full_marks']} of {r['submissions']}"] for r in qrows]
+        body += [f"<h2>{esc(q)}</h2>", _spread(qrows),
+                 table(["variant", "numbers", "submissions", "mean score", "full marks"],
+                       table_rows, numeric={0, 2, 3})]
+    return free_response.page(f"{title}: difficulty per variant", body)
+
+
+def _describe(ref, question: str, v: int) -> str:
+    numbers = ref.variant_table(question)[v]
+    return ", ".join(f"{k}={val}" for k, val in numbers.items())
+
+
+def _spread(qrows: list[dict]) -> str:
+    rates = [(r["mean"] / r["max_points"], r["variant"]) for r in qrows if r["max_points"]]
+    if len(rates) < 2:
+        return '<p class="muted">One variant seen so far.</p>'
+    (lo, v_lo), (hi, v_hi) = min(rates), max(rates)
+    return (f"<p>Hardest variant {v_lo} ({100 * lo:.0f}%), easiest {v_hi} ({100 * hi:.0f}%): "
+            f"a spread of {fmt(round(100 * (hi - lo)))} points of percentage.</p>")

@@ -1,0 +1,70 @@
+"""perplexity(logits, labels, ignore_index=-100): exp of the mean cross-entropy."""
+import functools
+
+import numpy as np
+
+from autograder.checks import expect_close, expect_number, expect_raises, fail
+from autograder.exam import grading
+
+QUESTION = "perplexity"
+
+
+def test_returns_float(student):
+    """Returns one Python or NumPy float for a small batch"""
+    logits = np.zeros((3, 5))
+    value = expect_number(student.perplexity(logits, np.array([0, 1, 2])), "perplexity(...)")
+    if not np.isfinite(value):
+        fail("perplexity(...) of zero logits is not finite")
+
+
+@functools.lru_cache(maxsize=None)
+def _batches(seed: int):
+    """(logits, labels) with no ignored position: random sizes and scales from the seed."""
+    rng = np.random.default_rng(seed)
+    out = [(np.array([[0.0, 1.0, 2.0]]), np.array([2])),
+           (np.array([[3.0, -1.0], [0.5, 0.5]]), np.array([1, 0]))]
+    for scale in (0.1, 1.0, 4.0, 10.0):
+        n, vocab = int(rng.integers(1, 30)), int(rng.integers(2, 60))
+        out.append((rng.normal(0.0, scale, size=(n, vocab)), rng.integers(0, vocab, size=n)))
+    return tuple(out)
+
+
+def _check(student, ref, logits, labels, what, **kwargs):
+    got = expect_number(student.perplexity(logits, labels, **kwargs), what)
+    expect_close(got, ref.perplexity(logits, labels, **kwargs), what, rtol=1e-6, atol=0)
+
+
+def test_values(student, submission, ref):
+    """Matches exp(mean cross-entropy) on hand-made and random batches"""
+    seed = grading.numbers(submission, student, QUESTION, ref)["seed"]
+    for i, (logits, labels) in enumerate(_batches(seed)):
+        _check(student, ref, logits, labels, f"perplexity on batch {i} ({logits.shape[0]} positions)")
+
+
+def test_ignored_positions(student, submission, ref):
+    """Positions labelled -100, or with the ignore_index given, do not count"""
+    seed = grading.numbers(submission, student, QUESTION, ref)["seed"]
+    rng = np.random.default_rng(seed + 1)
+    logits = rng.normal(0.0, 2.0, size=(12, 9))
+    labels = rng.integers(0, 9, size=12)
+    labels[[1, 4, 5, 10]] = -100
+    _check(student, ref, logits, labels, "perplexity with 4 of 12 positions labelled -100")
+    labels = rng.integers(0, 8, size=12)
+    labels[[0, 7]] = 8
+    _check(student, ref, logits, labels, "perplexity(..., ignore_index=8)", ignore_index=8)
+
+
+def test_large_logits_stay_finite(student, ref):
+    """Stays finite and correct for logits in the thousands"""
+    rng = np.random.default_rng(7)
+    # moderate differences on top of huge offsets: exp() of the raw logits overflows,
+    # the answer (which the offsets do not change) is a modest number
+    logits = rng.normal(0.0, 2.0, size=(6, 11)) + rng.choice([-4000.0, 3000.0, 5000.0], size=(6, 1))
+    labels = rng.integers(0, 11, size=6)
+    _check(student, ref, logits, labels, "perplexity with logits in the thousands")
+
+
+def test_rejects_nothing_to_score(student):
+    """All positions ignored raises ValueError"""
+    with expect_raises(ValueError, "perplexity with every label -100"):
+        student.perplexity(np.zeros((2, 3)), np.array([-100, -100]))
