@@ -1,0 +1,269 @@
+"""Hidden tests: mask_tokens.
+
+mask_tokens is random, so it is graded on its distribution and its
+invariants, never on one draw: any correct sampler, whatever order it draws
+its random numbers in, gets full marks. The invariant checks are exact (a
+correct sampler never fails them). Each statistical check compares a count
+with the exact binomial distribution a correct sampler gives it (see
+binomial.py), at a level chosen so that a correct sampler fails a test with
+probability at most 1e-6; the derivation is written next to each bound.
+Every call gets a fresh numpy Generator built in the worker from a fixed seed.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+from autograder.checks import expect_dtype, expect_ndarray, expect_shape, fail
+from autograder.hw3_bert_pretraining.binomial import ALPHA, interval
+
+QUESTION = "mask_tokens"
+
+VOCAB = 50
+PAD, CLS, SEP, MASK = 0, 7, 19, 31      # not the first ids: "specials are 0..3" is a mistake
+SPECIALS = [PAD, CLS, SEP, MASK]
+ORDINARY = np.setdiff1d(np.arange(VOCAB), SPECIALS)  # the 46 ids a random replacement may take
+M = len(ORDINARY)
+DEFAULTS = (0.15, 0.8, 0.1)             # select_prob, mask_prob, random_prob of the contract
+
+UNTOUCHED = '''
+import numpy as np
+def run(f, ids, *args, **kwargs):
+    original = ids.copy()
+    out = f(ids, *args, **kwargs)
+    shared = isinstance(out, tuple) and any(
+        isinstance(o, np.ndarray) and np.shares_memory(o, ids) for o in out)
+    return bool(np.array_equal(ids, original)), bool(shared)
+'''
+
+
+@lru_cache(maxsize=None)
+def _batch(seed: int, rows: int, length: int) -> np.ndarray:
+    """Rows shaped like BERT inputs: [CLS] A [SEP] B [SEP] [PAD]..., ordinary ids uniform."""
+    g = np.random.default_rng(seed)
+    ids = g.choice(ORDINARY, size=(rows, length))
+    for r in range(rows):
+        sep = int(g.integers(2, length - 3))
+        end = int(g.integers(sep + 2, length + 1))
+        ids[r, 0], ids[r, sep], ids[r, end - 1] = CLS, SEP, SEP
+        ids[r, end:] = PAD
+    ids.setflags(write=False)
+    return ids
+
+
+def _call(student, ids, seed, probs=None, rng=None):
+    """One call with a fresh default_rng(seed) made in the worker (or the given rng
+    handle); (corrupted, labels, description), the outputs as int64."""
+    rng = rng if rng is not None else student.new("numpy.random.default_rng", seed)
+    names = ("select_prob", "mask_prob", "random_prob")
+    kwargs = dict(zip(names, probs)) if probs is not None else {}
+    shown = ", ".join(f"{k}={v}" for k, v in kwargs.items()) or "default probabilities"
+    what = f"mask_tokens(ids of shape {ids.shape}, {shown})"
+    out = student.mask_tokens(ids, VOCAB, MASK, list(SPECIALS), rng, **kwargs)
+    if not isinstance(out, tuple) or len(out) != 2:
+        fail(f"{what}: expected a tuple (corrupted, labels), got {type(out).__name__}")
+    for name, arr in zip(("corrupted", "labels"), out):
+        expect_ndarray(arr, f"{what}: {name}")
+        expect_shape(arr, ids.shape, f"{what}: {name}")
+        if arr.dtype.kind not in "iu":
+            fail(f"{what}: {name} has dtype {arr.dtype}, not an integer dtype")
+    return out[0].astype(np.int64), out[1].astype(np.int64), what
+
+
+def _check_invariants(ids, corrupted, labels, what):
+    """The exact rules; a correct sampler never breaks them."""
+    special = np.isin(ids, SPECIALS)
+    labelled = labels != -100
+
+    def first(bad, message):
+        if bad.any():
+            i = tuple(int(j) for j in np.argwhere(bad)[0])
+            fail(f"{what}: {message}, {int(bad.sum())} times; first at index {i} "
+                 f"(input id {ids[i]}, corrupted {corrupted[i]}, label {labels[i]})")
+    first(labelled & special, "a special token was selected (it has a label)")
+    first(labelled & (labels != ids), "a label is neither -100 nor the position's original id")
+    first(~labelled & (corrupted != ids), "a position without a label was changed")
+    allowed = (corrupted == MASK) | (corrupted == ids) | np.isin(corrupted, ORDINARY)
+    first(labelled & ~allowed, "a selected position holds neither [MASK], its original id "
+                               "nor an ordinary (non-special) id in [0, vocab_size)")
+
+
+def _counts(ids, corrupted, labels):
+    """(ordinary positions, selected, masked, replaced by another id, kept its id)."""
+    ordinary = ~np.isin(ids, SPECIALS)
+    sel = labels != -100
+    masked = sel & (corrupted == MASK)
+    same = sel & (corrupted == ids)
+    return (int(ordinary.sum()), int(sel.sum()), int(masked.sum()),
+            int((sel & ~masked & ~same).sum()), int(same.sum()))
+
+
+def _sample(student, probs, seeds):
+    """Counts summed over one call per seed on a (32, 1024) batch (about 25k ordinary ids each)."""
+    total = np.zeros(5, dtype=np.int64)
+    for seed in seeds:
+        ids = _batch(seed, 32, 1024)
+        corrupted, labels, what = _call(student, ids, 1000 + seed, probs)
+        _check_invariants(ids, corrupted, labels, what)
+        total += _counts(ids, corrupted, labels)
+    return [int(t) for t in total]
+
+
+def _expect_count(count, n, p, alpha, describe):
+    """count must lie in the exact Bin(n, p) acceptance interval at level alpha."""
+    lo, hi = interval(n, p, alpha)
+    if not lo <= count <= hi:
+        share = count / n if n else float("nan")
+        fail(f"{describe}: {count} of {n} ({share:.2%}); a correct sampler lands this far "
+             f"from {p:.4g} of them with probability below {alpha:.1e}")
+
+
+def _split_probabilities(mask_prob, random_prob):
+    """Among selected positions: P(masked), P(another ordinary id), P(keeps its id).
+    A random replacement is uniform over the M ordinary ids, the original among them,
+    so it lands on the original id with probability 1/M."""
+    keep_prob = 1.0 - mask_prob - random_prob
+    return mask_prob, random_prob * (M - 1) / M, keep_prob + random_prob / M
+
+
+def test_types_and_shapes(student):
+    """returns a tuple of two int64 numpy arrays of the input's shape (1-D, 2-D, 3-D, int32 input)"""
+    base = _batch(1, 6, 16)
+    for ids in (base[0], base, base.reshape(2, 3, 16), base.astype(np.int32)):
+        rng = student.new("numpy.random.default_rng", 5)
+        what = f"mask_tokens(ids of shape {ids.shape} and dtype {ids.dtype})"
+        out = student.mask_tokens(ids, VOCAB, MASK, list(SPECIALS), rng)
+        if not isinstance(out, tuple) or len(out) != 2:
+            fail(f"{what}: expected a tuple (corrupted, labels), got {type(out).__name__}")
+        for name, arr in zip(("corrupted", "labels"), out):
+            expect_ndarray(arr, f"{what}: {name}")
+            expect_shape(arr, ids.shape, f"{what}: {name}")
+            expect_dtype(arr, np.dtype(np.int64), f"{what}: {name}")
+
+
+def test_labels_and_corruption_rules(student):
+    """labels hold the original id exactly where selected; nothing else changes; specials never selected"""
+    for seed, probs in enumerate((None, (0.5, 0.6, 0.3), (1.0, 0.0, 1.0), (0.3, 0.0, 0.0))):
+        ids = _batch(10 + seed, 16, 256)
+        corrupted, labels, what = _call(student, ids, 20 + seed, probs)
+        _check_invariants(ids, corrupted, labels, what)
+
+
+def test_input_not_modified(student):
+    """input_ids is left unchanged and both outputs are new arrays"""
+    f = student.value("mask_tokens")
+    for ids in (_batch(2, 8, 64), _batch(3, 4, 32)[0]):
+        rng = student.new("numpy.random.default_rng", 9)
+        unchanged, shared = student.build(UNTOUCHED, "run", f, ids.copy(), VOCAB, MASK,
+                                          list(SPECIALS), rng, select_prob=0.5)
+        if not unchanged:
+            fail(f"mask_tokens(ids of shape {ids.shape}) modified input_ids in place")
+        if shared:
+            fail(f"mask_tokens(ids of shape {ids.shape}) returned an array sharing memory "
+                 "with input_ids; return new arrays")
+
+
+def test_selection_rate(student):
+    """each ordinary position is selected with probability select_prob (default 0.15)"""
+    n, selected, *_ = _sample(student, None, seeds=(1, 2, 3, 4))
+    # A correct sampler selects each of the n ordinary positions independently with
+    # probability 0.15: selected ~ Bin(n, 0.15) exactly. One check at level ALPHA, so the
+    # false-fail probability is at most 1e-6 (n is about 100,000: the interval is about
+    # 15% +- 0.6 percentage points).
+    _expect_count(selected, n, DEFAULTS[0], ALPHA, "ordinary positions selected (labelled)")
+
+
+def test_replacement_split(student):
+    """selected positions become [MASK] 80%, a random ordinary id 10%, unchanged 10% (defaults)"""
+    _, k, masked, replaced, same = _sample(student, None, seeds=(1, 2, 3, 4))
+    # Given the k selected positions, each independently is masked with probability 0.8,
+    # becomes another ordinary id with probability 0.1 * (M-1)/M and keeps its id with
+    # probability 0.1 + 0.1/M: each count is exactly Bin(k, p) given k. Three checks, each
+    # at level ALPHA/3; by the union bound the test fails a correct sampler with
+    # probability at most 1e-6 (k is about 15,000: each interval is about +- 1.5 points).
+    alpha = ALPHA / 3
+    p_mask, p_other, p_same = _split_probabilities(*DEFAULTS[1:])
+    _expect_count(masked, k, p_mask, alpha, "selected positions replaced by [MASK]")
+    _expect_count(replaced, k, p_other, alpha, "selected positions replaced by another id")
+    _expect_count(same, k, p_same, alpha, "selected positions that kept their own id")
+
+
+def test_probabilities_are_parameters(student):
+    """select_prob, mask_prob and random_prob change the proportions as they should"""
+    cases = ((0.4, 0.5, 0.3), (0.25, 0.2, 0.5))
+    # Per case: selected ~ Bin(n, select_prob) and, given k, the three counts of the split
+    # ~ Bin(k, p) as in test_replacement_split. Eight checks, each at level ALPHA/8: the
+    # union bound gives a false-fail probability of at most 1e-6.
+    alpha = ALPHA / (4 * len(cases))
+    for i, probs in enumerate(cases):
+        n, k, masked, replaced, same = _sample(student, probs, seeds=(30 + 2 * i, 31 + 2 * i))
+        shown = "select_prob={}, mask_prob={}, random_prob={}".format(*probs)
+        p_mask, p_other, p_same = _split_probabilities(*probs[1:])
+        _expect_count(k, n, probs[0], alpha, f"with {shown}: ordinary positions selected")
+        _expect_count(masked, k, p_mask, alpha, f"with {shown}: selected replaced by [MASK]")
+        _expect_count(replaced, k, p_other, alpha, f"with {shown}: selected replaced by another id")
+        _expect_count(same, k, p_same, alpha, f"with {shown}: selected that kept their own id")
+
+
+def test_random_ids_uniform(student):
+    """random replacements are uniform over the ordinary ids and never special"""
+    probs = (1.0, 0.0, 1.0)                     # every ordinary position gets a random id
+    counts = np.zeros(VOCAB, dtype=np.int64)
+    for seed in (40, 41):
+        ids = _batch(seed, 32, 1024)
+        corrupted, labels, what = _call(student, ids, 1000 + seed, probs)
+        _check_invariants(ids, corrupted, labels, what)
+        ordinary = ~np.isin(ids, SPECIALS)
+        if not (labels[ordinary] != -100).all():
+            fail(f"{what}: with select_prob=1.0 some ordinary position was not selected")
+        counts += np.bincount(corrupted[ordinary], minlength=VOCAB)[:VOCAB]
+    n = int(counts.sum())
+    if counts[SPECIALS].any():
+        fail(f"a random replacement was a special id ({int(counts[SPECIALS].sum())} times)")
+    # Each of the n replacements is uniform over the M = 46 ordinary ids, so the count of
+    # each id is exactly Bin(n, 1/M). M checks, each at level ALPHA/M; union bound: the
+    # false-fail probability is at most 1e-6 (n is about 50,000, about 1,100 per id).
+    for token in ORDINARY:
+        _expect_count(int(counts[token]), n, 1 / M, ALPHA / M,
+                      f"random replacements equal to id {int(token)}")
+
+
+def test_edge_probabilities(student):
+    """select_prob 0 selects nothing, select_prob 1 with mask_prob 1 masks every ordinary token"""
+    ids = _batch(50, 8, 128)
+    ordinary = ~np.isin(ids, SPECIALS)
+    corrupted, labels, what = _call(student, ids, 51, (0.0, 0.8, 0.1))
+    if (labels != -100).any() or (corrupted != ids).any():
+        fail(f"{what}: something was selected or changed")
+    corrupted, labels, what = _call(student, ids, 52, (1.0, 1.0, 0.0))
+    _check_invariants(ids, corrupted, labels, what)
+    if not ((corrupted == MASK) == ordinary).all():
+        fail(f"{what}: not every ordinary position became [MASK]")
+    corrupted, labels, what = _call(student, ids, 53, (1.0, 0.0, 0.0))
+    if not (labels[ordinary] != -100).all() or (corrupted != ids).any():
+        fail(f"{what}: every ordinary position must be selected and keep its id")
+
+
+def test_reproducible_with_rng_only(student):
+    """the same rng state gives the same output whatever numpy's global state; the rng advances"""
+    ids = _batch(60, 16, 128)
+    student.seed(1)
+    first = _call(student, ids, 77)
+    student.seed(2)                              # a different global state, the same rng seed
+    again = _call(student, ids, 77)
+    if not (np.array_equal(first[0], again[0]) and np.array_equal(first[1], again[1])):
+        fail("two calls with generators in the same state gave different outputs: "
+             "draw every random number from rng, not from np.random or random")
+    # A correct sampler's two independent draws agree at one ordinary position with
+    # probability 0.85**2 + 0.15**2 * (0.8**2 + ...) < 0.74, so on these 1,600 ordinary
+    # positions everywhere with probability below 0.74 ** 1600 < 1e-200: equal outputs
+    # mean that rng was not used (or that a copy of it was).
+    other = _call(student, ids, 78)
+    if np.array_equal(first[1], other[1]) and np.array_equal(first[0], other[0]):
+        fail("generators with different seeds gave the same output: rng is not used")
+    rng = student.new("numpy.random.default_rng", 79)
+    a, b = _call(student, ids, 0, rng=rng), _call(student, ids, 0, rng=rng)
+    if np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1]):
+        fail("two calls with the same generator gave the same output: draw from rng itself "
+             "(not from a copy of it), so that each call gets new random numbers")

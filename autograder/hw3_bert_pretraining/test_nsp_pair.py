@@ -1,0 +1,67 @@
+"""Hidden tests: nsp_pair, exact."""
+from __future__ import annotations
+
+from autograder.checks import expect_equal, fail
+
+QUESTION = "nsp_pair"
+CLS, SEP = 101, 102
+PAIRS = [([7, 8, 9], [10, 11]), ([5], [6, 7, 8, 9]), ([2000, 2001, 2002, 2003], [3]),
+         ([1, 2, 3, 4, 5, 6, 7], [8, 9, 10, 11, 12, 13])]
+UNTOUCHED = '''
+def run(f, a, b, cls_id, sep_id):
+    before = (list(a), list(b))
+    f(a, b, cls_id, sep_id)
+    return (list(a), list(b)) == before
+'''
+
+
+def _pair(student, a, b, cls_id=CLS, sep_id=SEP):
+    what = f"nsp_pair({a}, {b}, {cls_id}, {sep_id})"
+    out = student.nsp_pair(list(a), list(b), cls_id, sep_id)
+    if not isinstance(out, tuple) or len(out) != 2:
+        fail(f"{what}: expected a tuple (input_ids, segment_ids), got {type(out).__name__}")
+    for name, seq in zip(("input_ids", "segment_ids"), out):
+        if not isinstance(seq, list):
+            fail(f"{what}: {name} should be a list, got {type(seq).__name__}")
+    return out, what
+
+
+def _expected(a, b, cls_id=CLS, sep_id=SEP):
+    return [cls_id, *a, sep_id, *b, sep_id], [0] * (len(a) + 2) + [1] * (len(b) + 1)
+
+
+def test_returns_two_lists(student):
+    """returns a tuple of two lists of the same length"""
+    (ids, seg), what = _pair(student, [7, 8], [9])
+    if len(ids) != len(seg):
+        fail(f"{what}: input_ids has length {len(ids)} but segment_ids {len(seg)}")
+
+
+def test_input_ids_layout(student):
+    """input_ids is [CLS] A [SEP] B [SEP] for several pairs and special ids"""
+    for i, (a, b) in enumerate(PAIRS):
+        cls_id, sep_id = (CLS, SEP) if i % 2 == 0 else (1, 2)
+        (ids, _), what = _pair(student, a, b, cls_id, sep_id)
+        expect_equal(ids, _expected(a, b, cls_id, sep_id)[0], f"{what}: input_ids")
+
+
+def test_segment_ids(student):
+    """segment 0 covers [CLS], A and the first [SEP]; segment 1 covers B and the last [SEP]"""
+    for a, b in PAIRS:
+        (_, seg), what = _pair(student, a, b)
+        expect_equal(seg, _expected(a, b)[1], f"{what}: segment_ids")
+
+
+def test_empty_sentences(student):
+    """an empty A or B still gives [CLS] A [SEP] B [SEP] with the right segments"""
+    for a, b in (([], [4, 5]), ([4, 5], []), ([], [])):
+        (ids, seg), what = _pair(student, a, b)
+        expect_equal(ids, _expected(a, b)[0], f"{what}: input_ids")
+        expect_equal(seg, _expected(a, b)[1], f"{what}: segment_ids")
+
+
+def test_inputs_not_modified(student):
+    """tokens_a and tokens_b are left unchanged"""
+    f = student.value("nsp_pair")
+    if not student.build(UNTOUCHED, "run", f, [7, 8, 9], [10, 11], CLS, SEP):
+        fail("nsp_pair([7, 8, 9], [10, 11], ...) modified tokens_a or tokens_b in place")

@@ -1,0 +1,9 @@
+# question: mlm_loss
+# Divides by every position instead of the selected ones.
+import torch.nn.functional as F
+
+
+def mlm_loss(logits, labels):
+    total = F.cross_entropy(logits.reshape(-1, logits.shape[-1]), labels.reshape(-1),
+                            ignore_index=-100, reduction="sum")
+    return total / labels.numel()

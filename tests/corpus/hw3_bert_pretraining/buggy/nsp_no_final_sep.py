@@ -1,0 +1,5 @@
+# question: nsp_pair
+# The closing [SEP] is missing.
+def nsp_pair(tokens_a, tokens_b, cls_id, sep_id):
+    ids = [cls_id] + tokens_a + [sep_id] + tokens_b
+    return ids, [0] * (len(tokens_a) + 2) + [1] * len(tokens_b)
