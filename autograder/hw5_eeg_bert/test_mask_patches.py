@@ -11,7 +11,7 @@ def probe(mask_patches):
     z = np.arange(36, dtype=np.float64).reshape(9, 4)
     before = z.copy()
     out = mask_patches(z, [4, 8], np.full(4, -1.0))
-    return bool(np.array_equal(z, before)), out is z
+    return bool(np.array_equal(z, before)), out is z, out
 '''
 
 
@@ -39,9 +39,14 @@ def test_positions_as_array_or_tuple(ref, student):
                      what, rtol=0, atol=0)
 
 
-def test_input_not_modified(student):
-    """returns a new array and leaves z unchanged"""
-    unchanged, same_object = student.build(IN_PLACE_PROBE, "probe", student.value("mask_patches"))
+def test_input_not_modified(ref, student):
+    """returns a new, masked array and leaves z unchanged"""
+    unchanged, same_object, out = student.build(IN_PLACE_PROBE, "probe",
+                                                student.value("mask_patches"))
+    z = np.arange(36, dtype=np.float64).reshape(9, 4)
+    what = "mask_patches(z of shape (9, 4), [4, 8], mask_vector)"
+    expect_close(expect_ndarray(out, what), ref.mask_patches(z, [4, 8], np.full(4, -1.0)), what,
+                 rtol=0, atol=0)
     if not unchanged:
         fail("mask_patches(z, ...) modified z: work on a copy")
     if same_object:
