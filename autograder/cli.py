@@ -12,14 +12,18 @@ from autograder import paths
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m autograder",
-        description="Build and grade the Transformers/BERT notebooks.")
+        description="Build and grade the Transformers/BERT notebooks.",
+        epilog="Run `python -m autograder COMMAND --help` for a command's options. "
+               "The demo: python -m autograder grade examples/hw1_attention "
+               "--assignment hw1_attention --out out/hw1_attention")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     build = commands.add_parser(
         "build", help="regenerate student notebooks and Gradescope zips",
         description="Regenerate assignments/<id>/<id>.ipynb and the Gradescope zip of "
                     "each assignment from solutions/ (all assignments by default).")
-    build.add_argument("assignments", nargs="*", metavar="ASSIGNMENT")
+    build.add_argument("assignments", nargs="*", metavar="ASSIGNMENT",
+                       help="assignment ids to build (default: all)")
 
     grade = commands.add_parser(
         "grade", help="grade a folder of submissions",
@@ -31,10 +35,14 @@ def main(argv: list[str] | None = None) -> int:
                     "and why).",
         epilog="example: python -m autograder grade examples/hw1_attention "
                "--assignment hw1_attention --out out/hw1_attention")
-    grade.add_argument("submissions", type=Path, metavar="SUBMISSIONS")
+    grade.add_argument("submissions", type=Path, metavar="SUBMISSIONS",
+                       help="folder with one .ipynb, folder or .zip per student; the "
+                            "entry's name is the submission id")
     grade.add_argument("--assignment", required=True, metavar="ID",
                        help=f"one of: {', '.join(paths.known_assignments())}")
-    grade.add_argument("--out", required=True, type=Path, metavar="DIR")
+    grade.add_argument("--out", required=True, type=Path, metavar="DIR",
+                       help="where results and reports go; grading into the folder of an "
+                            "earlier run writes DIR/regrade.md")
     grade.add_argument("--jobs", type=int, default=None,
                        help="submissions graded in parallel (default: one per core)")
     grade.add_argument("--quiet", action="store_true", help="no progress and no table")
@@ -51,8 +59,10 @@ def main(argv: list[str] | None = None) -> int:
         "run-gradescope", help="grade the one submission of a Gradescope container",
         description="Grade ROOT/submission (Gradescope's layout) and write "
                     "ROOT/results/results.json; run by the zip's run_autograder.")
-    gradescope.add_argument("--assignment", required=True, metavar="ID")
-    gradescope.add_argument("--root", type=Path, default=Path("/autograder"), metavar="ROOT")
+    gradescope.add_argument("--assignment", required=True, metavar="ID",
+                            help="the assignment the container grades")
+    gradescope.add_argument("--root", type=Path, default=Path("/autograder"), metavar="ROOT",
+                            help="Gradescope's folder (default: /autograder)")
 
     bench = commands.add_parser(
         "bench", help="time our grader against `otter run` on generated submissions",
@@ -63,12 +73,16 @@ def main(argv: list[str] | None = None) -> int:
                        help="repeatable (default: every assignment with a master notebook)")
     bench.add_argument("-n", type=int, default=50, help="submissions for our grader")
     bench.add_argument("--otter-n", type=int, default=10, help="submissions for `otter run`")
-    bench.add_argument("--skip-otter", action="store_true")
-    bench.add_argument("--jobs", type=int, default=None)
-    bench.add_argument("--seed", type=int, default=0)
+    bench.add_argument("--skip-otter", action="store_true", help="time our grader only")
+    bench.add_argument("--jobs", type=int, default=None,
+                       help="submissions graded in parallel (default: one per core)")
+    bench.add_argument("--seed", type=int, default=0, help="seed of the generated submissions")
     bench.add_argument("--keep", type=Path, default=None, metavar="DIR",
                        help="keep the generated submissions and results in DIR")
 
+    if not (sys.argv[1:] if argv is None else argv):
+        parser.print_help(sys.stderr)  # no command: say what there is, still an error
+        return 2
     args = parser.parse_args(argv)
     if args.command == "run-gradescope":
         from autograder.gradescope.run import main as run_gradescope
@@ -95,6 +109,13 @@ def _grade(args) -> int:
         return 2
     if not args.submissions.is_dir():
         print(f"error: {args.submissions} is not a folder of submissions", file=sys.stderr)
+        return 2
+    if args.out.exists() and not args.out.is_dir():
+        print(f"error: --out {args.out} is a file; give a folder (it is created if needed)",
+              file=sys.stderr)
+        return 2
+    if args.jobs is not None and args.jobs < 1:
+        print("error: --jobs must be 1 or more", file=sys.stderr)
         return 2
     try:
         prepared = report_run.prepare(args.out, args.roster, args.due)
@@ -128,10 +149,20 @@ def _reports(result, submissions: Path, prepared) -> list[str]:
 
 
 def _limits(pairs: list[str]) -> dict:
+    from dataclasses import fields
+
+    from autograder.engine.config import Limits
+    known = [f.name for f in fields(Limits)]
     limits = {}
     for pair in pairs:
         name, sep, value = pair.partition("=")
         if not sep:
             raise ValueError(f"--limit expects NAME=VALUE, got {pair!r}")
-        limits[name.strip()] = float(value) if "." in value else int(value)
+        if name.strip() not in known:
+            raise ValueError(f"--limit {pair}: unknown limit {name.strip()!r}; "
+                             f"known: {', '.join(known)}")
+        try:
+            limits[name.strip()] = float(value) if "." in value else int(value)
+        except ValueError:
+            raise ValueError(f"--limit {pair}: the value must be a number") from None
     return limits

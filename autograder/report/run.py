@@ -40,6 +40,9 @@ def write_all(batch, submissions: Path, prepared: Prepared) -> list[str]:
     for r in batch.results:
         feedback.write(out, r, ctx, lateness.status_line(timings[r.submission]))
     rows, lines = _rows(batch.results, prepared.students, timings)
+    if not batch.results:
+        lines.insert(0, f"warning: no submissions found in {submissions}; put one .ipynb, "
+                        "folder or .zip per student there")
     write_atomic(out / "gradebook.csv", gradebook.gradebook_csv(rows, a.max_total))
     write_atomic(out / "canvas.csv", gradebook.canvas_csv(rows, a.config.title, a.max_total))
     classreport.write(out / "report.html", batch)

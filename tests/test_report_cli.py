@@ -1,0 +1,111 @@
+"""Does `python -m autograder` explain itself?
+
+--help works for every command; mistakes of the user end in a message that
+says what to do and exit status 2, before any grading starts; grading an
+empty folder is not an error of the grader (status 0, with a warning).
+"""
+from __future__ import annotations
+
+import pytest
+
+from autograder import cli
+
+COMMANDS = ("build", "grade", "run-gradescope", "bench")
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    try:
+        code = cli.main(list(argv))
+    except SystemExit as exc:  # argparse's own exits (--help, usage errors)
+        code = exc.code
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_top_level_help_lists_every_command(capsys):
+    """Does --help name every command and point at the per-command help?"""
+    code, out, _ = run(capsys, "--help")
+    assert code == 0
+    for command in COMMANDS:
+        assert command in out
+    assert "COMMAND --help" in out
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_every_command_has_help(capsys, command):
+    """Does each command's --help describe it and every option?"""
+    code, out, _ = run(capsys, command, "--help")
+    assert code == 0 and f"usage: python -m autograder {command}" in out
+    bare = [line for line in out.splitlines()
+            if line.startswith("  -") and not line.startswith("  -h") and len(line.split()) <= 2
+            and not _continued(out, line)]
+    assert not bare, f"options without a help text: {bare}"
+
+
+def _continued(text: str, line: str) -> bool:
+    """argparse puts the help on the next line after a long option."""
+    lines = text.splitlines()
+    nxt = lines[lines.index(line) + 1] if lines.index(line) + 1 < len(lines) else ""
+    return nxt.startswith(" " * 10) and nxt.strip() != ""
+
+
+def test_grade_help_names_outputs_and_demo(capsys):
+    """Does `grade --help` say which files it writes and show the demo command?"""
+    _, out, _ = run(capsys, "grade", "--help")
+    flat = " ".join(out.split())
+    for name in ("grades.csv", "results.json", "feedback.md", "gradebook.csv", "canvas.csv",
+                 "report.html", "regrade.md", "--roster", "--due"):
+        assert name in flat
+    assert "python -m autograder grade examples/hw1_attention --assignment hw1_attention" in flat
+
+
+def test_no_command_prints_help(capsys):
+    code, _, err = run(capsys)
+    assert code == 2 and "grade" in err and "COMMAND --help" in err
+
+
+@pytest.mark.parametrize("args, says", [
+    (["--assignment", "nope"], "unknown assignment 'nope'; known: "),
+    (["--roster", "{tmp}/none.csv"], "does not exist; give a CSV file"),
+    (["--roster", "{tmp}/bad.csv"], "no identifier column"),
+    (["--due", "friday"], "write it like 2026-03-01T23:59"),
+    (["--limit", "speed=3"], "unknown limit 'speed'; known: notebook_seconds"),
+    (["--limit", "notebook_seconds=soon"], "the value must be a number"),
+    (["--jobs", "0"], "--jobs must be 1 or more"),
+])
+def test_user_mistakes_stop_before_grading(capsys, tmp_path, args, says):
+    """Does each mistake end with status 2 and a message saying what to do, nothing graded?"""
+    subs = tmp_path / "subs"
+    subs.mkdir()
+    (tmp_path / "bad.csv").write_text("name,score\nAda,3\n")
+    args = [a.replace("{tmp}", str(tmp_path)) for a in args]
+    if "--assignment" not in args:
+        args += ["--assignment", "hw1_attention"]
+    code, _, err = run(capsys, "grade", str(subs), "--out", str(tmp_path / "out"), *args)
+    assert code == 2 and says in err
+    assert err.startswith("error: ")
+    assert not (tmp_path / "out" / "grades.csv").exists()
+
+
+def test_out_must_not_be_a_file(capsys, tmp_path):
+    (tmp_path / "subs").mkdir()
+    (tmp_path / "file").write_text("")
+    code, _, err = run(capsys, "grade", str(tmp_path / "subs"), "--assignment", "hw1_attention",
+                       "--out", str(tmp_path / "file"))
+    assert code == 2 and "is a file; give a folder" in err
+
+
+def test_missing_submissions_folder(capsys, tmp_path):
+    code, _, err = run(capsys, "grade", str(tmp_path / "nowhere"), "--assignment",
+                       "hw1_attention", "--out", str(tmp_path / "out"))
+    assert code == 2 and "is not a folder of submissions" in err
+
+
+def test_empty_folder_is_graded_with_a_warning(capsys, tmp_path):
+    """An empty folder is the user's business: status 0, a warning, empty exports."""
+    (tmp_path / "subs").mkdir()
+    code, out, _ = run(capsys, "grade", str(tmp_path / "subs"), "--assignment", "hw1_attention",
+                       "--out", str(tmp_path / "out"))
+    assert code == 0 and "warning: no submissions found in" in out
+    assert (tmp_path / "out" / "report.html").exists()
+    assert (tmp_path / "out" / "gradebook.csv").read_text().count("\n") == 1
