@@ -1,0 +1,147 @@
+"""The report modules on hand-made results: fast, no grading."""
+from __future__ import annotations
+
+import json
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+import pytest
+
+from autograder.engine.results import SubmissionResult, to_gradescope
+from autograder.engine.results import TestResult as Case  # not collected by pytest
+from autograder.report import feedback, gradebook, lateness, problems, regrade, roster, stats
+
+CTX = feedback.Context("Demo", ["q1", "q2"], {"q1": 3.0, "q2": 1.0})
+
+
+def result(sub: str, scores: dict[str, float], **kw) -> SubmissionResult:
+    """q1 has tests a (1 point) and b (2 points), q2 has test c (1 point, hidden)."""
+    maxima = {"a": 1.0, "b": 2.0, "c": 1.0}
+    tests = [Case("q1" if n in "ab" else "q2", f"test_{n}", f"checks {n}",
+                        scores.get(n, maxima[n]), maxima[n],
+                        "passed" if scores.get(n, maxima[n]) == maxima[n] else f"{n} differs",
+                        "hidden" if n == "c" else "after_published")
+             for n in "abc"]
+    return SubmissionResult(sub, "demo", tests=tests, **kw)
+
+
+def test_hidden_tests_show_points_only():
+    """Does a hidden test's title or message stay out of the feedback?"""
+    r = result("x", {"b": 0.0, "c": 0.0})
+    for text in (feedback.markdown(r, CTX), feedback.html(r, CTX)):
+        assert "checks c" not in text and "c differs" not in text
+        assert "a hidden test: 0 / 1" in text
+        assert "checks b" in text and "b differs" in text
+
+
+def test_partial_credit_is_called_partial():
+    r = result("x", {"b": 1.0})
+    assert "**partial** (1 / 2): checks b" in feedback.markdown(r, CTX)
+
+
+def test_fence_cannot_be_closed_by_the_message():
+    text = "a ```` b"
+    fenced = feedback._fence(text)
+    assert fenced.startswith("`````\n") and fenced.endswith("\n`````")
+
+
+def test_status_line_in_feedback():
+    r = result("x", {})
+    md = feedback.markdown(r, CTX, "Submitted 2 h 5 min after the due date.")
+    assert "Submitted 2 h 5 min after the due date." in md
+
+
+def test_roster_from_canvas_export_and_gradescope_metadata(tmp_path):
+    """Does a Canvas export match by login and a Gradescope submission by e-mail or sid?"""
+    path = tmp_path / "roster.csv"
+    path.write_text("\ufeffStudent,ID,SIS User ID,SIS Login ID,Section\n"
+                    "Points Possible,,,,\nAda L,1,s1,ada,A\nBo K,2,s2,bok,B\nCy N,3,s3,cy,B\n")
+    students = roster.read(path)
+    assert [s.label for s in students] == ["Ada L", "Bo K", "Cy N"]
+    results = [result("ADA", {}), result("submission_991", {}, metadata={
+        "users": [{"email": "bok@uni.edu", "name": "Bo K", "sid": "other"}]}),
+        result("stranger", {})]
+    pairs, unclaimed = roster.match(students, results)
+    assert [(s.label, r.submission if r else None) for s, r in pairs] == [
+        ("Ada L", "ADA"), ("Bo K", "submission_991"), ("Cy N", None)]
+    assert [r.submission for r in unclaimed] == ["stranger"]
+
+
+def test_roster_without_identifier_column(tmp_path):
+    path = tmp_path / "roster.csv"
+    path.write_text("name,grade\nAda,3\n")
+    with pytest.raises(roster.RosterError, match="no identifier column"):
+        roster.read(path)
+
+
+def test_lateness_from_metadata_and_due():
+    due = datetime(2026, 3, 1, 23, 59, tzinfo=timezone.utc)
+    meta = {"created_at": "2026-03-04T01:59:00+00:00", "assignment": {"due_date": None}}
+    t = lateness.timing(result("x", {}, metadata=meta), None, due)
+    assert t.late and lateness.duration(t.late_seconds) == "2 d 2 h"
+    on_time = lateness.timing(result("y", {}, metadata={
+        "created_at": "2026-03-01T10:00:00+00:00",
+        "assignment": {"due_date": "2026-03-01T23:59:00+00:00"}}), None, None)
+    assert not on_time.late and on_time.source == "gradescope"
+    assert lateness.timing(result("z", {}), None, None).submitted is None  # no due: no guess
+
+
+def test_parse_time_without_zone_is_local():
+    assert lateness.parse_time("2026-03-01T23:59").tzinfo is not None
+    with pytest.raises(ValueError, match="2026-03-01T23:59"):
+        lateness.parse_time("next friday")
+
+
+def test_gradebook_without_roster_keys_canvas_by_submission():
+    rows = [gradebook.Row(None, result("ann", {"a": 0.0}), None, ""),
+            gradebook.Row(None, result("bob", {}, error="no notebook"), None, "")]
+    canvas = gradebook.canvas_csv(rows, "Demo", 4.0).splitlines()
+    assert canvas[2] == "ann,,,ann,,3"
+    book = gradebook.gradebook_csv(rows, 4.0).splitlines()
+    assert book[1].startswith("ann,,ann,graded,,3,4,75.0,")
+    assert "bob,,bob,not graded,," in book[2] and book[2].endswith("no notebook")
+
+
+def test_problem_kinds():
+    r = result("x", {"a": 0.0})
+    r.notes = ["code cell 2 was stopped: the notebook's cells may run 5 s in all; ...",
+               "code cell 3 raised MemoryError: ", "code cell 4 raised KeyError: 'k'",
+               "code cell 5 ended the notebook's process; it is left out"]
+    r.tests[0].output = "timed out: causal_mask(3) took longer than 10 s"
+    kinds = [p.kind for p in problems.of_result(r)]
+    assert kinds == ["time limit", "memory limit", "cell error", "crashed", "time limit"]
+    broken = result("y", {}, error="no .ipynb notebook found in the submission")
+    assert [p.kind for p in problems.of_result(broken)] == ["not graded"]
+
+
+def test_pass_rates_and_common_failure():
+    rs = [result("a", {"b": 0.0}), result("b", {"b": 0.0}), result("c", {}),
+          result("d", {}, error="unreadable")]
+    by_title = {t.title: t for t in stats.per_test(rs)}
+    assert (by_title["checks b"].passed, by_title["checks b"].graded) == (1, 3)
+    assert by_title["checks b"].common_failure == "b differs" and by_title["checks b"].common_count == 2
+    assert stats.blank_numbers("f(3): 2 of 4 differ; yours is np.float64(0.5)") == \
+        "f(#): # of # differ; yours is np.float64(#)"
+
+
+def test_regrade_diff_explains_changes(tmp_path):
+    """Does the diff name the test whose status changed and the amount?"""
+    before = result("ann", {"b": 0.0})
+    (tmp_path / "ann").mkdir()
+    (tmp_path / "ann" / "results.json").write_text(json.dumps(to_gradescope(before)))
+    (tmp_path / "junk").mkdir()
+    (tmp_path / "junk" / "results.json").write_text("{not json")
+    previous = regrade.snapshot(tmp_path)
+    assert list(previous) == ["ann"]
+    changes = regrade.diff(previous, [result("ann", {})])
+    assert len(changes) == 1 and changes[0].delta == 2.0
+    assert changes[0].reasons == ["q1: checks b: failed 0/2 -> passed 2/2"]
+    assert regrade.diff(previous, [before]) == []
+    assert regrade.snapshot(tmp_path / "nothing") == {}
+
+
+def test_markdown_escapes_titles():
+    r = SubmissionResult("x", "demo", tests=[Case("q1", "t", "n < 1 | *bold*", 0.0, 1.0,
+                                                        "msg", "visible")])
+    md = feedback.markdown(r, feedback.Context("D", ["q1"], {"q1": 1.0}))
+    assert "n \\< 1 \\| \\*bold\\*" in md
