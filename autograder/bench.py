@@ -224,6 +224,8 @@ class Figures:
     otter_seconds: list[float] = field(default_factory=list)
     otter_scores: list[float] = field(default_factory=list)
     otter_note: str = ""
+    load: tuple[float, float] = (0.0, 0.0)
+    """1-minute load average of the machine before and after our batch."""
 
 
 def run_ours(assignment: str, folder: Path, out: Path, planted: list[Planted],
@@ -231,11 +233,13 @@ def run_ours(assignment: str, folder: Path, out: Path, planted: list[Planted],
     from autograder.engine import assignment as assignment_mod
     from autograder.engine import batch
     a = assignment_mod.load(assignment)
+    before = os.getloadavg()[0]
     with TreeMemory() as mem:
         result = batch.grade_folder(assignment, folder, out, jobs=jobs,
                                     progress=sys.stderr.isatty())
     figures.n, figures.jobs = len(result.results), jobs or os.cpu_count() or 1
     figures.wall = result.seconds
+    figures.load = (before, os.getloadavg()[0])
     figures.seconds = [r.seconds for r in result.results]
     figures.peak_pss, figures.peak_rss = mem.peak_pss, mem.peak_rss
     figures.pss_early, figures.pss_late = _growth(mem.samples, result.seconds)
@@ -291,6 +295,8 @@ def report(f: Figures) -> str:
             f"every 0.05 s): PSS {f.peak_pss / mb:.0f} MB, RSS summed {f.peak_rss / mb:.0f} MB",
             f"  memory growth: tree PSS {f.pss_early / mb:.0f} MB at 10-20% of the batch, "
             f"{f.pss_late / mb:.0f} MB at 90-100%",
+            f"  machine load average (1 min) before/after our batch: {f.load[0]:.1f}/"
+            f"{f.load[1]:.1f} on {os.cpu_count()} cores (other work slows every figure)",
         ]
     if f.otter_seconds:
         omed = statistics.median(f.otter_seconds)
