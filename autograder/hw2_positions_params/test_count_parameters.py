@@ -19,6 +19,7 @@ MODELS = '''
 import torch
 from torch import nn
 
+META = torch.device("meta")  # shapes without storage
 
 class TiedLM(nn.Module):
     """Embedding, one encoder layer, an output head sharing the embedding's
@@ -26,13 +27,13 @@ class TiedLM(nn.Module):
 
     def __init__(self, vocab, d, heads, d_ff, freeze_embedding=False):
         super().__init__()
-        self.emb = nn.Embedding(vocab, d)
+        self.embedding = nn.Embedding(vocab, d)
         self.register_buffer("pe", torch.zeros(32, d))
         self.block = nn.TransformerEncoderLayer(d, heads, d_ff, batch_first=True)
-        self.head = nn.Linear(d, vocab)
-        self.head.weight = self.emb.weight  # tied: one Parameter, two modules
+        self.lm_head = nn.Linear(d, vocab)
+        self.lm_head.weight = self.embedding.weight  # tied: one Parameter, two modules
         if freeze_embedding:
-            self.emb.weight.requires_grad_(False)
+            self.embedding.weight.requires_grad_(False)
 
 
 class SharedBlocks(nn.Module):
@@ -63,8 +64,9 @@ class TinyLayer(nn.Module):
         self.attn = nn.Module()
         self.attn.qkv = nn.Linear(h, 3 * h, bias=False)
         self.attn.out = nn.Linear(h, h)
-        self.ff = nn.Sequential(nn.Linear(h, 4 * h), nn.GELU(), nn.Linear(4 * h, h))
-        self.ln1, self.ln2 = nn.LayerNorm(h), nn.LayerNorm(h)
+        self.ff = nn.Sequential(nn.Linear(h, h * 4), nn.GELU(), nn.Linear(h * 4, h))  # d -> 4d -> d
+        self.ln1 = nn.LayerNorm(h, eps=1e-5)
+        self.ln2 = nn.LayerNorm(h, eps=1e-5)
 
 
 class TinyBert(nn.Module):
@@ -85,10 +87,11 @@ def table(n, d):
 
 def bert_base(part):
     """Components of BERT-base (d = 768, 12 layers, 12 heads, d_ff = 3072) on the meta device."""
-    with torch.device("meta"):
+    with META:
         return {
             "encoder_layers": lambda: nn.TransformerEncoder(
-                nn.TransformerEncoderLayer(768, 12, 3072), 12, enable_nested_tensor=False),
+                nn.TransformerEncoderLayer(d_model=768, nhead=12, dim_feedforward=3072),
+                num_layers=12, enable_nested_tensor=False),
             "token_table": lambda: table(30522, 768),
             "position_table": lambda: table(512, 768),
             "segment_table": lambda: table(2, 768),
@@ -123,7 +126,7 @@ def make(kind, *args):
     if kind == "empty":
         return nn.Sequential(nn.ReLU(), nn.Dropout(0.1))
     if kind == "huge":
-        with torch.device("meta"):  # 4.9 billion parameters, no storage
+        with META:  # 4.9 billion parameters, no storage
             return nn.Linear(*args)
     if kind == "tied":
         return TiedLM(*args)

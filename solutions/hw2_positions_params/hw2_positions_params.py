@@ -261,7 +261,7 @@ def shift_matrix(k, d):
         m[2 * i:2 * i + 2, 2 * i:2 * i + 2] = [[c, s], [-s, c]]  # acts on (sin, cos) of pair i
     return m
 
-
+# %%
 table16 = sinusoidal_pe(1007, 16)
 moved = table16[:1000] @ shift_matrix(7, 16).T  # (1000, 16): row p is M_7 PE(p)
 print("largest error of M_7 PE(p) against PE(p + 7), p < 1000:",
@@ -328,7 +328,7 @@ class TiedLanguageModel(nn.Module):
         self.head.weight = self.emb.weight  # tied: the same Parameter object
         self.register_buffer("positions", torch.zeros(16, d))  # room for a fixed (16, d) table
 
-
+# %%
 tied = TiedLanguageModel()
 print("named_parameters():", [n for n, _ in tied.named_parameters()])
 print("state_dict() keys: ", list(tied.state_dict()))
@@ -633,7 +633,7 @@ class TinyLayer(nn.Module):
         self.ff = nn.Sequential(nn.Linear(h, 4 * h), nn.GELU(), nn.Linear(4 * h, h))
         self.ln1, self.ln2 = nn.LayerNorm(h), nn.LayerNorm(h)
 
-
+# %%
 tiny_parts = {"token table": nn.Embedding(100, 32), "position table": nn.Embedding(16, 32),
               "2 layers": nn.ModuleList([TinyLayer(32), TinyLayer(32)]), "head": nn.Linear(32, 2)}
 for name, part in tiny_parts.items():
@@ -658,7 +658,7 @@ def table(rows, d):
     """An embedding table on the meta device (from_pretrained skips the random init)."""
     return nn.Embedding.from_pretrained(torch.empty(rows, d, device="meta"), freeze=False)
 
-
+# %%
 with torch.device("meta"):
     bert_parts = {
         "12 encoder layers": nn.TransformerEncoder(
@@ -676,8 +676,8 @@ print(f"{'all of them':20s} {sum(bert.values()):>12,}")
 print("one layer by formula:", f"{encoder_layer_param_count(768, 3072):,}")
 
 # %% [markdown]
-# Now match the figures (your turn: write the three sums in the cell below
-# and see which components each figure leaves out):
+# Before running the next cell, try to match each figure to a sum of the
+# components above. The answer:
 #
 # * 108,495,360 is the 12 layers plus the token table only, no position
 #   table;
