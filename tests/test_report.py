@@ -235,6 +235,7 @@ def test_summary_names_missing_and_stray_students(graded):
     _, printed = graded
     assert "1 of 7 students have no submission: Absent Person" in printed
     assert "match no roster row" in printed and "crash" in printed
+    assert "late: 2 submissions after the due date: late_student, partial" in printed
     assert "report.html" in printed and "canvas.csv" in printed and "feedback.md" in printed
 
 
@@ -276,6 +277,10 @@ def test_class_report_in_a_headless_browser(graded):
     _chromium(chromium, out / "report.html", f"--screenshot={shot}", "--window-size=1200,2400")
     print(f"\nscreenshot of the class report: {shot}")
     _assert_not_blank(shot, (1200, 2400))
+    student = keep / f"{ID}_feedback_wrong_mask.png"
+    _chromium(chromium, out / "wrong_mask" / "feedback.html", f"--screenshot={student}",
+              "--window-size=1000,1400")
+    print(f"screenshot of a student's feedback: {student}")
 
 
 def _chromium(binary: str, page: Path, *args: str) -> str:

@@ -40,6 +40,10 @@ def write_all(batch, submissions: Path, prepared: Prepared) -> list[str]:
     for r in batch.results:
         feedback.write(out, r, ctx, lateness.status_line(timings[r.submission]))
     rows, lines = _rows(batch.results, prepared.students, timings)
+    late = sorted(sid for sid, t in timings.items() if t.late)
+    if late:
+        lines.append(f"late: {len(late)} submissions after the due date: "
+                     + ", ".join(late[:10]) + (" ..." if len(late) > 10 else ""))
     if not batch.results:
         lines.insert(0, f"warning: no submissions found in {submissions}; put one .ipynb, "
                         "folder or .zip per student there")
