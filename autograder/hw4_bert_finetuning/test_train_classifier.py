@@ -1,0 +1,78 @@
+"""Hidden tests: train_classifier.
+
+The model handed to the student's loop is the reference model, built in the
+worker from trusted code and the reference's weights, so a bug in the
+student's TinyBertForClassification costs nothing here.
+"""
+import functools
+import numbers
+
+import torch
+
+from autograder.checks import expect_close, expect_tensor, fail
+from autograder.hw4_bert_finetuning import common
+from autograder.hw4_bert_finetuning.common import DEFAULTS, MODEL_SEED, SMALL
+
+QUESTION = "train_classifier"
+SMALL_DATA = (7, 16, 6, 30, 3)  # seed, n, t, vocab, n_classes (fits SMALL)
+SMALL_SEED = 11
+RUNS = ((5, 3e-3), (12, 1e-4))  # (epochs, lr) that differ from the defaults
+
+
+def _reference_model(student, seed=MODEL_SEED, config=DEFAULTS):
+    return common.helper(student, "reference_model", dict(config),
+                         common.reference_state(seed, config))
+
+
+def test_returns_one_loss_per_epoch(student):
+    """returns a list with one float loss per epoch"""
+    ids, labels = common.data(*SMALL_DATA)
+    losses = student.train_classifier(_reference_model(student, SMALL_SEED, SMALL), ids, labels,
+                                      epochs=3, lr=1e-3)
+    if not isinstance(losses, list):
+        fail(f"train_classifier(..., epochs=3) returned {type(losses).__name__}, not a list")
+    if len(losses) != 3:
+        fail(f"train_classifier(..., epochs=3) returned {len(losses)} losses, not 3")
+    for i, v in enumerate(losses):
+        if isinstance(v, bool) or not isinstance(v, numbers.Real):
+            kind = f"a tensor of shape {tuple(v.shape)}" if isinstance(v, torch.Tensor) \
+                else type(v).__name__
+            fail(f"loss {i} is {kind}, not a float (loss.item() gives one)")
+
+
+def test_documented_training_run(student):
+    """the lesson's run (default epochs and lr) gives the documented losses"""
+    ids, labels = common.documented_data()
+    losses = student.train_classifier(_reference_model(student), ids, labels)
+    common.expect_trace(losses, common.documented_trace(),
+                        "train_classifier(model, ids, labels) with the default epochs and lr")
+
+
+def test_epochs_and_learning_rate(student):
+    """uses the epochs and lr it is given (other values than the defaults)"""
+    ids, labels = common.data(*SMALL_DATA)
+    for epochs, lr in RUNS:
+        what = f"train_classifier(model, ids, labels, epochs={epochs}, lr={lr:g})"
+        losses = student.train_classifier(_reference_model(student, SMALL_SEED, SMALL), ids, labels,
+                                          epochs=epochs, lr=lr)
+        expected, _ = common.reference_run(SMALL_SEED, SMALL, SMALL_DATA, epochs, lr)
+        common.expect_trace(losses, expected, what)
+
+
+def test_trains_the_given_model(student):
+    """trains the model it is given, in place: afterwards its logits match the reference's"""
+    ids, labels = common.data(*SMALL_DATA)
+    epochs, lr = RUNS[0]
+    model = _reference_model(student, SMALL_SEED, SMALL)
+    student.train_classifier(model, ids, labels, epochs=epochs, lr=lr)
+    what = "the model's logits after train_classifier"
+    logits = expect_tensor(common.helper(student, "logits", model, ids), what)
+    expect_close(logits, _trained_logits(epochs, lr), what, rtol=1e-3, atol=1e-4)
+
+
+@functools.lru_cache(maxsize=None)
+def _trained_logits(epochs, lr):
+    """The reference model's logits on the small data after the reference loop."""
+    _, state = common.reference_run(SMALL_SEED, SMALL, SMALL_DATA, epochs, lr)
+    with torch.no_grad():
+        return common.reference_model(SMALL_SEED, SMALL, state)(common.data(*SMALL_DATA)[0])

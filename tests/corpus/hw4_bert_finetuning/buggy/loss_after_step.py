@@ -1,0 +1,18 @@
+# question: train_classifier
+# The loss is recorded after the step, from a second forward pass.
+import torch
+from torch import nn
+
+
+def train_classifier(model, ids, labels, epochs=30, lr=1e-3):
+    opt = torch.optim.Adam(model.parameters(), lr=lr)
+    loss_fn = nn.CrossEntropyLoss()
+    losses = []
+    for epoch in range(epochs):
+        opt.zero_grad()
+        loss = loss_fn(model(ids), labels)
+        loss.backward()
+        opt.step()
+        with torch.no_grad():
+            losses.append(loss_fn(model(ids), labels).item())
+    return losses
