@@ -16,6 +16,7 @@ from autograder.build import buildable, solution_notebook, student_path
 from autograder.engine import assignment as assignment_mod
 from autograder.gradescope import package, run
 from tests.conftest import FAST_LIMITS
+from tests.test_build import SCORED
 
 ASSIGNMENTS = buildable()
 VISIBILITIES = {"hidden", "after_due_date", "after_published", "visible"}
@@ -104,7 +105,7 @@ def _nb_bytes(nb) -> bytes:
     return nbformat.writes(nb).encode()
 
 
-@pytest.mark.parametrize("assignment_id", ASSIGNMENTS)
+@pytest.mark.parametrize("assignment_id", SCORED)
 def test_correct_submission_gets_full_marks(assignment_id, tmp_path, monkeypatch):
     """A correct notebook, with Gradescope metadata: full marks, one entry per hidden test."""
     root = autograder_root(tmp_path, {f"{assignment_id}.ipynb":
@@ -118,7 +119,7 @@ def test_correct_submission_gets_full_marks(assignment_id, tmp_path, monkeypatch
     assert all(t["status"] == "passed" for t in data["tests"])
 
 
-@pytest.mark.parametrize("assignment_id", ASSIGNMENTS)
+@pytest.mark.parametrize("assignment_id", SCORED)
 def test_otter_export_zip_is_graded(assignment_id, tmp_path, monkeypatch):
     """An otter export zip left unextracted is found and graded."""
     import io
@@ -187,7 +188,7 @@ def test_submission_id_comes_from_metadata(tmp_path):
     assert run.submission_id(autograder_root(tmp_path, {}, None)) == "submission"
 
 
-@pytest.mark.parametrize("assignment_id", ASSIGNMENTS)
+@pytest.mark.parametrize("assignment_id", SCORED)
 def test_unpacked_zip_grades_on_its_own(zips, assignment_id, tmp_path):
     """Unpacked as Gradescope does, does the zip's own source (and nothing of
     this checkout) grade a correct submission to full marks?"""
