@@ -245,5 +245,7 @@ def test_hw1_examples_grade_as_described(tmp_path):
     assert partial["scaled_dot_product_attention"] < full["scaled_dot_product_attention"]
     broken = scores["broken_cells"]
     assert broken["TinySelfAttn"] == 0.0
+    notes = "\n".join(results["broken_cells"].notes)
+    assert "SyntaxError" in notes and "NameError" in notes, "the student is not told which cells failed"
     assert {q: broken[q] for q in ("causal_mask", "scaled_dot_product_attention")} == {
         q: full[q] for q in ("causal_mask", "scaled_dot_product_attention")}
