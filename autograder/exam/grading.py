@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import math
 import tomllib
+from numbers import Integral, Real
 
 import numpy as np
 
@@ -83,8 +84,9 @@ def number(value, name: str) -> float:
     """A real number from an int, a float or a 0-d array (bool refused)."""
     if isinstance(value, np.ndarray) and value.shape == () and value.dtype.kind in "iuf":
         value = value.item()
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, Real):
         fail(f"{name} should be a number, not {type(value).__name__}")
+    value = float(value)
     if not math.isfinite(value):
         fail(f"{name} should be a finite number")
     return float(value)
@@ -92,6 +94,10 @@ def number(value, name: str) -> float:
 
 def count(value, name: str) -> int:
     """A non-negative whole number (an int, or a float with no fraction)."""
+    if isinstance(value, Integral) and not isinstance(value, (bool, np.bool_)):
+        if value < 0:  # exact, even beyond 2**53
+            fail(f"{name} should be a whole number >= 0")
+        return int(value)
     x = number(value, name)
     if x != int(x) or x < 0:
         fail(f"{name} should be a whole number >= 0")
@@ -106,7 +112,7 @@ def int_tuple(value, name: str) -> tuple[int, ...]:
         fail(f"{name} should be a tuple of ints such as (2, 3, 4), not {type(value).__name__}")
     items = []
     for item in value:
-        if isinstance(item, bool) or not isinstance(item, int) or item < 1:
+        if isinstance(item, (bool, np.bool_)) or not isinstance(item, Integral) or item < 1:
             fail(f"{name} should hold positive ints only")
         items.append(int(item))
     return tuple(items)
