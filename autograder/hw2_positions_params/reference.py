@@ -1,4 +1,4 @@
-"""Reference solution of hw2_positions_params, checked against torch's own modules in tests/."""
+"""Reference solution of hw2_positions_params; the hidden tests hold it to torch's own modules."""
 from __future__ import annotations
 
 import numbers

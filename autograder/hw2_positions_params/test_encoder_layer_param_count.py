@@ -3,7 +3,7 @@
 Expected values are torch's own: the parameters of a
 torch.nn.TransformerEncoderLayer built on the meta device (shapes, no
 storage, so even d = 4096 costs nothing), and for widths torch cannot
-build, the reference's closed form, which tests/ checks against torch.
+build, the reference's closed form, which the other tests hold to torch's counts.
 """
 import functools
 
