@@ -41,7 +41,8 @@ def test_zip_layout(zips, assignment_id):
             assert mode & stat.S_IXUSR, f"{script} is not executable"
             assert zf.read(script).startswith(b"#!/usr/bin/env bash\n")
         run_script = zf.read("run_autograder").decode()
-        assert f"run-gradescope --assignment {assignment_id} --root /autograder" in run_script
+        assert f"run-gradescope --assignment {assignment_id} --root" in run_script
+        assert "${AUTOGRADER_ROOT:-/autograder}" in run_script
         setup = zf.read("setup.sh").decode()
         assert "requirements.txt" in setup and "useradd" in setup and "--index-url" not in setup
         names = set(infos)
@@ -188,23 +189,38 @@ def test_submission_id_comes_from_metadata(tmp_path):
     assert run.submission_id(autograder_root(tmp_path, {}, None)) == "submission"
 
 
-@pytest.mark.parametrize("assignment_id", SCORED)
-def test_unpacked_zip_grades_on_its_own(zips, assignment_id, tmp_path):
-    """Unpacked as Gradescope does, does the zip's own source (and nothing of
-    this checkout) grade a correct submission to full marks?"""
+def run_script(zip_path: Path, root: Path, python: str):
+    """Unpack the zip into root/source as Gradescope does and run its
+    run_autograder with bash (root and interpreter redirected)."""
     import os
     import subprocess
+    with zipfile.ZipFile(zip_path) as zf:
+        zf.extractall(root / "source")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env.update(AUTOGRADER_ROOT=str(root), AUTOGRADER_PYTHON=python)
+    proc = subprocess.run(["bash", str(root / "source" / "run_autograder")], env=env,
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return json.loads((root / "results" / "results.json").read_text()), proc.stderr
+
+
+@pytest.mark.parametrize("assignment_id", SCORED)
+def test_unpacked_zip_grades_on_its_own(zips, assignment_id, tmp_path):
+    """Unpacked as Gradescope does, do the zip's run_autograder and its own
+    source (nothing of this checkout) grade a correct submission to full marks?"""
     import sys
-    source = tmp_path / "source"
-    with zipfile.ZipFile(zips[assignment_id]) as zf:
-        zf.extractall(source)
     root = autograder_root(tmp_path, {f"{assignment_id}.ipynb":
                                       _nb_bytes(solution_notebook(assignment_id))}, {"id": 5})
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    proc = subprocess.run([sys.executable, "-m", "autograder", "run-gradescope",
-                           "--assignment", assignment_id, "--root", str(root)],
-                          cwd=source, env=env, capture_output=True, text=True, timeout=600)
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    data = json.loads((root / "results" / "results.json").read_text())
+    data, stderr = run_script(zips[assignment_id], root, sys.executable)
     check_schema(data)
-    assert data["score"] == pytest.approx(assignment_mod.load(assignment_id).max_total), data
+    assert data["score"] == pytest.approx(assignment_mod.load(assignment_id).max_total), stderr
+
+
+def test_run_autograder_writes_results_when_python_is_missing(zips, tmp_path):
+    """Even when the interpreter cannot start, results.json holds an
+    'Autograder error' test (so Gradescope never shows a bare failure)."""
+    root = autograder_root(tmp_path, {}, None)
+    data, stderr = run_script(zips[ASSIGNMENTS[0]], root, str(tmp_path / "no-such-python"))
+    check_schema(data)
+    assert data["tests"][0]["name"] == run.ERROR_TEST and data["score"] == 0
+    assert "wrote no results" in stderr
