@@ -10,7 +10,9 @@ IGNORE_INDEX = -100  # F.cross_entropy's default ignore_index: positions that ar
 
 
 def mask_tokens(input_ids, vocab_size, mask_id, special_ids, rng,
-                select_prob=0.15, mask_prob=0.8, random_prob=0.1):
+                select_prob=0.15,
+                mask_prob=0.8,
+                random_prob=0.1):
     ids = np.asarray(input_ids)
     special = np.isin(ids, np.asarray(list(special_ids), dtype=np.int64))
     # 1) prediction targets: each ordinary position independently, with select_prob

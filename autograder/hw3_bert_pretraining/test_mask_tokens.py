@@ -32,9 +32,10 @@ import numpy as np
 def run(f, ids, *args, **kwargs):
     original = ids.copy()
     out = f(ids, *args, **kwargs)
-    shared = isinstance(out, tuple) and any(
-        isinstance(o, np.ndarray) and np.shares_memory(o, ids) for o in out)
-    return bool(np.array_equal(ids, original)), bool(shared)
+    answered = (isinstance(out, tuple) and len(out) == 2
+                and all(isinstance(o, np.ndarray) for o in out))
+    shared = answered and any(np.shares_memory(o, ids) for o in out)
+    return answered, bool(np.array_equal(ids, original)), bool(shared)
 '''
 
 
@@ -155,8 +156,10 @@ def test_input_not_modified(student):
     f = student.value("mask_tokens")
     for ids in (_batch(2, 8, 64), _batch(3, 4, 32)[0]):
         rng = student.new("numpy.random.default_rng", 9)
-        unchanged, shared = student.build(UNTOUCHED, "run", f, ids.copy(), VOCAB, MASK,
-                                          list(SPECIALS), rng, select_prob=0.5)
+        answered, unchanged, shared = student.build(UNTOUCHED, "run", f, ids.copy(), VOCAB,
+                                                    MASK, list(SPECIALS), rng, select_prob=0.5)
+        if not answered:
+            fail(f"mask_tokens(ids of shape {ids.shape}) did not return a pair of numpy arrays")
         if not unchanged:
             fail(f"mask_tokens(ids of shape {ids.shape}) modified input_ids in place")
         if shared:

@@ -10,8 +10,9 @@ PAIRS = [([7, 8, 9], [10, 11]), ([5], [6, 7, 8, 9]), ([2000, 2001, 2002, 2003], 
 UNTOUCHED = '''
 def run(f, a, b, cls_id, sep_id):
     before = (list(a), list(b))
-    f(a, b, cls_id, sep_id)
-    return (list(a), list(b)) == before
+    out = f(a, b, cls_id, sep_id)
+    answered = isinstance(out, tuple) and len(out) == 2
+    return answered, (list(a), list(b)) == before
 '''
 
 
@@ -63,5 +64,8 @@ def test_empty_sentences(student):
 def test_inputs_not_modified(student):
     """tokens_a and tokens_b are left unchanged"""
     f = student.value("nsp_pair")
-    if not student.build(UNTOUCHED, "run", f, [7, 8, 9], [10, 11], CLS, SEP):
+    answered, unchanged = student.build(UNTOUCHED, "run", f, [7, 8, 9], [10, 11], CLS, SEP)
+    if not answered:
+        fail("nsp_pair([7, 8, 9], [10, 11], ...) did not return a pair (input_ids, segment_ids)")
+    if not unchanged:
         fail("nsp_pair([7, 8, 9], [10, 11], ...) modified tokens_a or tokens_b in place")
