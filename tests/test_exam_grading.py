@@ -1,0 +1,305 @@
+"""Does the exam grade whole notebooks right through the real engine?
+
+One batch of generated submissions: right answers under several identities
+(local file names and Gradescope metadata), copied notebooks that claim
+another identity, mistakes in each coding stub, free responses with hostile
+text; then the reports the batch writes (free responses, identity flags,
+difficulty per variant) and the demo submissions in examples/exam_midterm.
+"""
+from __future__ import annotations
+
+import csv
+import inspect
+import json
+import shutil
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from autograder import paths
+from autograder.exam import free_response, variants
+from autograder.exam_midterm import reference as ref
+from tests.conftest import grade
+
+QUESTIONS = ["identity", "encoder_params", "cross_attention_shape", "mask_fraction",
+             "chance_level", "key_padding_mask", "perplexity"]
+MAX = {"identity": 1, "encoder_params": 3, "cross_attention_shape": 3, "mask_fraction": 3,
+       "chance_level": 3, "key_padding_mask": 4, "perplexity": 4}
+SHORT = ["encoder_params", "cross_attention_shape", "mask_fraction", "chance_level"]
+HOSTILE = "<script>alert('x')</script> & <b>not bold</b>"
+
+
+def answers_cell(sid: str) -> str:
+    """The short answers for identity `sid`, as literals a student would type."""
+    p = {q: {k: v for k, v in d.items() if k != "variant"}
+         for q, d in variants.parameters(ref.EXAM, ref.tables(), sid).items()}
+    return "\n".join([
+        f"ENCODER_LAYER_PARAMS = {ref.encoder_params(**p['encoder_params'])}",
+        f"CROSS_ATTENTION_SHAPE = {ref.cross_attention_shape(**p['cross_attention_shape'])}",
+        f"MASK_FRACTION = {ref.mask_fraction(**p['mask_fraction'])!r}",
+        f"CHANCE_LOSS = {ref.chance_loss(**p['chance_level'])!r}",
+        f"CHANCE_PERPLEXITY = {ref.chance_perplexity(**p['chance_level'])!r}"])
+
+
+CODE = "import numpy as np\n\n" + inspect.getsource(ref.key_padding_mask) + "\n\n" + \
+    inspect.getsource(ref.perplexity)
+
+
+def notebook(path: Path, claim: str, answers_for: str, extra: str = "",
+             responses: tuple[str, str] = ("Because the target is hidden.", HOSTILE)) -> None:
+    md = nbformat.v4.new_markdown_cell
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(f"STUDENT_ID = {claim!r}"),
+                nbformat.v4.new_code_cell(answers_cell(answers_for)),
+                nbformat.v4.new_code_cell(CODE),
+                md("<!-- BEGIN QUESTION -->\n\n<!-- free response: fr_bidirectional -->\n**C1** Why?"),
+                md(responses[0]),
+                md("<!-- END QUESTION -->\n\n<!-- BEGIN QUESTION -->\n\n"
+                   "<!-- free response: fr_variant_check -->\n**C2** Where?"),
+                md(responses[1]),
+                md("<!-- END QUESTION -->")]
+    if extra:
+        nb.cells.append(nbformat.v4.new_code_cell(extra))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    nbformat.write(nb, str(path))
+
+
+# Mistakes in the coding stubs: name -> (question, source redefining the stub).
+BUGS = {
+    "kpm_boolean": ("key_padding_mask", '''
+def key_padding_mask(lengths, n_src):
+    lengths = np.asarray(lengths)
+    if lengths.min() < 1 or lengths.max() > n_src:
+        raise ValueError("bad length")
+    return np.arange(n_src)[None, :] >= lengths[:, None]
+'''),
+    "kpm_off_by_one": ("key_padding_mask", '''
+def key_padding_mask(lengths, n_src):
+    lengths = np.asarray(lengths)
+    if lengths.min() < 1 or lengths.max() > n_src:
+        raise ValueError("bad length")
+    return np.where(np.arange(n_src)[None, :] > lengths[:, None], -np.inf, 0.0)
+'''),
+    "kpm_large_negative": ("key_padding_mask", '''
+def key_padding_mask(lengths, n_src):
+    lengths = np.asarray(lengths)
+    if lengths.min() < 1 or lengths.max() > n_src:
+        raise ValueError("bad length")
+    return np.where(np.arange(n_src)[None, :] >= lengths[:, None], -1e9, 0.0)
+'''),
+    "kpm_transposed": ("key_padding_mask", '''
+def key_padding_mask(lengths, n_src):
+    lengths = np.asarray(lengths)
+    if lengths.min() < 1 or lengths.max() > n_src:
+        raise ValueError("bad length")
+    return np.where(np.arange(n_src)[:, None] >= lengths[None, :], -np.inf, 0.0)
+'''),
+    "kpm_no_validation": ("key_padding_mask", '''
+def key_padding_mask(lengths, n_src):
+    lengths = np.asarray(lengths)
+    return np.where(np.arange(n_src)[None, :] >= lengths[:, None], -np.inf, 0.0)
+'''),
+    "kpm_float32": ("key_padding_mask", '''
+def key_padding_mask(lengths, n_src):
+    lengths = np.asarray(lengths)
+    if lengths.min() < 1 or lengths.max() > n_src:
+        raise ValueError("bad length")
+    return np.where(np.arange(n_src)[None, :] >= lengths[:, None], -np.inf, 0.0).astype(np.float32)
+'''),
+    "ppl_returns_loss": ("perplexity", '''
+_right = perplexity
+def perplexity(logits, labels, ignore_index=-100):
+    return float(np.log(_right(logits, labels, ignore_index)))
+'''),
+    "ppl_counts_ignored": ("perplexity", '''
+def perplexity(logits, labels, ignore_index=-100):
+    logits, labels = np.asarray(logits, dtype=float), np.asarray(labels)
+    if not (labels != ignore_index).any():
+        raise ValueError("nothing to score")
+    labels = np.where(labels == ignore_index, 0, labels)
+    shifted = logits - logits.max(axis=1, keepdims=True)
+    logp = shifted - np.log(np.exp(shifted).sum(axis=1, keepdims=True))
+    return float(np.exp(-logp[np.arange(len(labels)), labels].mean()))
+'''),
+    "ppl_naive_softmax": ("perplexity", '''
+def perplexity(logits, labels, ignore_index=-100):
+    logits, labels = np.asarray(logits, dtype=float), np.asarray(labels)
+    keep = labels != ignore_index
+    if not keep.any():
+        raise ValueError("nothing to score")
+    p = np.exp(logits[keep]) / np.exp(logits[keep]).sum(axis=1, keepdims=True)
+    return float(np.exp(-np.log(p[np.arange(keep.sum()), labels[keep]]).mean()))
+'''),
+    "ppl_mean_of_token_perplexities": ("perplexity", '''
+def perplexity(logits, labels, ignore_index=-100):
+    logits, labels = np.asarray(logits, dtype=float), np.asarray(labels)
+    keep = labels != ignore_index
+    if not keep.any():
+        raise ValueError("nothing to score")
+    rows = logits[keep]
+    shifted = rows - rows.max(axis=1, keepdims=True)
+    logp = shifted - np.log(np.exp(shifted).sum(axis=1, keepdims=True))
+    return float(np.exp(-logp[np.arange(len(rows)), labels[keep]]).mean())
+'''),
+    "ppl_ignores_ignore_index": ("perplexity", '''
+_right = perplexity
+def perplexity(logits, labels, ignore_index=-100):
+    return _right(logits, labels, -100)
+'''),
+    "ppl_no_value_error": ("perplexity", '''
+_right = perplexity
+def perplexity(logits, labels, ignore_index=-100):
+    if not (np.asarray(labels) != ignore_index).any():
+        return float("nan")
+    return _right(logits, labels, ignore_index)
+'''),
+}
+
+# Identities: the copier's numbers differ from the copied in every short answer.
+COPIED, COPIER = "s3001", "s3003"
+
+
+def _differs_everywhere(a, b):
+    return all(variants.variant_index(ref.EXAM, q, a, 16) != variants.variant_index(ref.EXAM, q, b, 16)
+               for q in SHORT)
+
+
+@pytest.fixture(scope="module")
+def batch(tmp_path_factory):
+    """Grades every generated submission once: (results by id, out folder)."""
+    assert _differs_everywhere(COPIED, COPIER)
+    root = tmp_path_factory.mktemp("exam")
+    subs = root / "subs"
+    notebook(subs / "s3001.ipynb", "s3001", "s3001")
+    notebook(subs / "S3002.ipynb", " s3002 ", "s3002")  # case and spaces do not matter
+    notebook(subs / f"{COPIER}.ipynb", COPIED, COPIED)  # copied a neighbour's notebook
+    notebook(subs / "unset.ipynb", "", "unset")
+    gs = subs / "987654"  # a Gradescope submission folder: the metadata names the user
+    notebook(gs / "exam_midterm.ipynb", "ADA@uni.edu", "ada@uni.edu")
+    (gs / "submission_metadata.json").write_text(json.dumps(
+        {"users": [{"email": "ada@uni.edu", "name": "Ada", "sid": "s3004"}]}))
+    gs2 = subs / "987655"
+    notebook(gs2 / "exam_midterm.ipynb", "s3006", "s3006")
+    (gs2 / "submission_metadata.json").write_text(json.dumps(
+        {"users": [{"email": "bo@uni.edu", "name": "Bo", "sid": "s3005"}]}))
+    for name, (_, source) in BUGS.items():
+        notebook(subs / f"{name}.ipynb", name, name, extra=source)
+    student = paths.ASSIGNMENTS / "exam_midterm" / "exam_midterm.ipynb"
+    (subs / "untouched.ipynb").write_bytes(student.read_bytes())
+    out = root / "out"
+    return grade("exam_midterm", subs, out), out
+
+
+def scores(result):
+    return result.question_scores(QUESTIONS)
+
+
+@pytest.mark.parametrize("sid", ["s3001", "S3002", "987654"])
+def test_right_answers_of_the_submitter_get_full_marks(batch, sid):
+    """Right answers for the submitter's own numbers: full marks (local id or Gradescope user)."""
+    results, _ = batch
+    failed = {t.name: t.output for t in results[sid].tests if t.status == "failed"}
+    assert results[sid].score == sum(MAX.values()), failed
+
+
+def test_copied_notebook_is_flagged_and_graded_with_the_copiers_numbers(batch):
+    """A notebook claiming a neighbour: identity fails with a flag, short answers lose points."""
+    results, _ = batch
+    r = results[COPIER]
+    s = scores(r)
+    assert s["identity"] == 0
+    assert r.notes[0].startswith("IDENTITY FLAG") and COPIED in r.notes[0]
+    assert all(s[q] == 0.5 for q in SHORT), s  # only the format points
+    assert s["key_padding_mask"] == 4 and s["perplexity"] == 4
+    assert r.annotations["exam"]["identity"].graded_as == COPIER
+
+
+def test_gradescope_claim_of_another_user_is_flagged(batch):
+    """On Gradescope the metadata's user counts, not the notebook's claim."""
+    results, _ = batch
+    r = results["987655"]
+    assert scores(r)["identity"] == 0
+    assert r.annotations["exam"]["identity"].graded_as == "s3005"
+    assert "s3006" in r.notes[0]
+
+
+def test_unset_identity_is_flagged(batch):
+    results, _ = batch
+    r = results["unset"]
+    assert scores(r)["identity"] == 0 and "not set" in r.notes[0]
+    assert r.score == sum(MAX.values()) - 1  # graded against the file name, which is its id
+
+
+def test_untouched_student_notebook_scores_zero(batch):
+    results, _ = batch
+    assert results["untouched"].score == 0
+
+
+@pytest.mark.parametrize("bug", sorted(BUGS))
+def test_coding_mistake_loses_points_on_its_question_only(batch, bug):
+    results, _ = batch
+    question = BUGS[bug][0]
+    s = scores(results[bug])
+    assert s[question] < MAX[question], f"{bug} got full marks"
+    others = {q: v for q, v in s.items() if q != question and v < MAX[q]}
+    assert not others, f"{bug} also lost {others}"
+
+
+def test_free_responses_are_collected_per_student_and_escaped(batch):
+    """One HTML per submission and one combined, the student's HTML shown as text."""
+    results, out = batch
+    combined = (out / "free_responses.html").read_text()
+    for sid in results:
+        page = (out / sid / "free_response.html").read_text()
+        assert "fr_bidirectional" in page and "fr_variant_check" in page
+    one = (out / "s3001" / "free_response.html").read_text()
+    assert "Because the target is hidden." in one
+    assert "<script>alert" not in combined and "&lt;script&gt;alert(&#x27;x&#x27;)" in one
+    assert "Content-Security-Policy" in combined
+    assert "d_model=" in one  # the student's numbers, for the grader of free responses
+    assert combined.count('<section class="student">') == len(results)
+    assert "(no answer)" in (out / "untouched" / "free_response.html").read_text()
+    if any(shutil.which(b) for b in ("chromium", "chromium-browser", "google-chrome")):
+        assert (out / "free_responses.pdf").read_bytes()[:5] == b"%PDF-"
+
+
+def test_identity_flags_and_difficulty_reports(batch):
+    results, out = batch
+    with open(out / "identity_flags.csv") as f:
+        flagged = {row["submission"] for row in csv.DictReader(f)}
+    assert flagged == {COPIER, "987655", "unset", "untouched"}
+    with open(out / "variant_difficulty.csv") as f:
+        rows = list(csv.DictReader(f))
+    assert {r["question"] for r in rows} == set(QUESTIONS) - {"identity"}
+    graded = len(results)
+    for q in SHORT:
+        assert sum(int(r["submissions"]) for r in rows if r["question"] == q) == graded
+    assert "Hardest variant" in (out / "variant_difficulty.html").read_text()
+
+
+def test_extract_reads_answers_between_markers():
+    """Answers are the Markdown after a marker, up to END QUESTION; placeholders are no answer."""
+    nb = {"cells": [
+        {"cell_type": "markdown", "source": ["<!-- free response: a -->\n", "Prompt A"]},
+        {"cell_type": "markdown", "source": free_response.PLACEHOLDER},
+        {"cell_type": "markdown", "source": "my answer\n\n<!-- END QUESTION -->\nnot this"},
+        {"cell_type": "markdown", "source": "<!-- free response: b -->"},
+        {"cell_type": "code", "source": "x = 1"},
+        {"cell_type": "markdown", "source": "after code: not an answer"},
+    ]}
+    got = free_response.extract(json.dumps(nb).encode(), ["a", "b", "c"])
+    assert [r.answer for r in got] == ["my answer", None, None]
+    assert got[0].prompt == "Prompt A"
+    assert free_response.extract(b"not json", ["a"])[0].answer is None
+
+
+def test_demo_exam_submissions(tmp_path):
+    """The demo exam submissions grade as their names say."""
+    folder = paths.EXAMPLES / "exam_midterm"
+    if not (folder / "expected.json").is_file():
+        pytest.skip("no demo exam submissions")
+    expected = json.loads((folder / "expected.json").read_text())
+    results = grade("exam_midterm", folder, tmp_path / "out")
+    got = {sid: r.score for sid, r in results.items()}
+    assert got == expected
