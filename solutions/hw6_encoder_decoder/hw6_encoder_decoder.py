@@ -428,13 +428,12 @@ def layer_norm(x, eps=1e-5):
 
 def causal_self_attention(x, Wq, Wk, Wv, Wo, heads):
     """Self-attention where position t sees positions 0..t only."""
-    T, d = x.shape
-    d_k = d // heads
+    T, width = x.shape[0], x.shape[1] // heads
     mask = np.triu(np.full((T, T), -np.inf), k=1)  # -inf above the diagonal
     outs, weights = [], []
     for i in range(heads):
-        cols = slice(i * d_k, (i + 1) * d_k)
-        s = (x @ Wq)[:, cols] @ (x @ Wk)[:, cols].T / math.sqrt(d_k) + mask
+        cols = slice(i * width, (i + 1) * width)
+        s = (x @ Wq)[:, cols] @ (x @ Wk)[:, cols].T / math.sqrt(width) + mask
         a = np.exp(s - s.max(axis=1, keepdims=True))
         a /= a.sum(axis=1, keepdims=True)
         weights.append(a)
@@ -795,11 +794,12 @@ def test_sample_rejects_bad_temperature(sample_next, np):
 # %%
 last = logits[-1]
 for T in (0.1, 0.5, 1.0, 2.0, 5.0):
-    z = last / T
-    p = np.exp(z - z.max())
-    p /= p.sum()
-    entropy = -np.sum(p * np.log(np.where(p > 0, p, 1.0)))
-    print(f"T = {T:3.1f}: entropy {entropy:6.4f} nats, max prob {p.max():.5f}, argmax {int(np.argmax(p))}")
+    scaled = last / T
+    probs = np.exp(scaled - scaled.max())
+    probs /= probs.sum()
+    entropy = -np.sum(probs * np.log(np.where(probs > 0, probs, 1.0)))
+    print(f"T = {T:3.1f}: entropy {entropy:6.4f} nats, max prob {probs.max():.5f}, "
+          f"argmax {int(np.argmax(probs))}")
 
 top5 = np.argsort(-last)[:5]
 p5 = np.exp(last[top5] - last[top5].max())
