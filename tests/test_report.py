@@ -3,8 +3,8 @@
 One batch of hw1_attention submissions is graded once through the command
 line (`python -m autograder grade ... --roster ... --due ...`): full marks, a
 wrong causal_mask, a typical sdpa mistake, untouched stubs, a cell raising an
-exception whose message is HTML, a notebook that kills its own process, and
-a Gradescope-style folder submitted late. The tests read the files it wrote.
+exception whose message is HTML, a notebook that kills its own process, a
+zip that is not one, and a Gradescope-style folder submitted late. The tests read the files it wrote.
 """
 from __future__ import annotations
 
@@ -86,6 +86,8 @@ def make_submissions(folder: Path) -> None:
     for sub_id, cells in notebooks.items():
         path = write_notebook(folder / f"{sub_id}.ipynb", cells)
         os.utime(path, (BEFORE_DUE, AFTER_DUE if sub_id == "partial" else BEFORE_DUE))
+    (folder / "broken.zip").write_bytes(b"this is not a zip file")
+    os.utime(folder / "broken.zip", (BEFORE_DUE, BEFORE_DUE))
     late = folder / "late_student"
     late.mkdir()
     write_notebook(late / f"{ID}.ipynb", [ref])
@@ -208,9 +210,11 @@ def test_gradebook_lists_roster_with_statuses(graded):
     assert rows["Lee Late"]["status"] == "late" and rows["Lee Late"]["late_by"] == "2 h 31 min"
     assert rows["Partial Credit"]["status"] == "late"  # by its file time, after --due
     assert rows["Wrong Mask"]["status"] == "graded" and rows["Wrong Mask"]["late_by"] == ""
-    stray = [r for r in rows.values() if r["on_roster"] == "no"]
-    assert [r["submission"] for r in stray] == ["crash"]
-    assert len(rows) == 8
+    stray = {r["submission"]: r for r in rows.values() if r["on_roster"] == "no"}
+    assert sorted(stray) == ["broken", "crash"]
+    assert stray["broken"]["status"] == "not graded" and stray["broken"]["total"] == "0"
+    assert "zip file could not be read" in stray["broken"]["note"]
+    assert len(rows) == 9
 
 
 def test_canvas_export_is_importable(graded):
@@ -251,13 +255,14 @@ def test_class_report_content(graded):
     for heading in ("Scores", "Questions", "Tests, most failed first", "Runtime",
                     "Limits and errors"):
         assert f"<h2>{heading}</h2>" in page
-    assert "7 submissions graded" in page
+    assert "8 submissions graded" in page
     tests_table = page[page.index("Tests, most failed first"):page.index("<h2>Runtime")]
     first_row = tests_table[tests_table.index("<td>"):].split("</tr>")[0]
     assert "scaled_dot_product_attention" in first_row or "causal_mask" in first_row
     problems = page[page.index("<h2>Limits and errors"):]
     assert "crash" in problems and "crashed" in problems
     assert "hostile" in problems and "cell error" in problems
+    assert "broken" in problems and "not graded" in problems
 
 
 def test_class_report_in_a_headless_browser(graded):

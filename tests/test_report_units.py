@@ -145,3 +145,12 @@ def test_markdown_escapes_titles():
                                                         "msg", "visible")])
     md = feedback.markdown(r, feedback.Context("D", ["q1"], {"q1": 1.0}))
     assert "n \\< 1 \\| \\*bold\\*" in md
+
+
+def test_ungradable_submission_states_its_reason_once():
+    r = result("x", {"a": 0.0, "b": 0.0, "c": 0.0}, error="no .ipynb notebook found")
+    for t in r.tests:
+        t.output = f"not graded: {r.error}"
+    r.notes = [r.error]
+    md = feedback.markdown(r, CTX)
+    assert md.count("no .ipynb notebook found") == 1 and "**failed** (0 / 2): checks b" in md

@@ -78,9 +78,15 @@ def _markdown_test(t: TestResult) -> list[str]:
     if t.visibility == "hidden":
         return [f"- a hidden test: {points}"]
     head = f"- **{_mark(t)}** ({points}): {_inline(t.title)}"
-    if t.status == "passed":
+    if t.status == "passed" or _not_run(t):
         return [head]
     return [head, "", _indent(_fence(t.output)), ""]
+
+
+def _not_run(t: TestResult) -> bool:
+    """Tests of a submission that could not be graded repeat its one reason,
+    shown once under "About your notebook"."""
+    return t.output.startswith("not graded: ")
 
 
 def _inline(text: str) -> str:
@@ -115,6 +121,6 @@ def _html_test(t: TestResult) -> str:
         return f"<li>a hidden test: {points}</li>"
     head = (f'<li><strong class="{_mark(t)}">{_mark(t)}</strong> ({points}): '
             f"{esc(t.title)}")
-    if t.status == "passed":
+    if t.status == "passed" or _not_run(t):
         return head + "</li>"
     return head + htmlpage.pre(t.output) + "</li>"
