@@ -104,10 +104,11 @@ print("'dog' gets the same vector in both sentences:",
 # from $2\pi \approx 6.3$ positions for the first pair up to almost
 # $2\pi \cdot 10000 \approx 62{,}832$ for the last, in a geometric
 # progression. For $d = 8$ the four wavelengths are about 6.3, 62.8, 628.3
-# and 6,283.2 positions. Think of a row of clock hands turning at rates
-# that differ by a factor of 10 each: the fast pairs separate neighbouring
-# positions, the slow pairs tell position 40 from position 4,000, and
-# together they give every position its own reading.
+# and 6,283.2 positions. Think of a row of clock hands, each turning
+# $10000^{2/d}$ times slower than the one before it (10 times for $d = 8$):
+# the fast pairs separate neighbouring positions, the slow pairs tell
+# position 40 from position 4,000, and together they give every position
+# its own reading.
 
 # %%
 d_demo = 8
@@ -273,9 +274,13 @@ print("largest error of M_7 PE(p) against PE(p + 7), p < 1000:",
 # The formula gives it exactly.
 #
 # **4. Every position has its own code.** Among the first 1,000 positions
-# at $d = 64$, the two closest codes are still 1.472 apart (Euclidean
-# distance), so no two positions are confused. The pairwise distances come
-# from one matrix product, $\lVert a - b \rVert^2 = a\cdot a + b \cdot b - 2\,a \cdot b$:
+# at $d = 64$, no two codes are closer than 1.472 (Euclidean distance), so
+# no two positions are confused. The pairwise distances come from one
+# matrix product, $\lVert a - b \rVert^2 = a\cdot a + b \cdot b - 2\,a \cdot b$.
+# Property 2 predicts more: since $\lVert \mathrm{PE}(p) \rVert^2 = d/2$
+# for every $p$, the distance between two positions also depends only on
+# their offset, so the closest pairs are all the pairs of neighbours, each
+# exactly as far apart as the next:
 
 # %%
 codes = sinusoidal_pe(1000, 64)
@@ -283,8 +288,11 @@ gram = codes @ codes.T  # (1000, 1000) all dot products
 sq = np.diag(gram)
 dist = np.sqrt(np.maximum(sq[:, None] + sq[None, :] - 2 * gram, 0.0))
 np.fill_diagonal(dist, np.inf)
-closest = np.unravel_index(dist.argmin(), dist.shape)
-print(f"closest pair of positions: {closest}, distance {dist.min():.3f}")
+i, j = np.unravel_index(dist.argmin(), dist.shape)
+print(f"smallest distance between two positions: {dist.min():.3f} "
+      f"(for example positions {i} and {j})")
+neighbours = np.linalg.norm(codes[1:] - codes[:-1], axis=1)  # (999,) |PE(p+1) - PE(p)|
+print(f"every pair of neighbours is that far apart: {neighbours.min():.6f} to {neighbours.max():.6f}")
 
 # %% [markdown]
 # Finally, nothing here is learned: the table has no parameters, and it can
@@ -377,8 +385,10 @@ def count_parameters(model, trainable_only=False):
 
 # %%
 def test_count_linear(count_parameters, nn):
+    import numbers
     n = count_parameters(nn.Linear(3, 2))
-    assert isinstance(n, int), f"count_parameters should return an int, not {type(n).__name__}"
+    assert isinstance(n, numbers.Integral) and not isinstance(n, bool), \
+        f"count_parameters should return an int, not {type(n).__name__}"
     assert n == 8, f"Linear(3, 2) has a 2x3 weight and 2 biases, not {n} parameters"
 
 # %%
