@@ -296,10 +296,12 @@ def test_extract_reads_answers_between_markers():
 
 def test_demo_exam_submissions(tmp_path):
     """The demo exam submissions grade as their names say."""
+    from autograder.exam_midterm.demo import EXPECTED
     folder = paths.EXAMPLES / "exam_midterm"
-    if not (folder / "expected.json").is_file():
+    if not folder.is_dir():
         pytest.skip("no demo exam submissions")
-    expected = json.loads((folder / "expected.json").read_text())
     results = grade("exam_midterm", folder, tmp_path / "out")
     got = {sid: r.score for sid, r in results.items()}
-    assert got == expected
+    assert got == EXPECTED
+    assert results["s1003"].notes[0].startswith("IDENTITY FLAG")
+    assert "IDENTITY FLAG" not in " ".join(results["123456"].notes)

@@ -1,0 +1,141 @@
+"""Regenerate the demo exam submissions in examples/exam_midterm/ from the
+built student notebook and the master's solutions:
+
+    .venv/bin/python -m autograder.exam_midterm.demo
+
+    s1001.ipynb     full marks: right answers for s1001, both free responses  21
+    s1002.ipynb     typical mistakes: the 12 d^2 rule, [CLS]/[SEP] selected
+                    too, source and target swapped, a boolean padding mask;
+                    one free response left blank                             low
+    s1003.ipynb     s1001's notebook handed in by s1003 (STUDENT_ID still
+                    s1001): flagged, graded with s1003's numbers              low
+    s1004.ipynb     the notebook as handed out                                0
+    123456/         a Gradescope submission folder: submission_metadata.json
+                    names the user (sid s1005, e-mail grace@example.edu),
+                    the notebook says STUDENT_ID = "Grace@Example.edu"        21
+
+EXPECTED holds each submission's total (tests/test_exam_grading.py checks it).
+"""
+from __future__ import annotations
+
+import copy
+import json
+import re
+import sys
+
+import nbformat
+
+from autograder import paths
+from autograder.build import solution_notebook, student_notebook
+from autograder.build.transforms import StableCellIds, serialise
+
+HERE = paths.EXAMPLES / "exam_midterm"
+
+ASSIGNED = re.compile(r"^(?:def |class )?([A-Za-z_]\w*)")
+PLACEHOLDER = "_Type your answer here, replacing this text._"
+
+FREE_RESPONSES = [
+    "Next-token prediction asks position i for token i+1, so if position i could attend "
+    "to i+1 it would copy the answer: the decoder must hide the future. In masked-LM the "
+    "target is the original token at a corrupted position, which the input no longer "
+    "shows, so both sides may be used. Only the selected positions give a training signal "
+    "(select_prob of the ordinary positions). With [MASK] everywhere, the model would only "
+    "learn to predict at [MASK] inputs, which never occur when fine-tuning.",
+    "Attention: 4 d^2 + 4 d; feed-forward: 2 d d_ff + d_ff + d; the rest is LayerNorms. "
+    "12 d^2 assumes d_ff = 4 d and no biases; my d_ff is 3 d, so the rule is off by "
+    "about 2 d^2.",
+]
+
+S1002_ANSWERS = {
+    "ENCODER_LAYER_PARAMS": 'ENCODER_LAYER_PARAMS = 12 * P["encoder_params"]["d_model"] ** 2',
+    "MASK_FRACTION": 'MASK_FRACTION = P["mask_fraction"]["select_prob"] * P["mask_fraction"]["mask_prob"]',
+    "CROSS_ATTENTION_SHAPE": ('c = P["cross_attention_shape"]\n'
+                              'CROSS_ATTENTION_SHAPE = (c["batch"], c["heads"], c["n_src"], c["n_tgt"])'),
+    "key_padding_mask": ('def key_padding_mask(lengths, n_src):\n'
+                         '    """True where the position is padding."""\n'
+                         '    lengths = np.asarray(lengths)\n'
+                         '    if lengths.min() < 1 or lengths.max() > n_src:\n'
+                         '        raise ValueError("lengths must lie in [1, n_src]")\n'
+                         '    return np.arange(n_src)[None, :] >= lengths[:, None]\n'),
+}
+
+
+def answer_name(cell) -> str | None:
+    """The answer variable or function a code answer cell defines."""
+    if cell.cell_type != "code" or "otter_answer_cell" not in cell.metadata.get("tags", []):
+        return None
+    lines = [ln for ln in cell.source.splitlines() if ln.strip() and not ln.startswith("#")]
+    names = [ASSIGNED.match(ln).group(1) for ln in lines if ASSIGNED.match(ln)]
+    for name in names:
+        if name.isupper() or name in ("key_padding_mask", "perplexity"):
+            return name
+    return None
+
+
+def solution_answers(solution) -> dict[str, str]:
+    """{answer name: the solution's cell source} (the last cell naming it)."""
+    out = {}
+    for cell in solution.cells:
+        if cell.cell_type != "code":
+            continue
+        for name in ("STUDENT_ID", "ENCODER_LAYER_PARAMS", "CROSS_ATTENTION_SHAPE",
+                     "MASK_FRACTION", "CHANCE_LOSS", "key_padding_mask", "perplexity"):
+            if re.search(rf"^(def )?{name}\b", cell.source, re.M):
+                out[name] = cell.source
+    return out
+
+
+def fill(student, answers: dict[str, str], student_id: str | None, responses: list[str | None]):
+    nb = copy.deepcopy(student)
+    free = iter(responses)
+    for cell in nb.cells:
+        name = answer_name(cell)
+        if name == "STUDENT_ID" and student_id is not None:
+            cell.source = f"STUDENT_ID = {student_id!r}"
+        elif name == "CHANCE_LOSS" and "CHANCE_LOSS" in answers:
+            cell.source = answers["CHANCE_LOSS"]
+        elif name in answers:
+            cell.source = answers[name]
+        elif cell.cell_type == "markdown" and cell.source.strip() == PLACEHOLDER:
+            text = next(free, None)
+            if text:
+                cell.source = text
+    return StableCellIds()(nb)
+
+
+EXPECTED = {"s1001": 21.0, "s1002": 10.5, "s1003": 12.5, "s1004": 0.0, "123456": 21.0}
+"""Total of each demo submission (by submission id)."""
+
+
+def variants(student, solution) -> dict[str, tuple[object, float]]:
+    right = solution_answers(solution)
+    return {
+        "s1001.ipynb": (fill(student, right, "s1001", FREE_RESPONSES), 21.0),
+        "s1002.ipynb": (fill(student, {**right, **S1002_ANSWERS}, "s1002",
+                             [FREE_RESPONSES[0], None]), 10.5),
+        "s1003.ipynb": (fill(student, right, "s1001", FREE_RESPONSES), 12.5),
+        "s1004.ipynb": (student, 0.0),
+        "123456/exam_midterm.ipynb": (fill(student, right, "Grace@Example.edu",
+                                           FREE_RESPONSES), 21.0),
+    }
+
+
+METADATA = {"users": [{"email": "grace@example.edu", "name": "Grace H", "sid": "s1005"}],
+            "created_at": "2026-03-02T10:05:00.000000-08:00",
+            "assignment": {"title": "Midterm exam", "due_date": "2026-03-02T11:00:00.000000-08:00"}}
+
+
+def main() -> int:
+    student = nbformat.reads(student_notebook("exam_midterm").decode("utf-8"), as_version=4)
+    solution = solution_notebook("exam_midterm")
+    for rel, (nb, _) in variants(student, solution).items():
+        path = HERE / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(serialise(nb))
+        print(path.relative_to(paths.ROOT))
+    (HERE / "123456" / "submission_metadata.json").write_text(json.dumps(METADATA, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
