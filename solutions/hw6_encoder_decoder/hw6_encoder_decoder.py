@@ -111,9 +111,11 @@ print("continuation ids:", cont_ids)
 #
 # $$W_{ij} \sim U(-a, a), \qquad a = \sqrt{\frac{6}{fan_{in} + fan_{out}}}$$
 #
-# ($U(-a, a)$ has variance $a^2/3 = 2/(fan_{in} + fan_{out})$, the average
-# of $1/fan_{in}$, which preserves the forward signal, and $1/fan_{out}$,
-# which preserves the gradients.)
+# ($U(-a, a)$ has variance $a^2/3 = 2/(fan_{in} + fan_{out})$, one over the
+# average fan: a compromise between $1/fan_{in}$, which preserves the
+# forward signal, and $1/fan_{out}$, which preserves the gradients. For a
+# square $8 \times 8$ matrix it is exactly $1/8$, and
+# $\mathrm{Var}(y) = 8 \cdot \tfrac{1}{8}\,\mathrm{Var}(x) = \mathrm{Var}(x)$.)
 #
 # Randomness here always comes from an explicit generator,
 # `rng = np.random.default_rng(seed)`, passed in as an argument: the same
@@ -681,7 +683,7 @@ def test_greedy_max_len(greedy_decode, np):
 
 # %% [markdown]
 # **Check.** Our random model, prefix in, 8 tokens out. Expect gibberish
-# (the lesson's random model got stuck repeating one token): the weights
+# (the lesson's random model got stuck repeating the same token): the weights
 # were never trained. What the loop shows is the mechanism.
 
 # %%
