@@ -209,6 +209,8 @@ def test_gradebook_lists_roster_with_statuses(graded):
     assert rows["Lee Late"]["submission"] == "late_student"  # matched by Gradescope's sid
     assert rows["Lee Late"]["status"] == "late" and rows["Lee Late"]["late_by"] == "2 h 31 min"
     assert rows["Partial Credit"]["status"] == "late"  # by its file time, after --due
+    assert "Submitted 2 h 31 min after the due date." in \
+        (out / "late_student" / "feedback.md").read_text()
     assert rows["Wrong Mask"]["status"] == "graded" and rows["Wrong Mask"]["late_by"] == ""
     stray = {r["submission"]: r for r in rows.values() if r["on_roster"] == "no"}
     assert sorted(stray) == ["broken", "crash"]
