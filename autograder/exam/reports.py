@@ -119,9 +119,22 @@ def _flags_csv(flagged) -> str:
 
 
 def difficulty_html(rows: list[dict], ref, title: str) -> str:
+    body = [f"<h1>{esc(title)}: difficulty per variant</h1>", *difficulty_sections(rows, ref)]
+    return free_response.page(f"{title}: difficulty per variant", body)
+
+
+def class_report_section(batch) -> list[str]:
+    """HTML for the class report: difficulty per variant ([] for a homework)."""
+    a = batch.assignment
+    if not any(r.annotations.get("exam") for r in batch.results):
+        return []
+    rows = difficulty(batch.results, a.questions, {q: a.config.max_points(q) for q in a.questions})
+    return ["<h2>Difficulty per variant</h2>", *difficulty_sections(rows, a.reference, level=3)]
+
+
+def difficulty_sections(rows: list[dict], ref, level: int = 2) -> list[str]:
     """Per question: its variants side by side, the easiest and hardest named."""
-    body = [f"<h1>{esc(title)}: difficulty per variant</h1>",
-            '<p class="muted">Mean score of the submissions that got each variant of a '
+    body = ['<p class="muted">Mean score of the submissions that got each variant of a '
             "question. With few submissions per variant, differences of one submission "
             "are noise: look for a variant far below the others with several submissions."
             "</p>"]
@@ -130,10 +143,10 @@ def difficulty_html(rows: list[dict], ref, title: str) -> str:
         table_rows = [[r["variant"], _describe(ref, q, r["variant"]), r["submissions"],
                        f"{100 * r['mean'] / r['max_points']:.0f}%" if r["max_points"] else "-",
                        f"{r['full_marks']} of {r['submissions']}"] for r in qrows]
-        body += [f"<h2>{esc(q)}</h2>", _spread(qrows),
+        body += [f"<h{level}>{esc(q)}</h{level}>", _spread(qrows),
                  table(["variant", "numbers", "submissions", "mean score", "full marks"],
                        table_rows, numeric={0, 2, 3})]
-    return free_response.page(f"{title}: difficulty per variant", body)
+    return body
 
 
 def _describe(ref, question: str, v: int) -> str:
