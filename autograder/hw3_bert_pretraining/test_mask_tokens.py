@@ -16,7 +16,7 @@ from functools import lru_cache
 import numpy as np
 
 from autograder.checks import expect_dtype, expect_ndarray, expect_shape, fail
-from autograder.hw3_bert_pretraining.binomial import ALPHA, interval
+from autograder.hw3_bert_pretraining.binomial import ALPHA, _pmf, interval
 
 QUESTION = "mask_tokens"
 
@@ -49,6 +49,15 @@ def _batch(seed: int, rows: int, length: int) -> np.ndarray:
         end = int(g.integers(sep + 2, length + 1))
         ids[r, 0], ids[r, sep], ids[r, end - 1] = CLS, SEP, SEP
         ids[r, end:] = PAD
+    ids.setflags(write=False)
+    return ids
+
+
+@lru_cache(maxsize=None)
+def _full_rows(seed: int, rows: int, width: int) -> np.ndarray:
+    """Rows [CLS] + `width` ordinary ids + [SEP], no padding: every row has `width` candidates."""
+    ids = np.random.default_rng(seed).choice(ORDINARY, size=(rows, width + 2))
+    ids[:, 0], ids[:, -1] = CLS, SEP
     ids.setflags(write=False)
     return ids
 
@@ -246,6 +255,40 @@ def test_edge_probabilities(student):
     corrupted, labels, what = _call(student, ids, 53, (1.0, 0.0, 0.0))
     if not (labels[ordinary] != -100).all() or (corrupted != ids).any():
         fail(f"{what}: every ordinary position must be selected and keep its id")
+
+
+def test_selection_is_independent(student):
+    """positions are selected independently, so the number selected varies by row and by call"""
+    rows, width, calls = 256, 126, (70, 71, 72, 73)
+    per_row = _pmf(width, DEFAULTS[0])
+    mode = int(per_row.argmax())                     # 19 of 126
+    n = rows * width
+    mid = round(DEFAULTS[0] * n)                     # 4838 of 32,256
+    near_mid = float(_pmf(n, DEFAULTS[0])[mid - 1:mid + 2].sum())
+    at_mode, near = 0, 0
+    for seed in calls:
+        ids = _full_rows(seed, rows, width)
+        corrupted, labels, what = _call(student, ids, 1000 + seed)
+        _check_invariants(ids, corrupted, labels, what)
+        counts = (labels != -100).sum(axis=1)
+        at_mode += int((counts == mode).sum())
+        near += int(abs(int(counts.sum()) - mid) <= 1)
+    # (b) A correct sampler's total per call is Bin(32256, 0.15); it lands within 1 of its
+    # middle with probability near_mid = 0.0187, so in all four (independent) calls with
+    # probability near_mid**4 = 1.2e-7. A sampler that picks a fixed number of positions
+    # (round(select_prob * n), say) always does.
+    if near == len(calls):
+        fail("every call selected almost exactly select_prob times the number of ordinary "
+             "positions: select each position independently (a fixed number of targets is "
+             "another sampler)")
+    # (a) Each row's count is Bin(126, 0.15), independently, so the number of the 1,024 rows
+    # whose count equals the most likely value (19, probability 0.0988) is exactly
+    # Bin(1024, 0.0988). Checked at level ALPHA - near_mid**4 (about 8.8e-7): with (b),
+    # the union bound keeps the false-fail probability of this test below 1e-6. A
+    # per-row fixed-count sampler puts all 1,024 rows there.
+    _expect_count(at_mode, rows * len(calls), float(per_row[mode]),
+                  ALPHA - near_mid ** len(calls),
+                  f"rows of {width} ordinary tokens with exactly {mode} selected")
 
 
 def test_reproducible_with_rng_only(student):

@@ -4,10 +4,10 @@
 
 Deterministic: the same student notebook gives byte-identical files.
 
-    full_solution.ipynb     the solution's answers                          24 / 24
+    full_solution.ipynb     the solution's answers                          25 / 25
     loop_solution.ipynb     correct answers written differently: a loop over
                             the tokens with its own draw order, the loss by
-                            hand with logsumexp, the pair built by appends   24 / 24
+                            hand with logsumexp, the pair built by appends   25 / 25
     partial_mistakes.ipynb  mask_tokens with an `elif` that never reaches the
                             random branch, mlm_loss that returns nan when no
                             token is selected, nsp_pair with the first [SEP]

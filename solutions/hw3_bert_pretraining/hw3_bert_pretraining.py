@@ -161,7 +161,7 @@ print("each position with p = 0.15 (random):", per_position.tolist())
 # %% [raw]
 # # BEGIN QUESTION
 # name: mask_tokens
-# points: 12
+# points: 13
 
 # %% [markdown]
 # **Question 1.** Write `mask_tokens(input_ids, vocab_size, mask_id,
