@@ -26,7 +26,7 @@ N = 3000
 
 def _probabilities(logits, temperature, top_k=None):
     z = np.asarray(logits, dtype=np.float64) / temperature
-    if top_k is not None:
+    if top_k is not None and top_k < len(z):
         z = np.where(z >= np.sort(z)[-top_k], z, -np.inf)  # no ties at the cut in these tests
     p = np.exp(z - z.max())
     return p / p.sum()
@@ -77,6 +77,11 @@ def test_top_k_distribution(student):
     ids, what = _draws(student, LOGITS, 1.0, 1, 200, 6)
     if np.any(ids != int(np.argmax(LOGITS))):
         fail(f"{what}: top_k=1 must always give the largest logit")
+
+
+def test_top_k_beyond_vocabulary(student):
+    """a top_k at least as large as the vocabulary keeps every id"""
+    _check_frequencies([(LOGITS, 1.0, len(LOGITS), 9), (LOGITS, 1.0, 50, 10)], student)
 
 
 def test_large_logits(student):

@@ -5,6 +5,6 @@ def sample_next(logits, temperature, rng, top_k=None):
         raise ValueError("bad arguments")
     z = np.asarray(logits, dtype=float) / temperature
     if top_k is not None:
-        z = np.where(z >= np.sort(z)[-top_k], z, -np.inf)
+        z = np.where(z >= np.sort(z)[-min(top_k, len(z))], z, -np.inf)
     p = np.exp(z - z.max()); p /= p.sum()
     return int(np.random.choice(len(p), p=p))

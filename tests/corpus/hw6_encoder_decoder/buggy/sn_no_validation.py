@@ -3,6 +3,6 @@ import numpy as np
 def sample_next(logits, temperature, rng, top_k=None):
     z = np.asarray(logits, dtype=float) / max(temperature, 1e-8)
     if top_k:
-        z = np.where(z >= np.sort(z)[-top_k], z, -np.inf)
+        z = np.where(z >= np.sort(z)[-min(top_k, len(z))], z, -np.inf)
     p = np.exp(z - z.max()); p /= p.sum()
     return int(rng.choice(len(p), p=p))
