@@ -723,7 +723,8 @@ print("words    :", [names.get(i, f"<{i}>") for i in generated])
 # **Question 6.** Write `sample_next(logits, temperature, rng, top_k=None)`:
 # return one id (an `int`) drawn with `rng` from
 # $\mathrm{softmax}(\text{logits} / T)$, restricted to the `top_k` largest
-# logits (renormalised) when `top_k` is given. Raise `ValueError` when
+# logits (renormalised) when `top_k` is given (a `top_k` of at least `V`
+# keeps every id). Raise `ValueError` when
 # `temperature <= 0` or `top_k < 1`. Use only `rng` for randomness (for
 # example `rng.choice(V, p=probs)`).
 
