@@ -126,7 +126,7 @@ def difficulty_html(rows: list[dict], ref, title: str) -> str:
 def class_report_section(batch) -> list[str]:
     """HTML for the class report: difficulty per variant ([] for a homework)."""
     a = batch.assignment
-    if not any(r.annotations.get("exam") for r in batch.results):
+    if not any(getattr(r, "annotations", {}).get("exam") for r in batch.results):
         return []
     rows = difficulty(batch.results, a.questions, {q: a.config.max_points(q) for q in a.questions})
     return ["<h2>Difficulty per variant</h2>", *difficulty_sections(rows, a.reference, level=3)]
