@@ -29,10 +29,17 @@ def render(batch) -> str:
             f"{len(results)} submissions graded in {batch.seconds:.1f} s.</p>"]
     body += _scores(results, a.max_total)
     body += _questions(qs)
+    body += _variants(batch)
     body += _tests(ts)
     body += _runtimes(results, a.config.limits.notebook_seconds)
     body += _problems(problems.of_batch(results))
     return page(f"{a.config.title}: class report", body, script=True)
+
+
+def _variants(batch) -> list[str]:
+    """An exam's per-question difficulty across its per-student variants."""
+    from autograder.exam.reports import class_report_section
+    return class_report_section(batch)
 
 
 def _img(uri: str, alt: str) -> str:
