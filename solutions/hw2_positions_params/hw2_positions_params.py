@@ -708,8 +708,15 @@ layers, tok, pos = bert["12 encoder layers"], bert["token table"], bert["positio
 print(f"layers + token table:             {layers + tok:,}")
 print(f"layers + token + position tables: {layers + tok + pos:,}")
 print(f"all six components:               {sum(bert.values()):,}")
-heads = (768 * 768 + 768) + 2 * 768 + 30522 + (768 * 2 + 2)  # MLM transform, LayerNorm, bias; NSP
-print(f"with the pre-training heads:      {sum(bert.values()) + heads:,}")
+with torch.device("meta"):
+    heads = nn.ModuleDict({
+        "mlm_transform": nn.Linear(768, 768), "mlm_norm": nn.LayerNorm(768),
+        "mlm_output": nn.Linear(768, 30522),  # scores every word piece
+        "nsp": nn.Linear(768, 2),
+    })
+heads["mlm_output"].weight = bert_parts["token table"].weight  # tied: adds only its 30,522 biases
+pretraining = nn.ModuleList([*bert_parts.values(), heads])
+print(f"with the pre-training heads:      {count_parameters(pretraining):,}")
 
 # %% [markdown]
 # You now have a position code you can trust and a way to size any model.
