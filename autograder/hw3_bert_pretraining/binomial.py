@@ -19,7 +19,7 @@ ALPHA = 1e-6
 """Largest probability that a correct sampler fails one test."""
 
 
-def _pmf(n: int, p: float) -> np.ndarray:
+def pmf(n: int, p: float) -> np.ndarray:
     """P(X = k) for k = 0..n, X ~ Bin(n, p), 0 < p < 1, in log space (n up to ~1e6)."""
     k = np.arange(1, n + 1)
     log_comb = np.concatenate(([0.0], np.cumsum(np.log(n - k + 1) - np.log(k))))  # log C(n, k)
@@ -34,14 +34,10 @@ def interval(n: int, p: float, alpha: float) -> tuple[int, int]:
         return 0, 0
     if p >= 1.0:
         return n, n
-    pmf = _pmf(n, p)
-    below = np.cumsum(pmf)               # below[k] = P(X <= k), summed from the small tail up
-    above = np.cumsum(pmf[::-1])[::-1]   # above[k] = P(X >= k), likewise
+    mass = pmf(n, p)
+    below = np.cumsum(mass)              # below[k] = P(X <= k), summed from the small tail up
+    above = np.cumsum(mass[::-1])[::-1]  # above[k] = P(X >= k), likewise
     lo = int(np.searchsorted(below, alpha / 2, side="right"))  # P(X <= lo - 1) <= alpha/2
     hi = int(np.count_nonzero(above > alpha / 2)) - 1           # P(X >= hi + 1) <= alpha/2
     return lo, hi
 
-
-def within(count: int, n: int, p: float, alpha: float) -> bool:
-    lo, hi = interval(int(n), float(p), float(alpha))
-    return lo <= count <= hi

@@ -16,7 +16,7 @@ from functools import lru_cache
 import numpy as np
 
 from autograder.checks import expect_dtype, expect_ndarray, expect_shape, fail
-from autograder.hw3_bert_pretraining.binomial import ALPHA, _pmf, interval
+from autograder.hw3_bert_pretraining.binomial import ALPHA, interval, pmf
 
 QUESTION = "mask_tokens"
 
@@ -89,10 +89,10 @@ def _check_invariants(ids, corrupted, labels, what):
     def first(bad, message):
         if bad.any():
             i = tuple(int(j) for j in np.argwhere(bad)[0])
-            fail(f"{what}: {message}, {int(bad.sum())} times; first at index {i} "
-                 f"(input id {ids[i]}, corrupted {corrupted[i]}, label {labels[i]})")
-    first(labelled & special, "a special token was selected (it has a label)")
+            fail(f"{what}: {message} (at {int(bad.sum())} positions; the first at index {i}: "
+                 f"input id {ids[i]}, corrupted {corrupted[i]}, label {labels[i]})")
     first(labelled & (labels != ids), "a label is neither -100 nor the position's original id")
+    first(labelled & special, "a special token was selected (it has a label)")
     first(~labelled & (corrupted != ids), "a position without a label was changed")
     allowed = (corrupted == MASK) | (corrupted == ids) | np.isin(corrupted, ORDINARY)
     first(labelled & ~allowed, "a selected position holds neither [MASK], its original id "
@@ -260,11 +260,11 @@ def test_edge_probabilities(student):
 def test_selection_is_independent(student):
     """positions are selected independently, so the number selected varies by row and by call"""
     rows, width, calls = 256, 126, (70, 71, 72, 73)
-    per_row = _pmf(width, DEFAULTS[0])
+    per_row = pmf(width, DEFAULTS[0])
     mode = int(per_row.argmax())                     # 19 of 126
     n = rows * width
     mid = round(DEFAULTS[0] * n)                     # 4838 of 32,256
-    near_mid = float(_pmf(n, DEFAULTS[0])[mid - 1:mid + 2].sum())
+    near_mid = float(pmf(n, DEFAULTS[0])[mid - 1:mid + 2].sum())
     at_mode, near = 0, 0
     for seed in calls:
         ids = _full_rows(seed, rows, width)
