@@ -156,6 +156,25 @@ def perplexity(logits, labels, ignore_index=-100):
 '''),
 }
 
+# Claims that try to pass for the submitter without being its id.
+ATTACKS = {
+    "attack_str_subclass": '''
+class Anyone(str):
+    def __eq__(self, other): return True
+    def __hash__(self): return 0
+    def lower(self): return self
+    def strip(self, *a): return self
+    def split(self, *a): return [self]
+STUDENT_ID = Anyone("s3001")
+''',
+    "attack_object": '''
+class Anyone:
+    def __eq__(self, other): return True
+    def __str__(self): return "attack_object"
+STUDENT_ID = Anyone()
+''',
+}
+
 # Identities: the copier's numbers differ from the copied in every short answer.
 COPIED, COPIER = "s3001", "s3003"
 
@@ -185,6 +204,8 @@ def batch(tmp_path_factory):
         {"users": [{"email": "bo@uni.edu", "name": "Bo", "sid": "s3005"}]}))
     for name, (_, source) in BUGS.items():
         notebook(subs / f"{name}.ipynb", name, name, extra=source)
+    for name, source in ATTACKS.items():
+        notebook(subs / f"{name}.ipynb", COPIED, COPIED, extra=source)
     student = paths.ASSIGNMENTS / "exam_midterm" / "exam_midterm.ipynb"
     (subs / "untouched.ipynb").write_bytes(student.read_bytes())
     out = root / "out"
@@ -222,6 +243,26 @@ def test_gradescope_claim_of_another_user_is_flagged(batch):
     assert scores(r)["identity"] == 0
     assert r.annotations["exam"]["identity"].graded_as == "s3005"
     assert "s3006" in r.notes[0]
+
+
+@pytest.mark.parametrize("attack", sorted(ATTACKS))
+def test_claims_that_are_not_plain_ids_are_flagged(batch, attack):
+    """A str subclass equal to everything, or an object printing the right id, is no match."""
+    results, _ = batch
+    r = results[attack]
+    assert scores(r)["identity"] == 0 and r.notes[0].startswith("IDENTITY FLAG")
+    assert r.annotations["exam"]["identity"].graded_as == attack
+
+
+def test_examples_are_in_sync():
+    """Are examples/exam_midterm/ what the demo script makes from the current notebook?"""
+    from autograder.build import solution_notebook, student_notebook
+    from autograder.build.transforms import serialise
+    from autograder.exam_midterm import demo
+    student = nbformat.reads(student_notebook("exam_midterm").decode(), as_version=4)
+    for rel, (nb, total) in demo.variants(student, solution_notebook("exam_midterm")).items():
+        assert (paths.EXAMPLES / "exam_midterm" / rel).read_bytes() == serialise(nb), rel
+        assert demo.EXPECTED[rel.split("/")[0].removesuffix(".ipynb")] == total
 
 
 def test_unset_identity_is_flagged(batch):
@@ -268,7 +309,7 @@ def test_identity_flags_and_difficulty_reports(batch):
     results, out = batch
     with open(out / "identity_flags.csv") as f:
         flagged = {row["submission"] for row in csv.DictReader(f)}
-    assert flagged == {COPIER, "987655", "unset", "untouched"}
+    assert flagged == {COPIER, "987655", "unset", "untouched", *ATTACKS}
     with open(out / "variant_difficulty.csv") as f:
         rows = list(csv.DictReader(f))
     assert {r["question"] for r in rows} == set(QUESTIONS) - {"identity"}
