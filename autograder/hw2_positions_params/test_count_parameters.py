@@ -10,8 +10,6 @@ storage, so 110 million of them cost nothing to build.
 """
 import functools
 
-import torch
-
 from autograder.checks import expect_equal, expect_int, seeded
 from autograder.engine.student import RemoteObject
 
