@@ -37,8 +37,8 @@ def test_matches_reference(ref, student):
         what = f"x of shape {(T, d)}, heads={heads}"
         out, w = _call(student, args, heads, what)
         ref_out, ref_w = ref.bidirectional_self_attention(*args, heads)
-        expect_close(w, ref_w, what + ": weights", rtol=1e-6, atol=1e-9)
-        expect_close(out, ref_out, what + ": out", rtol=1e-6, atol=1e-9)
+        expect_close(w, ref_w, what + ": weights", rtol=1e-5, atol=1e-7)
+        expect_close(out, ref_out, what + ": out", rtol=1e-5, atol=1e-7)
 
 
 def test_rows_sum_to_one_and_see_the_future(student):
@@ -47,7 +47,7 @@ def test_rows_sum_to_one_and_see_the_future(student):
         what = f"x of shape {(T, d)}, heads={heads}"
         _, w = _call(student, _inputs(T, d, 20 + seed), heads, what)
         expect_shape(w, (heads, T, T), what + ": weights")
-        if not np.allclose(w.sum(axis=-1), 1.0, atol=1e-9):
+        if not np.allclose(w.sum(axis=-1), 1.0, atol=1e-6):
             fail(f"{what}: a row of weights does not sum to 1")
         upper = w[:, np.triu_indices(T, k=1)[0], np.triu_indices(T, k=1)[1]]
         if not np.all(upper > 0):
@@ -62,4 +62,4 @@ def test_large_scores_stay_finite(ref, student):
     if not (np.all(np.isfinite(out)) and np.all(np.isfinite(w))):
         fail(f"{what}: the result holds nan or inf")
     ref_out, ref_w = ref.bidirectional_self_attention(*args, 2)
-    expect_close(w, ref_w, what + ": weights", rtol=1e-6, atol=1e-9)
+    expect_close(w, ref_w, what + ": weights", rtol=1e-4, atol=1e-6)

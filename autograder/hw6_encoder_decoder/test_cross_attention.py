@@ -43,8 +43,8 @@ def test_matches_reference(ref, student):
         what = _what(n_tgt, n_src, d, heads)
         out, w = _call(student, args, heads, what)
         ref_out, ref_w = ref.cross_attention(*args, heads)
-        expect_close(w, ref_w, what + ": weights", rtol=1e-6, atol=1e-9)
-        expect_close(out, ref_out, what + ": out", rtol=1e-6, atol=1e-9)
+        expect_close(w, ref_w, what + ": weights", rtol=1e-5, atol=1e-7)
+        expect_close(out, ref_out, what + ": out", rtol=1e-5, atol=1e-7)
 
 
 def test_every_encoder_position_visible(student):
@@ -53,7 +53,7 @@ def test_every_encoder_position_visible(student):
         what = _what(n_tgt, n_src, d, heads)
         _, w = _call(student, _inputs(n_tgt, n_src, d, 20 + seed), heads, what)
         expect_shape(w, (heads, n_tgt, n_src), what + ": weights")
-        if not np.allclose(w.sum(axis=-1), 1.0, atol=1e-9):
+        if not np.allclose(w.sum(axis=-1), 1.0, atol=1e-6):
             fail(f"{what}: a row of weights does not sum to 1 over the encoder positions")
         if not np.all(w > 0):
             fail(f"{what}: a weight is 0: cross-attention has no mask")
@@ -68,7 +68,7 @@ def test_decoder_positions_independent(student):
     out2, _ = _call(student, args, 2, "y with row 3 changed")
     expect_shape(out2, (7, 8), "y with row 3 changed: out")
     others = [i for i in range(7) if i != 3]
-    if not np.allclose(out[others], out2[others], rtol=0, atol=1e-12):
+    if not np.allclose(out[others], out2[others], rtol=0, atol=1e-7):
         fail("changing decoder row 3 changed the output of another decoder row")
     if np.allclose(out[3], out2[3], rtol=0, atol=1e-9):
         fail("changing decoder row 3 did not change its own output")
@@ -81,4 +81,4 @@ def test_large_scores_stay_finite(ref, student):
     out, w = _call(student, args, 2, what)
     if not (np.all(np.isfinite(out)) and np.all(np.isfinite(w))):
         fail(f"{what}: the result holds nan or inf")
-    expect_close(w, ref.cross_attention(*args, 2)[1], what + ": weights", rtol=1e-6, atol=1e-9)
+    expect_close(w, ref.cross_attention(*args, 2)[1], what + ": weights", rtol=1e-4, atol=1e-6)
