@@ -266,9 +266,33 @@ def test_correct_answers_in_other_forms_pass():
     assert not any(run_question("cross_attention_shape", names, sid).values())
 
 
-# Typical wrong answers: question -> {mistake: f(numbers) -> {global: value}}.
+# Typical wrong answers: question -> {mistake: f(numbers) -> {global: value}}
+# (None: the mistake changes nothing in that variant).
 def _enc(f):
     return lambda p: {"ENCODER_LAYER_PARAMS": f(p["d_model"], p["d_ff"])}
+
+
+def _full(d, f):
+    return ref.encoder_params(d, 1, f)
+
+
+def _shape(*axes):
+    return lambda p: {"CROSS_ATTENTION_SHAPE": tuple(
+        p["d_model"] // p["heads"] if a == "d_head" else p[a] for a in axes)}
+
+
+def _frac(f):
+    return lambda p: {"MASK_FRACTION": float(f(p["seq_len"], p["n_special"], p["select_prob"],
+                                                p["mask_prob"], p["random_prob"]))}
+
+
+def _rounded_fraction(p):
+    value = round(ref.mask_fraction(**p), 3)
+    return {"MASK_FRACTION": value} if abs(value - ref.mask_fraction(**p)) > 1e-4 else None
+
+
+def _chance(**answers):
+    return lambda p: {k: f(p["vocab_size"], p["n_special"]) for k, f in answers.items()}
 
 
 MISTAKES = {
@@ -277,33 +301,33 @@ MISTAKES = {
         "8 d^2 rule": _enc(lambda d, f: 8 * d * d),
         "no biases, no LayerNorms": _enc(lambda d, f: 4 * d * d + 2 * d * f),
         "forgot the biases": _enc(lambda d, f: 4 * d * d + 2 * d * f + 4 * d),
-        "forgot the LayerNorms": _enc(lambda d, f: 4 * d * d + 4 * d + 2 * d * f + f + d),
-        "one LayerNorm, or LayerNorms without bias": _enc(lambda d, f: ref.encoder_params(d, 1, f) - 2 * d),
-        "attention without output projection": _enc(lambda d, f: ref.encoder_params(d, 1, f) - d * d - d),
-        "feed-forward counted once": _enc(lambda d, f: ref.encoder_params(d, 1, f) - d * f - d),
+        "forgot the LayerNorms": _enc(lambda d, f: _full(d, f) - 4 * d),
+        "one LayerNorm, or LayerNorms without bias": _enc(lambda d, f: _full(d, f) - 2 * d),
+        "attention without output projection": _enc(lambda d, f: _full(d, f) - d * d - d),
+        "feed-forward counted once": _enc(lambda d, f: _full(d, f) - d * f - d),
     },
     "cross_attention_shape": {
-        "source and target swapped": lambda p: {"CROSS_ATTENTION_SHAPE": (p["batch"], p["heads"], p["n_src"], p["n_tgt"])},
-        "averaged over heads": lambda p: {"CROSS_ATTENTION_SHAPE": (p["batch"], p["n_tgt"], p["n_src"])},
-        "no batch axis": lambda p: {"CROSS_ATTENTION_SHAPE": (p["heads"], p["n_tgt"], p["n_src"])},
-        "self-attention square": lambda p: {"CROSS_ATTENTION_SHAPE": (p["batch"], p["heads"], p["n_tgt"], p["n_tgt"])},
-        "heads after queries": lambda p: {"CROSS_ATTENTION_SHAPE": (p["batch"], p["n_tgt"], p["heads"], p["n_src"])},
-        "head width for keys": lambda p: {"CROSS_ATTENTION_SHAPE": (p["batch"], p["heads"], p["n_tgt"], p["d_model"] // p["heads"])},
+        "source and target swapped": _shape("batch", "heads", "n_src", "n_tgt"),
+        "averaged over heads": _shape("batch", "n_tgt", "n_src"),
+        "no batch axis": _shape("heads", "n_tgt", "n_src"),
+        "self-attention square": _shape("batch", "heads", "n_tgt", "n_tgt"),
+        "heads after queries": _shape("batch", "n_tgt", "heads", "n_src"),
+        "head width for keys": _shape("batch", "heads", "n_tgt", "d_head"),
     },
     "mask_fraction": {
-        "select_prob alone": lambda p: {"MASK_FRACTION": float(p["select_prob"])},
-        "specials selected too": lambda p: {"MASK_FRACTION": p["select_prob"] * p["mask_prob"]},
-        "random replacements counted": lambda p: {"MASK_FRACTION": p["select_prob"] * (p["mask_prob"] + p["random_prob"]) * (p["seq_len"] - p["n_special"]) / p["seq_len"]},
-        "mask_prob alone": lambda p: {"MASK_FRACTION": float(p["mask_prob"])},
-        "fraction of ordinary positions": lambda p: {"MASK_FRACTION": p["select_prob"] * p["mask_prob"] * p["seq_len"] / (p["seq_len"] - p["n_special"])},
-        "rounded to 3 decimals": lambda p: {"MASK_FRACTION": round(ref.mask_fraction(**p), 3)}
-        if abs(round(ref.mask_fraction(**p), 3) - ref.mask_fraction(**p)) > 1e-4 else None,
+        "select_prob alone": _frac(lambda t, k, s, m, r: s),
+        "specials selected too": _frac(lambda t, k, s, m, r: s * m),
+        "random replacements counted": _frac(lambda t, k, s, m, r: s * (m + r) * (t - k) / t),
+        "mask_prob alone": _frac(lambda t, k, s, m, r: m),
+        "fraction of ordinary positions": _frac(lambda t, k, s, m, r: s * m * t / (t - k)),
+        "rounded to 3 decimals": _rounded_fraction,
     },
     "chance_level": {
-        "specials kept": lambda p: {"CHANCE_LOSS": math.log(p["vocab_size"]), "CHANCE_PERPLEXITY": float(p["vocab_size"])},
-        "bits instead of nats": lambda p: {"CHANCE_LOSS": math.log2(p["vocab_size"] - p["n_special"])},
-        "perplexity given as the loss": lambda p: {"CHANCE_PERPLEXITY": math.log(p["vocab_size"] - p["n_special"])},
-        "loss rounded to 2 decimals": lambda p: {"CHANCE_LOSS": round(math.log(p["vocab_size"] - p["n_special"]), 2)},
+        "specials kept": _chance(CHANCE_LOSS=lambda v, k: math.log(v),
+                                 CHANCE_PERPLEXITY=lambda v, k: float(v)),
+        "bits instead of nats": _chance(CHANCE_LOSS=lambda v, k: math.log2(v - k)),
+        "perplexity given as the loss": _chance(CHANCE_PERPLEXITY=lambda v, k: math.log(v - k)),
+        "loss rounded to 2 decimals": _chance(CHANCE_LOSS=lambda v, k: round(math.log(v - k), 2)),
     },
 }
 
