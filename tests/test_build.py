@@ -54,7 +54,8 @@ def quoted_spec(assignment_id: str) -> set[str]:
 
 def solution_lines(assignment_id: str) -> list[str]:
     """Code lines inside the master's BEGIN/END SOLUTION blocks, long enough
-    to be specific, comments dropped, not quoted as spec in the prose."""
+    to be specific, comments dropped, not part of inline code the prose
+    quotes as spec."""
     lines, inside = [], False
     for line in master_text(assignment_id).splitlines():
         if re.match(r"\s*# BEGIN SOLUTION", line):  # in code; `# # BEGIN ...` is a raw cell
@@ -64,7 +65,8 @@ def solution_lines(assignment_id: str) -> list[str]:
         elif inside:
             lines.append(line.split("  #")[0].strip())
     spec = quoted_spec(assignment_id)
-    return [c for c in lines if len(c) >= 16 and not c.startswith("#") and c not in spec]
+    return [c for c in lines if len(c) >= 16 and not c.startswith("#")
+            and not any(c in span for span in spec)]
 
 
 def secret_lines(assignment_id: str) -> list[str]:
@@ -76,9 +78,8 @@ def secret_lines(assignment_id: str) -> list[str]:
     for file in sorted(paths.hidden_tests(assignment_id).glob("*.py")):
         for line in file.read_text().splitlines():
             code = line.split("  #")[0].strip()
-            if (len(code) >= 24 and code not in spec and code not in public
-                    and not code.startswith(skip)
-                    and not code.endswith('"""')):
+            if (len(code) >= 24 and code not in public and not code.startswith(skip)
+                    and not code.endswith('"""') and not any(code in s for s in spec)):
                 found.append(code)
     return found
 
@@ -246,6 +247,6 @@ def test_hw1_examples_grade_as_described(tmp_path):
     broken = scores["broken_cells"]
     assert broken["TinySelfAttn"] == 0.0
     notes = "\n".join(results["broken_cells"].notes)
-    assert "SyntaxError" in notes and "NameError" in notes, "the student is not told which cells failed"
+    assert "SyntaxError" in notes and "NameError" in notes, "not told which cells failed"
     assert {q: broken[q] for q in ("causal_mask", "scaled_dot_product_attention")} == {
         q: full[q] for q in ("causal_mask", "scaled_dot_product_attention")}

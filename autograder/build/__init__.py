@@ -112,8 +112,11 @@ def build_all(ids: list[str]) -> int:
             print(f"error: {assignment_id}: {exc}", file=sys.stderr)
             status = 1
             continue
-        rel = lambda p: p.relative_to(paths.ROOT) if p.is_relative_to(paths.ROOT) else p
-        print(f"{assignment_id}: {rel(built.notebook)} ({'updated' if built.changed else 'unchanged'}),"
-              f" {rel(built.zip)}, {len(built.examples)} examples in "
-              f"{rel(paths.EXAMPLES / assignment_id)}")
+        state = "updated" if built.changed else "unchanged"
+        print(f"{assignment_id}: {_rel(built.notebook)} ({state}), {_rel(built.zip)}, "
+              f"{len(built.examples)} examples in {_rel(paths.EXAMPLES / assignment_id)}")
     return status
+
+
+def _rel(path: Path) -> Path:
+    return path.relative_to(paths.ROOT) if path.is_relative_to(paths.ROOT) else path
