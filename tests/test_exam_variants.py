@@ -455,3 +455,24 @@ def test_student_notebook_holds_no_answers():
     for needle in ("4 * d * d", "select_prob\"] * ", "math.log(P[", "n_tgt\"], P[",
                    "BEGIN SOLUTION", "# SOLUTION"):
         assert needle not in text, needle
+
+
+# ---- difficulty per variant -----------------------------------------------------------------
+
+def test_difficulty_rows_and_homogeneity_test():
+    """Are variants grouped per question, and is the chi-square p-value right (2 x 2: erfc)?"""
+    from autograder.exam.reports import difficulty, homogeneity_p
+
+    def result(sid, variant, score):
+        r = SubmissionResult(sid, "exam_midterm")
+        r.annotations["exam"] = {"variants": {"encoder_params": variant}}
+        r.tests = [type("T", (), {"question": "encoder_params", "score": score})()]
+        return r
+    results = [result(f"a{i}", 0, 3.0 if i < 9 else 0.5) for i in range(10)]
+    results += [result(f"b{i}", 1, 3.0 if i < 1 else 0.0) for i in range(10)]
+    rows = difficulty(results, ["encoder_params"], {"encoder_params": 3.0})
+    assert [(r["variant"], r["submissions"], r["full_marks"]) for r in rows] == [(0, 10, 9), (1, 10, 1)]
+    # pooled rate 1/2: chi-square = 4 * 4**2 / 5 = 12.8 on 1 df, p = erfc(sqrt(12.8 / 2))
+    assert homogeneity_p(rows) == pytest.approx(math.erfc(math.sqrt(6.4)), rel=1e-9)
+    assert homogeneity_p(rows[:1]) is None
+    assert homogeneity_p([dict(rows[0], full_marks=10), dict(rows[1], full_marks=10)]) is None

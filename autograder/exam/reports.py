@@ -159,5 +159,28 @@ def _spread(qrows: list[dict]) -> str:
     if len(rates) < 2:
         return '<p class="muted">One variant seen so far.</p>'
     (lo, v_lo), (hi, v_hi) = min(rates), max(rates)
-    return (f"<p>Hardest variant {v_lo} ({100 * lo:.0f}%), easiest {v_hi} ({100 * hi:.0f}%): "
-            f"a spread of {fmt(round(100 * (hi - lo)))} points of percentage.</p>")
+    text = (f"Hardest variant {v_lo} ({100 * lo:.0f}%), easiest {v_hi} ({100 * hi:.0f}%): "
+            f"a spread of {fmt(round(100 * (hi - lo)))} points of percentage. ")
+    p = homogeneity_p(qrows)
+    text += ("Too few submissions per variant to test whether they differ (a test needs "
+             "two variants with 5 or more)." if p is None else
+             f"Chi-square test that all variants give full marks equally often: p = {p:.3g}"
+             + (" (a difference this large is unlikely to be chance)." if p < 0.01 else "."))
+    return f"<p>{esc(text)}</p>"
+
+
+def homogeneity_p(qrows: list[dict], min_n: int = 5) -> float | None:
+    """p-value of Pearson's chi-square test that the full-marks rate is the
+    same in every variant with at least min_n submissions (None: fewer than
+    two such variants, or nobody or everybody at full marks)."""
+    groups = [(r["full_marks"], r["submissions"]) for r in qrows if r["submissions"] >= min_n]
+    n = sum(g[1] for g in groups)
+    full = sum(g[0] for g in groups)
+    if len(groups) < 2 or full in (0, n):
+        return None
+    rate = full / n
+    chi2 = sum((f - m * rate) ** 2 / (m * rate) + ((m - f) - m * (1 - rate)) ** 2 / (m * (1 - rate))
+               for f, m in groups)
+    import torch  # the regularised upper incomplete gamma function: P(X > chi2), k - 1 df
+    df = torch.tensor((len(groups) - 1) / 2, dtype=torch.float64)
+    return float(torch.special.gammaincc(df, torch.tensor(chi2 / 2, dtype=torch.float64)))
