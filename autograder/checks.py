@@ -13,6 +13,11 @@ import threading
 
 import numpy as np
 
+try:  # imported once, up front: a lazy import from several grading threads races
+    import torch
+except ImportError:  # numpy-only installations
+    torch = None
+
 from autograder.engine.student import RemoteObject, StudentError
 
 
@@ -24,7 +29,6 @@ def seeded(seed: int):
     """Use torch's and numpy's global RNGs in the trusted process, seeded,
     without racing the tests of other submissions graded in other threads.
     Never call the student inside: the lock would wait for the worker."""
-    import torch
     with _GLOBAL_RNG, torch.random.fork_rng(devices=[]):
         state = np.random.get_state()
         torch.manual_seed(seed)
@@ -46,12 +50,8 @@ def fail(message: str):
 def _to_numpy(value, what: str) -> np.ndarray:
     if isinstance(value, np.ndarray):
         return value
-    try:
-        import torch
-        if isinstance(value, torch.Tensor):
-            return value.detach().numpy()
-    except ImportError:
-        pass
+    if torch is not None and isinstance(value, torch.Tensor):
+        return value.detach().numpy()
     if isinstance(value, RemoteObject):
         fail(f"{what}: returned a {value.type_name}, not an array or tensor")
     try:
@@ -62,8 +62,7 @@ def _to_numpy(value, what: str) -> np.ndarray:
 
 def expect_tensor(value, what: str):
     """The value must be a torch.Tensor (not an array, list or other object)."""
-    import torch
-    if not isinstance(value, torch.Tensor):
+    if torch is None or not isinstance(value, torch.Tensor):
         fail(f"{what}: expected a torch.Tensor, got {_describe(value)}")
     return value
 

@@ -129,7 +129,8 @@ class Encoder:
         if np is not None and isinstance(value, np.generic) and value.dtype.name in ARRAY_DTYPES:
             return {"t": "npscalar", "dtype": value.dtype.name, "v": self.encode(value.item())}
         torch = sys.modules.get("torch")
-        if torch is not None and isinstance(value, torch.Tensor):
+        tensor_type = getattr(torch, "Tensor", None)  # None while torch is still importing
+        if tensor_type is not None and isinstance(value, tensor_type):
             # parameters and other subclasses travel as their plain data: whatever
             # a subclass claims about itself, the receiver sees only bytes
             return self._tensor(torch, value)
