@@ -66,7 +66,7 @@ def _cases(seed, config):
     cases = []
     for j, (batch, t) in enumerate(shapes):
         ids = _ids(100 * seed + j, batch, t, cfg["vocab"])
-        with torch.no_grad():
+        with torch.no_grad(), common.one_thread():
             cases.append((ids, reference(ids)))
     return cases
 
@@ -78,7 +78,7 @@ def _trained_cases():
     reference = common.reference_model(MODEL_SEED, DEFAULTS, state)
     inputs = (("the training ids (50, 10)", common.documented_data()[0]),
               ("new ids (32, 16)", _ids(7, 32, 16, 100)))
-    with torch.no_grad():
+    with torch.no_grad(), common.one_thread():
         return state, [(name, x, reference(x)) for name, x in inputs]
 
 

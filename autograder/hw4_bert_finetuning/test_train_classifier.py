@@ -74,5 +74,5 @@ def test_trains_the_given_model(student):
 def _trained_logits(epochs, lr):
     """The reference model's logits on the small data after the reference loop."""
     _, state = common.reference_run(SMALL_SEED, SMALL, SMALL_DATA, epochs, lr)
-    with torch.no_grad():
+    with torch.no_grad(), common.one_thread():
         return common.reference_model(SMALL_SEED, SMALL, state)(common.data(*SMALL_DATA)[0])
