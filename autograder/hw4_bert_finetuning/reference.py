@@ -26,7 +26,7 @@ class TinySelfAttn(nn.Module):
     def forward(self, x, mask=None):
         B, T, h = x.shape
         q, k, v = self.qkv(x).chunk(3, dim=-1)  # each (B, T, h)
-        split = lambda t: t.view(B, T, self.heads, h // self.heads).transpose(1, 2)  # (B, nh, T, hs)
+        split = lambda t: t.view(B, T, self.heads, h // self.heads).transpose(1, 2)  # (B,nh,T,hs)
         q, k, v = split(q), split(k), split(v)
         scores = q @ k.transpose(-2, -1) / math.sqrt(h // self.heads)  # (B, nh, T, T)
         if mask is not None:

@@ -10,7 +10,8 @@ import functools
 
 import torch
 
-from autograder.checks import expect_close, expect_equal, expect_int, expect_shape, expect_tensor, fail
+from autograder.checks import (expect_close, expect_equal, expect_int, expect_shape, expect_tensor,
+                               fail)
 from autograder.engine.student import StudentError
 from autograder.hw4_bert_finetuning import common
 from autograder.hw4_bert_finetuning.common import DEEP, DEFAULTS, MODEL_SEED, SMALL
@@ -73,7 +74,7 @@ def _cases(seed, config):
 
 @functools.lru_cache(maxsize=None)
 def _trained_cases():
-    """[(name, ids, logits)] of the reference model after the documented run."""
+    """(trained state, [(name, ids, logits)]) of the reference model after the documented run."""
     _, state = common.reference_run(MODEL_SEED, DEFAULTS, common.DOCUMENTED_DATA, 30, 1e-3)
     reference = common.reference_model(MODEL_SEED, DEFAULTS, state)
     inputs = (("the training ids (50, 10)", common.documented_data()[0]),

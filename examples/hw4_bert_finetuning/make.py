@@ -1,6 +1,7 @@
 """Demo submissions of hw4_bert_finetuning, made from the built student notebook.
 
-    .venv/bin/python examples/hw4_bert_finetuning/make.py   (after `python -m autograder build hw4_bert_finetuning`)
+    .venv/bin/python examples/hw4_bert_finetuning/make.py
+        (after `python -m autograder build hw4_bert_finetuning`)
 
 Deterministic: the same student notebook gives byte-identical files.
 
@@ -80,7 +81,8 @@ def variants(student, solution) -> dict[str, bytes]:
         "full_solution.ipynb": serialise(fill(student, full)),
         "partial_mistakes.ipynb": serialise(fill(student, {
             **full, "EncoderLayer": POST_NORM_LAYER, "train_classifier": LOSS_AFTER_STEP})),
-        "loop_only_mistake.ipynb": serialise(fill(student, {**full, "train_classifier": HARD_CODED_LR})),
+        "loop_only_mistake.ipynb": serialise(fill(student, {
+            **full, "train_classifier": HARD_CODED_LR})),
         "untouched.ipynb": serialise(student),
     }
 

@@ -8,7 +8,8 @@ class Layer(nn.Module):
     def __init__(self, h, heads):
         super().__init__()
         self.attn = TinySelfAttn(h, heads)
-        self.ff = nn.Sequential(nn.Linear(h, 4 * h), nn.GELU(), nn.Linear(4 * h, h), nn.Dropout(0.1))
+        self.ff = nn.Sequential(nn.Linear(h, 4 * h), nn.GELU(), nn.Linear(4 * h, h),
+                                nn.Dropout(0.1))
         self.ln1 = nn.LayerNorm(h)
         self.ln2 = nn.LayerNorm(h)
 

@@ -27,7 +27,8 @@ class TinyBertForClassification(nn.Module):
         self.head = nn.Linear(h, n_classes)
 
     def forward(self, ids):
-        x = self.tok_emb(ids) * self.tok_emb.embedding_dim ** 0.5 + self.pos_emb(torch.arange(ids.shape[1]))
+        scale = self.tok_emb.embedding_dim ** 0.5
+        x = self.tok_emb(ids) * scale + self.pos_emb(torch.arange(ids.shape[1]))
         for layer in self.layers:
             x = layer(x)
         return self.head(x[:, 0])
