@@ -206,6 +206,7 @@ def batch(tmp_path_factory):
         notebook(subs / f"{name}.ipynb", name, name, extra=source)
     for name, source in ATTACKS.items():
         notebook(subs / f"{name}.ipynb", COPIED, COPIED, extra=source)
+    (subs / "broken.ipynb").write_text("this is not a notebook")
     student = paths.ASSIGNMENTS / "exam_midterm" / "exam_midterm.ipynb"
     (subs / "untouched.ipynb").write_bytes(student.read_bytes())
     out = root / "out"
@@ -277,6 +278,13 @@ def test_untouched_student_notebook_scores_zero(batch):
     assert results["untouched"].score == 0
 
 
+def test_unreadable_upload_is_not_an_identity_flag(batch):
+    """A broken upload scores 0 with its reason; its page says so, the flags list omits it."""
+    results, out = batch
+    assert results["broken"].error and results["broken"].score == 0
+    assert "not graded" in (out / "broken" / "free_response.html").read_text()
+
+
 @pytest.mark.parametrize("bug", sorted(BUGS))
 def test_coding_mistake_loses_points_on_its_question_only(batch, bug):
     results, _ = batch
@@ -313,7 +321,7 @@ def test_identity_flags_and_difficulty_reports(batch):
     with open(out / "variant_difficulty.csv") as f:
         rows = list(csv.DictReader(f))
     assert {r["question"] for r in rows} == set(QUESTIONS) - {"identity"}
-    graded = len(results)
+    graded = sum(not r.error for r in results.values())  # an unreadable upload says nothing
     for q in SHORT:
         assert sum(int(r["submissions"]) for r in rows if r["question"] == q) == graded
     assert "Hardest variant" in (out / "variant_difficulty.html").read_text()

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 
 from autograder.exam.variants import canonical
 
+FLAG = "IDENTITY FLAG"
+"""How every flag message starts (reports and the instructor search for it)."""
 UNSET = "unset"
 MATCH = "match"
 MISMATCH = "mismatch"
@@ -39,9 +41,9 @@ class Resolution:
         if self.status == MATCH:
             return f"STUDENT_ID matches this submission ({self.graded_as})"
         if self.status == UNSET:
-            return (f"IDENTITY FLAG: STUDENT_ID is not set in the notebook; the answers were "
+            return (f"{FLAG}: STUDENT_ID is not set in the notebook; the answers were "
                     f"graded with the parameters of {self.graded_as}, the submitter")
-        return (f"IDENTITY FLAG: the notebook's STUDENT_ID {self.claimed!r} is not the "
+        return (f"{FLAG}: the notebook's STUDENT_ID {self.claimed!r} is not the "
                 f"submitter ({self.graded_as}); the answers were graded with the "
                 f"submitter's parameters and the submission is flagged for the instructor")
 

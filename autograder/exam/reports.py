@@ -37,7 +37,7 @@ def after_batch(batch, entries, ref) -> list[str]:
     write_atomic(out / "variant_difficulty.csv", _csv(rows))
     write_atomic(out / "variant_difficulty.html", difficulty_html(rows, ref, a.config.title))
     lines.append(f"  difficulty per variant: {out / 'variant_difficulty.html'} (and .csv)")
-    flagged = [s for s in sheets if s.flag]
+    flagged = [s for s in sheets if s.flag.startswith(identity.FLAG)]
     write_atomic(out / "identity_flags.csv", _flags_csv(flagged))
     lines.append(f"  identity flags: {len(flagged)} ({out / 'identity_flags.csv'})")
     lines += [f"    {s.submission}: {s.flag}" for s in flagged]
@@ -59,7 +59,8 @@ def _sheet(entry, result, ref, assignment_id, settings) -> free_response.Sheet:
     except (SubmissionError, OSError):
         raw = b""
     questions = list(settings.get("free_response", []))
-    flag = who.message() if who.flagged and not result.error else (result.error or "")
+    # an upload that could not be graded says nothing about identity: its reason is shown instead
+    flag = f"not graded: {result.error}" if result.error else (who.message() if who.flagged else "")
     return free_response.Sheet(result.submission, who.graded_as, flag,
                                variants.parameters(ref.EXAM, ref.tables(), who.graded_as),
                                free_response.extract(raw, questions))
