@@ -26,7 +26,7 @@ PRINT_CSS = """
 .student { page-break-before: always; } .student:first-of-type { page-break-before: auto; }
 .answer { white-space: pre-wrap; word-break: break-word; border-left: 3px solid #4c72b0;
           padding: 0.3em 0.8em; background: #fafafa; }
-.prompt { color: #444; } .flag { color: #a51d1d; font-weight: bold; }
+.prompt { color: #444; border-color: #ccc; } .flag { color: #a51d1d; font-weight: bold; }
 """
 NO_SCRIPTS = ('<meta http-equiv="Content-Security-Policy" '
               'content="default-src \'none\'; style-src \'unsafe-inline\'; img-src data:">')
@@ -111,7 +111,7 @@ def sheet_html(sheet: Sheet) -> str:
     for r in sheet.responses:
         out.append(f"<h2>{esc(r.question)}</h2>")
         if r.prompt:
-            out.append(f'<div class="prompt answer" style="border-color:#ccc">{esc(r.prompt)}</div>')
+            out.append(f'<div class="prompt answer">{esc(r.prompt)}</div>')
         out.append(f'<div class="answer">{esc(r.answer)}</div>' if r.answer is not None
                    else '<p class="muted">(no answer)</p>')
     out.append("</section>")

@@ -78,7 +78,8 @@ def _write_free_responses(out: Path, sheets, title: str) -> list[str]:
     lines = [f"  free responses for manual grading: {combined} "
              f"(and {out}/<submission>/free_response.html)"]
     problem = free_response.to_pdf(combined, out / "free_responses.pdf")
-    lines.append(f"  {problem}" if problem else f"  free responses as PDF: {out / 'free_responses.pdf'}")
+    pdf = out / "free_responses.pdf"
+    lines.append(f"  {problem}" if problem else f"  free responses as PDF: {pdf}")
     return lines
 
 
@@ -95,7 +96,11 @@ def difficulty(results, questions: list[str], max_points: dict[str, float]) -> l
         for q, v in r.annotations.get("exam", {}).get("variants", {}).items():
             groups.setdefault((q, v), []).append(scores.get(q, 0.0))
     rows = []
-    for (q, v), scores in sorted(groups.items(), key=lambda kv: (questions.index(kv[0][0]), kv[0][1])):
+    def order(item):
+        (question, variant), _ = item
+        return questions.index(question), variant
+
+    for (q, v), scores in sorted(groups.items(), key=order):
         rows.append({"question": q, "variant": v, "submissions": len(scores),
                      "mean": round(statistics.fmean(scores), 4), "max_points": max_points[q],
                      "full_marks": sum(s >= max_points[q] for s in scores)})

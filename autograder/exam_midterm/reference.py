@@ -86,7 +86,8 @@ def variant_table(question: str) -> list[dict]:
 def encoder_params(d_model, heads, d_ff):
     """Parameters of nn.TransformerEncoderLayer(d_model, heads, d_ff)."""
     attention = 4 * d_model * d_model + 4 * d_model  # in_proj (3d x d, 3d) + out_proj (d x d, d)
-    feed_forward = 2 * d_model * d_ff + d_ff + d_model  # linear1 (d_ff x d, d_ff) + linear2 (d x d_ff, d)
+    # linear1 (d_ff x d weight, d_ff bias) + linear2 (d x d_ff weight, d bias)
+    feed_forward = 2 * d_model * d_ff + d_ff + d_model
     norms = 2 * 2 * d_model  # two LayerNorms, weight and bias each
     return attention + feed_forward + norms
 

@@ -21,7 +21,8 @@ def test_loss(student, submission, ref):
     """CHANCE_LOSS is within the stated tolerance (0.00002 nats) for your numbers"""
     p = grading.numbers(submission, student, QUESTION, ref)
     got = grading.number(grading.answer(student, "CHANCE_LOSS"), "CHANCE_LOSS")
-    if not abs(got - ref.chance_loss(p["vocab_size"], p["n_special"])) <= ref.TOLERANCE["chance_loss"]:
+    expected = ref.chance_loss(p["vocab_size"], p["n_special"])
+    if not abs(got - expected) <= ref.TOLERANCE["chance_loss"]:
         fail(f"CHANCE_LOSS = {got!r} is not the loss at chance for {_where(p)} "
              "(in nats, tolerance 0.00002)")
 

@@ -3,7 +3,8 @@ import functools
 
 import numpy as np
 
-from autograder.checks import expect_close, expect_dtype, expect_ndarray, expect_raises, expect_shape
+from autograder.checks import (expect_close, expect_dtype, expect_ndarray, expect_raises,
+                               expect_shape)
 from autograder.exam import grading
 
 QUESTION = "key_padding_mask"

@@ -38,7 +38,8 @@ def test_values(student, submission, ref):
     """Matches exp(mean cross-entropy) on hand-made and random batches"""
     seed = grading.numbers(submission, student, QUESTION, ref)["seed"]
     for i, (logits, labels) in enumerate(_batches(seed)):
-        _check(student, ref, logits, labels, f"perplexity on batch {i} ({logits.shape[0]} positions)")
+        _check(student, ref, logits, labels,
+               f"perplexity on batch {i} ({logits.shape[0]} positions)")
 
 
 def test_ignored_positions(student, submission, ref):
