@@ -214,6 +214,10 @@ class Figures:
     """Our batch, template start to grades.csv."""
     seconds: list[float] = field(default_factory=list)
     """SubmissionResult.seconds of each submission."""
+    first: list[float] = field(default_factory=list)
+    """The first test of each submission: it starts the worker and runs the notebook."""
+    others: list[float] = field(default_factory=list)
+    """The other tests of each submission, together."""
     agree: int = 0
     """Submissions whose per-question scores match the planted mistakes."""
     peak_pss: int = 0
@@ -241,6 +245,8 @@ def run_ours(assignment: str, folder: Path, out: Path, planted: list[Planted],
     figures.wall = result.seconds
     figures.load = (before, os.getloadavg()[0])
     figures.seconds = [r.seconds for r in result.results]
+    figures.first = [r.tests[0].seconds for r in result.results if r.tests]
+    figures.others = [sum(t.seconds for t in r.tests[1:]) for r in result.results if r.tests]
     figures.peak_pss, figures.peak_rss = mem.peak_pss, mem.peak_rss
     figures.pss_early, figures.pss_late = _growth(mem.samples, result.seconds)
     by_id = {r.submission: r for r in result.results}
@@ -290,6 +296,9 @@ def report(f: Figures) -> str:
             f"  ours   median per submission (SubmissionResult.seconds): {med:.3f} s",
             f"  ours   batch wall / N: {per:.3f} s  (batch wall {f.wall:.1f} s, "
             f"template start included)",
+            f"  ours   where it goes (medians): worker start + notebook cells + first test "
+            f"{statistics.median(f.first or [0]):.3f} s, the other tests "
+            f"{statistics.median(f.others or [0]):.3f} s",
             f"  ours   scores match the planted mistakes: {f.agree}/{f.n}",
             f"  memory peak of the whole tree (grader + template + workers, /proc "
             f"every 0.05 s): PSS {f.peak_pss / mb:.0f} MB, RSS summed {f.peak_rss / mb:.0f} MB",
