@@ -11,6 +11,7 @@ from __future__ import annotations
 import csv
 import inspect
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -175,6 +176,25 @@ STUDENT_ID = Anyone()
 ''',
 }
 
+# A notebook hunting for the answer key and its neighbours' notebooks.
+KEY_HUNT = """
+import importlib
+found = []
+for path in {paths!r}:
+    try:
+        with open(path) as f:
+            f.read(10)
+        found.append(path)
+    except OSError:
+        pass
+try:
+    importlib.import_module("autograder.exam_midterm.reference")
+    found.append("import")
+except Exception:
+    pass
+print("LEAKED" if found else "nothing found", found)
+"""
+
 # Identities: the copier's numbers differ from the copied in every short answer.
 COPIED, COPIER = "s3001", "s3003"
 
@@ -207,6 +227,9 @@ def batch(tmp_path_factory):
     for name, source in ATTACKS.items():
         notebook(subs / f"{name}.ipynb", COPIED, COPIED, extra=source)
     (subs / "broken.ipynb").write_text("this is not a notebook")
+    secrets = [str(paths.PACKAGE / "exam_midterm" / "reference.py"),
+               str(paths.CONFIG / "exam_midterm.toml"), str(subs.resolve() / "s3001.ipynb")]
+    notebook(subs / "key_hunt.ipynb", "key_hunt", "key_hunt", extra=KEY_HUNT.format(paths=secrets))
     student = paths.ASSIGNMENTS / "exam_midterm" / "exam_midterm.ipynb"
     (subs / "untouched.ipynb").write_bytes(student.read_bytes())
     out = root / "out"
@@ -276,6 +299,15 @@ def test_unset_identity_is_flagged(batch):
 def test_untouched_student_notebook_scores_zero(batch):
     results, _ = batch
     assert results["untouched"].score == 0
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or not shutil.which("unshare"),
+                    reason="the sandbox hides files only when grading as root")
+def test_notebook_cannot_read_the_answer_key_or_neighbours(batch):
+    """The reference, the config and other submissions are out of the notebook's sight."""
+    results, _ = batch
+    out = results["key_hunt"].notebook_output
+    assert "nothing found" in out and "LEAKED" not in out, out[-500:]
 
 
 def test_unreadable_upload_is_not_an_identity_flag(batch):
