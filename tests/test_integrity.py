@@ -23,6 +23,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -146,3 +147,46 @@ def test_forged_results_were_not_kept(attacked):
     for name, result in attacked["results"].items():
         assert result["score"] <= attacked["a"].max_total
         assert len(result["tests"]) == len(attacked["a"].cases), name
+
+
+@needs_root_and_unshare
+def test_where_namespaces_are_refused_workers_still_get_their_own_uid(monkeypatch, tmp_path):
+    """Some containers refuse unshare: grading falls back to a uid per worker,
+    and a detached process is still swept when its submission is done."""
+    from autograder.engine.workers import Template, WorkerDied
+    real_spawn = Template._spawn
+
+    def refuse_namespaces(self):
+        if self.sandbox == "namespaces":
+            raise WorkerDied("the worker could not start")
+        return real_spawn(self)
+    monkeypatch.setattr(Template, "_spawn", refuse_namespaces)
+    a = assignment_mod.load("hw1_attention")
+    subs = tmp_path / "subs"
+    subs.mkdir()
+    write_notebook(subs / "honest.ipynb", [inspect.getsource(a.reference)])
+    write_notebook(subs / "detached_non_root.ipynb", [
+        "import os\nassert os.getuid() != 0\n"
+        "if os.fork() == 0:\n    os.setsid()\n    import time\n    time.sleep(300)\n",
+        inspect.getsource(a.reference)])
+    results = grade(a.id, subs, tmp_path / "out")
+    assert results["honest"].score == a.max_total
+    assert results["detached_non_root"].score == a.max_total  # cell 1 ran: it is not root
+    base = 200_000 + (os.getpid() % 10_000) * 1_000  # this process's worker uids
+    deadline = time.monotonic() + 10
+    while _live_processes(range(base, base + 1_000)) and time.monotonic() < deadline:
+        time.sleep(0.1)  # SIGKILLed processes take a moment to go
+    assert not _live_processes(range(base, base + 1_000))
+
+
+def _live_processes(uids: range) -> list[str]:
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/status") as f:
+                status = dict(line.split(":", 1) for line in f if ":" in line)
+        except OSError:
+            continue
+        if int(status["Uid"].split()[0]) in uids and not status["State"].strip().startswith("Z"):
+            found.append(pid)
+    return found

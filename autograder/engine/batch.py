@@ -11,7 +11,7 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from autograder import paths
+from autograder import checks, paths
 from autograder.engine import assignment as assignment_mod
 from autograder.engine import results as results_mod
 from autograder.engine.notebook import NotebookError, read_cells
@@ -45,6 +45,10 @@ def grade_folder(assignment_id: str, submissions: Path, out: Path, jobs: int | N
     """Grade every entry of `submissions` into `out`; `limits` overrides the
     config's (tests use short timeouts)."""
     assignment = assignment_mod.load(assignment_id, limits)
+    if checks.torch is not None:
+        # the trusted side's reference computations are small; threads would only
+        # fight the workers (one core each) and each other
+        checks.torch.set_num_threads(1)
     out.mkdir(parents=True, exist_ok=True)
     entries, warnings = discover(submissions)
     batch = Batch(assignment, out, warnings=warnings)

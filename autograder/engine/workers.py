@@ -43,7 +43,10 @@ class Template:
     def __init__(self, config: Config, hide: list[Path]):
         self.config = config
         self.hide = [str(p) for p in hide if p.exists()]
-        self.as_root = running_as_root()
+        # "namespaces" (root: the full sandbox), "uid" (root where namespaces are
+        # refused, as in some containers), "none" (not root): see docs/security.md
+        self.sandbox = "namespaces" if running_as_root() else "none"
+        self.verified = False  # a worker has started in this sandbox mode
         self.lock = threading.Lock()
         self.scratch = Path(tempfile.mkdtemp(prefix="autograder-workers-"))
         self.scratch.chmod(0o711)  # workers may pass through to their own folder, not list it
@@ -64,12 +67,26 @@ class Template:
         self.control = ours
 
     def spawn(self) -> "WorkerConnection":
+        try:
+            conn = self._spawn()
+        except WorkerDied:
+            if self.sandbox != "namespaces" or self.verified:
+                raise
+            self.sandbox = "uid"
+            print("warning: this machine refuses the worker's namespaces; grading with a "
+                  "separate uid and resource limits only (secrets are then protected by "
+                  "file permissions alone, see docs/security.md)", file=sys.stderr)
+            conn = self._spawn()
+        self.verified = True
+        return conn
+
+    def _spawn(self) -> "WorkerConnection":
         uid = self.uid_base + next(_uid_counter) % 1_000
         workdir = Path(tempfile.mkdtemp(prefix="w", dir=self.scratch))
-        if not self.as_root:
-            workdir.chmod(0o700)
-        limits = dict(vars(self.config.limits), own_uid=self.as_root)
-        spec = json.dumps({"as_root": self.as_root, "uid": uid, "workdir": str(workdir),
+        if self.sandbox == "uid":
+            os.chown(workdir, uid, uid)
+        limits = dict(vars(self.config.limits), own_uid=self.sandbox != "none")
+        spec = json.dumps({"sandbox": self.sandbox, "uid": uid, "workdir": str(workdir),
                            "hide": self.hide, "limits": limits, "seed": self.config.seed,
                            "forbid": list(self.config.forbid)}).encode()
         with self.lock:
@@ -85,7 +102,7 @@ class Template:
                     self._restart()  # the template died (killed, out of memory): a new one
                 finally:
                     theirs.close()
-        return WorkerConnection(ours, pid, workdir)
+        return WorkerConnection(ours, pid, workdir, uid if self.sandbox == "uid" else None)
 
     def _fork(self, spec: bytes, theirs: socket.socket) -> int:
         socket.send_fds(self.control, [spec], [theirs.fileno()])
@@ -116,8 +133,9 @@ class Template:
 class WorkerConnection:
     """The grader's end of one worker."""
 
-    def __init__(self, sock: socket.socket, group: int, workdir: Path):
+    def __init__(self, sock: socket.socket, group: int, workdir: Path, sweep_uid: int | None = None):
         self.sock = sock
+        self.sweep_uid = sweep_uid  # without a PID namespace, strays are found by their uid
         self.group = group
         self.workdir = workdir
         self.pid = None
@@ -160,6 +178,8 @@ class WorkerConnection:
                     killer(target, signal.SIGKILL)
                 except (ProcessLookupError, PermissionError):
                     pass
+        if self.sweep_uid is not None:
+            _kill_all_of(self.sweep_uid)
         deadline = time.monotonic() + 5
         while time.monotonic() < deadline and any(
                 _alive(p) for p in (self.group, self.pid) if p):
@@ -186,6 +206,21 @@ class _Deadline:
     def sendall(self, data: bytes) -> None:
         self._arm()
         self.sock.sendall(data)
+
+
+def _kill_all_of(uid: int) -> None:
+    """kill(-1) as `uid`: every process that uid still has (without a PID
+    namespace, this is how processes a worker detached are found)."""
+    pid = os.fork()
+    if pid == 0:  # only system calls here: safe in a child of a threaded process
+        try:
+            os.setgroups([])
+            os.setresgid(uid, uid, uid)
+            os.setresuid(uid, uid, uid)
+            os.kill(-1, signal.SIGKILL)
+        finally:
+            os._exit(0)
+    os.waitpid(pid, 0)
 
 
 def _alive(pid: int) -> bool:

@@ -74,7 +74,7 @@ def become_worker(fd: int, spec: dict) -> None:
         os.setsid()
         sock = socket.socket(fileno=fd)
         workdir = spec["workdir"]
-        if spec["as_root"]:
+        if spec["sandbox"] == "namespaces":
             child = confine.isolate_as_root(spec)
             if child:  # the root waiter outside the namespace
                 protocol.send_frame(sock, {"worker_pid": child})
@@ -85,6 +85,8 @@ def become_worker(fd: int, spec: dict) -> None:
             confine.drop_privileges(spec["uid"])
             workdir = confine.WORKDIR_AS_ROOT
         else:
+            if spec["sandbox"] == "uid":  # root without namespaces: a uid of its own only
+                confine.drop_privileges(spec["uid"])
             protocol.send_frame(sock, {"worker_pid": os.getpid()})
         confine.apply_limits(spec["limits"])
         confine.scrub_process(sock.fileno(), workdir)
