@@ -220,6 +220,8 @@ class Figures:
     """The other tests of each submission, together."""
     agree: int = 0
     """Submissions whose per-question scores match the planted mistakes."""
+    disagree: list[str] = field(default_factory=list)
+    """What went otherwise for the others."""
     peak_pss: int = 0
     peak_rss: int = 0
     pss_early: int = 0
@@ -253,10 +255,16 @@ def run_ours(assignment: str, folder: Path, out: Path, planted: list[Planted],
     for sub in planted:
         r = by_id.get(sub.id)
         if r is None or r.error:
+            figures.disagree.append(f"{sub.id}: {r.error if r else 'no result'}")
             continue
         scores = r.question_scores(a.questions)
         if all((scores[q] < a.config.max_points(q)) == (q in sub.mistakes) for q in a.questions):
             figures.agree += 1
+        else:
+            failed = [f"{t.question}::{t.name}: {t.output[:200]}"
+                      for t in r.tests if t.status == "failed"]
+            figures.disagree.append(f"{sub.id}: planted {sub.mistakes or 'nothing'}; "
+                                    f"failed {failed}; notes {r.notes}")
 
 
 def _growth(samples: list[tuple[float, int]], wall: float) -> tuple[int, int]:
@@ -300,6 +308,7 @@ def report(f: Figures) -> str:
             f"{statistics.median(f.first or [0]):.3f} s, the other tests "
             f"{statistics.median(f.others or [0]):.3f} s",
             f"  ours   scores match the planted mistakes: {f.agree}/{f.n}",
+            *(f"    {line}" for line in f.disagree[:3]),
             f"  memory peak of the whole tree (grader + template + workers, /proc "
             f"every 0.05 s): PSS {f.peak_pss / mb:.0f} MB, RSS summed {f.peak_rss / mb:.0f} MB",
             f"  memory growth: tree PSS {f.pss_early / mb:.0f} MB at 10-20% of the batch, "
