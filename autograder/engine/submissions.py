@@ -12,6 +12,7 @@ import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
+from autograder.engine import gradescope_export
 from autograder.engine.notebook import MAX_NOTEBOOK_BYTES
 
 IGNORED_DIRS = {".ipynb_checkpoints", "__MACOSX", ".git"}
@@ -32,8 +33,8 @@ def discover(folder: Path) -> tuple[list[Entry], list[str]]:
     """Submission entries, sorted by id, and warnings about skipped files."""
     entries, warnings = [], []
     for path in sorted(folder.iterdir()):
-        if path.name.startswith("."):
-            continue
+        if path.name.startswith(".") or path.name == gradescope_export.EXPORT_METADATA:
+            continue  # hidden files; a Gradescope export's metadata (read per entry)
         if path.is_dir() or path.suffix.lower() in (".ipynb", ".zip"):
             stem = path.name if path.is_dir() else path.stem
             entries.append(Entry(safe_id(stem), path))
@@ -83,9 +84,15 @@ def read_notebook_bytes(entry: Entry, assignment: str) -> tuple[bytes, str]:
 
 def read_metadata(entry: Entry) -> dict:
     """Gradescope's submission_metadata.json beside the notebook, parsed as
-    plain JSON (never evaluated); {} when absent or unreadable."""
+    plain JSON (never evaluated), else the entry's record in the
+    submission_metadata.yml of a Gradescope export it sits in; {} when
+    absent or unreadable."""
     path = entry.path / "submission_metadata.json"
-    if not entry.path.is_dir() or not path.is_file() or path.stat().st_size > 2**20:
+    if not entry.path.is_dir():
+        return {}
+    if not path.is_file():
+        return gradescope_export.metadata_for(entry.path)
+    if path.stat().st_size > 2**20:
         return {}
     try:
         data = json.loads(path.read_text(encoding="utf-8"))

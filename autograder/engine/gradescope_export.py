@@ -1,0 +1,85 @@
+"""Who submitted what, in a Gradescope "Export Submissions" archive.
+
+The unpacked archive holds one folder per submission (submission_123456/)
+and one submission_metadata.yml at its top, keyed by folder name:
+
+    submission_123456:
+      :submitters:
+      - :name: Ada L
+        :sid: 's2001'
+        :email: ada@uni.edu
+      :created_at: 2026-03-02 10:05:00.000000000 -08:00
+
+metadata_for(entry folder) gives that record in the shape of the
+submission_metadata.json Gradescope writes when it runs an autograder
+({"users": [{"name", "sid", "email"}], "created_at": ...}). The file is read
+as data with a safe loader (Ruby type tags read as plain values), once per
+folder and modification time.
+"""
+from __future__ import annotations
+
+import datetime
+import functools
+from pathlib import Path
+
+EXPORT_METADATA = "submission_metadata.yml"
+MAX_BYTES = 64 * 2**20
+
+
+def metadata_for(entry: Path) -> dict:
+    """The export's record for the submission folder `entry` ({} if none)."""
+    path = entry.parent / EXPORT_METADATA
+    try:
+        stat = path.stat()
+    except OSError:
+        return {}
+    if not path.is_file() or stat.st_size > MAX_BYTES:
+        return {}
+    record = _records(str(path), stat.st_mtime_ns, stat.st_size).get(entry.name)
+    return _as_json_metadata(record) if isinstance(record, dict) else {}
+
+
+@functools.lru_cache(maxsize=8)
+def _records(path: str, mtime_ns: int, size: int) -> dict:
+    try:
+        import yaml
+    except ImportError:
+        return {}
+
+    class Loader(yaml.SafeLoader):
+        """SafeLoader that reads any !tag (e.g. !ruby/object) as its plain value."""
+
+    def plain(loader, suffix, node):
+        if isinstance(node, yaml.MappingNode):
+            return loader.construct_mapping(node, deep=True)
+        if isinstance(node, yaml.SequenceNode):
+            return loader.construct_sequence(node, deep=True)
+        return loader.construct_scalar(node)
+    Loader.add_multi_constructor("!", plain)
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = yaml.load(f, Loader=Loader)  # noqa: S506 - a SafeLoader subclass
+    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _key(k) -> str:
+    return str(k).lstrip(":")
+
+
+def _plain(value):
+    if isinstance(value, (datetime.datetime, datetime.date)):
+        return value.isoformat()
+    if isinstance(value, dict):
+        return {_key(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value if isinstance(value, (str, int, float, bool)) or value is None else str(value)
+
+
+def _as_json_metadata(record: dict) -> dict:
+    data = _plain(record)
+    users = data.pop("submitters", [])
+    data["users"] = [u for u in users if isinstance(u, dict)] if isinstance(users, list) else []
+    return data
