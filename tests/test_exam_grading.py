@@ -386,3 +386,35 @@ def test_demo_exam_submissions(tmp_path):
     assert got == EXPECTED
     assert results["s1003"].notes[0].startswith("IDENTITY FLAG")
     assert "IDENTITY FLAG" not in " ".join(results["123456"].notes)
+
+
+EXPORT_YML = """\
+submission_111:
+  :submitters:
+  - :name: Cy
+    :sid: s4001
+    :email: cy@uni.edu
+  :created_at: 2026-03-02 10:05:00.000000000 -08:00
+  :score: !ruby/object:BigDecimal 18:0.105e2
+submission_112:
+  :submitters:
+  - :name: Di
+    :sid: s4002
+    :email: di@uni.edu
+  :created_at: 2026-03-02 10:06:00.000000000 -08:00
+"""
+
+
+def test_gradescope_export_archive_knows_its_submitters(tmp_path):
+    """Unpacked 'Export Submissions': users come from the top-level submission_metadata.yml."""
+    subs = tmp_path / "export"
+    notebook(subs / "submission_111" / "exam_midterm.ipynb", "s4001", "s4001")
+    notebook(subs / "submission_112" / "exam_midterm.ipynb", "s4001", "s4001")  # Di copied Cy
+    (subs / "submission_metadata.yml").write_text(EXPORT_YML)
+    results = grade("exam_midterm", subs, tmp_path / "out")
+    assert set(results) == {"submission_111", "submission_112"}
+    cy, di = results["submission_111"], results["submission_112"]
+    assert cy.metadata["users"][0]["sid"] == "s4001" and cy.score == sum(MAX.values())
+    assert cy.metadata["created_at"].startswith("2026-03-02T10:05:00")
+    assert di.annotations["exam"]["identity"].graded_as == "s4002"
+    assert scores(di)["identity"] == 0 and di.notes[0].startswith("IDENTITY FLAG")
