@@ -6,7 +6,8 @@ submissions, regenerated from solutions/<id>/<id>.py.
       -> student notebook -> STUDENT_PIPELINE         (autograder.build.transforms)
       -> assignments/<id>/<id>.ipynb                  (byte-identical on every build)
       -> build/gradescope/<id>.zip                    (autograder.gradescope.package)
-      -> examples/<id>/*                              (autograder.build.examples)
+      -> examples/<id>/*                              (autograder/<id>/examples.py, if any;
+                                                       autograder.build.examples)
 
 The public tests travel inside the student notebook's metadata (otter's
 `tests: files: false`); no tests/ folder is shipped beside it.

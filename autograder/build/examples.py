@@ -1,25 +1,24 @@
 """Demo submissions in examples/<id>/, made from the built student notebook
 so that they stay in sync with it (`build` rewrites them; or run
-`python -m autograder.build.examples hw1_attention`).
+`python -m autograder.build.examples [ID ...]`).
 
-Each variant fills the student notebook's answer cells (found by the stub
-they define) with the solution's code, a mistaken version, or nothing, and
-may add cells. hw1_attention, with its 18 points:
+An assignment has demo submissions when it has a module
+`autograder/<id>/examples.py` exposing
 
-    full_solution.ipynb     the solution's answers              18
-    partial_mistakes.ipynb  no ValueError in causal_mask, no 1/sqrt(d_k)
-                            and the mask multiplied into the weights,
-                            TinySelfAttn left as given           low
-    untouched.ipynb         the notebook as handed out            0
-    otter_export.zip        the full solution zipped as the export
-                            cell would                           18
-    broken_cells.ipynb      a scratch cell that raises and a TinySelfAttn
-                            cell with a syntax error: the other answers
-                            still count                           12
+    variants(student, solution) -> dict[str, bytes]     # file name -> exact bytes
+
+where `student` is the built student notebook and `solution` the solution
+notebook (nbformat notebooks, not to be modified). Each variant fills the
+student notebook's answer cells (found by the stub they define) with the
+solution's code, a mistaken version, or nothing, and may add cells; the
+helpers for that are here (`answers_of`, `fill`, `serialise`, `_zip_bytes`).
+The module's docstring lists its files and the score each should get.
 """
 from __future__ import annotations
 
 import copy
+import importlib
+import importlib.util
 import re
 import sys
 import zipfile
@@ -28,35 +27,9 @@ from pathlib import Path
 import nbformat
 
 from autograder import paths
-from autograder.build.transforms import StableCellIds, serialise
+from autograder.build.transforms import StableCellIds, serialise  # noqa: F401 (for the makers)
 
 EPOCH = (1980, 1, 1, 0, 0, 0)
-
-HW1_CAUSAL_MASK_NO_CHECK = '''\
-def causal_mask(n):
-    """Causal mask (forgets to reject bad n)."""
-    return torch.triu(torch.full((n, n), float("-inf")), diagonal=1)
-'''
-
-HW1_SDPA_MISTAKES = '''\
-def scaled_dot_product_attention(q, k, v, mask=None):
-    """Two classic mistakes: no 1/sqrt(d_k), and the mask multiplied in after the softmax."""
-    weights = torch.softmax(q @ k.transpose(-2, -1), dim=-1)
-    if mask is not None:
-        weights = weights * (mask == 0)
-    return weights @ v, weights
-'''
-
-HW1_SYNTAX_ERROR = '''\
-class TinySelfAttn(nn.Module):
-    def __init__(self, h, heads)
-        super().__init__()
-'''
-
-HW1_SCRATCH_RAISES = '''\
-# scratch work left in the notebook
-print(undefined_variable)
-'''
 
 
 def _stub_of(source: str) -> str | None:
@@ -93,31 +66,28 @@ def _zip_bytes(name: str, data: bytes) -> bytes:
     return buf.getvalue()
 
 
-def hw1_variants(student, solution) -> dict[str, bytes]:
-    full = answers_of(solution)
-    stubs = [c for c in student.cells if c.cell_type == "code" and _stub_of(c.source)]
-    after_first_stub = student.cells.index(stubs[0]) + 1
-    full_nb = serialise(fill(student, full))
-    return {
-        "full_solution.ipynb": full_nb,
-        "partial_mistakes.ipynb": serialise(fill(student, {
-            "causal_mask": HW1_CAUSAL_MASK_NO_CHECK,
-            "scaled_dot_product_attention": HW1_SDPA_MISTAKES})),
-        "untouched.ipynb": serialise(student),
-        "otter_export.zip": _zip_bytes("hw1_attention.ipynb", full_nb),
-        "broken_cells.ipynb": serialise(fill(
-            student, {**full, "TinySelfAttn": HW1_SYNTAX_ERROR},
-            extra=[(after_first_stub, HW1_SCRATCH_RAISES)])),
-    }
+def maker(assignment_id: str):
+    """The `variants` function of autograder/<id>/examples.py, or None when
+    the assignment has no such module."""
+    try:
+        spec = importlib.util.find_spec(f"autograder.{assignment_id}.examples")
+    except (ImportError, ValueError):  # no package autograder.<id>, or not a module name
+        return None
+    if spec is None:
+        return None
+    return importlib.import_module(spec.name).variants
 
 
-VARIANTS = {"hw1_attention": hw1_variants}
+def with_examples() -> list[str]:
+    """The buildable assignments that have an examples module."""
+    from autograder.build import buildable
+    return [a for a in buildable() if maker(a) is not None]
 
 
 def write_examples(assignment_id: str, student_bytes: bytes, solution) -> list[Path]:
     """Regenerate examples/<id>/ (only the files this module makes); [] when
     the assignment has no variants."""
-    make = VARIANTS.get(assignment_id)
+    make = maker(assignment_id)
     if make is None:
         return []
     student = nbformat.reads(student_bytes.decode("utf-8"), as_version=4)
@@ -134,7 +104,12 @@ def write_examples(assignment_id: str, student_bytes: bytes, solution) -> list[P
 
 def main(argv: list[str]) -> int:
     from autograder.build import solution_notebook, student_notebook
-    for assignment_id in argv or sorted(VARIANTS):
+    missing = [a for a in argv if maker(a) is None]
+    if missing:
+        print(f"error: no autograder/<id>/examples.py for {', '.join(missing)} "
+              f"(have: {', '.join(with_examples()) or 'none'})", file=sys.stderr)
+        return 2
+    for assignment_id in argv or with_examples():
         for path in write_examples(assignment_id, student_notebook(assignment_id),
                                    solution_notebook(assignment_id)):
             print(path.relative_to(paths.ROOT))

@@ -1,11 +1,6 @@
-"""Demo submissions of hw2_positions_params, made from the built student
-notebook so that they stay in sync with it.
-
-    python -m autograder.hw2_positions_params.examples   # rewrites examples/hw2_positions_params/
-
-`variants(student, solution)` has the signature of the build's example
-makers (autograder.build.examples.VARIANTS), so `build` can call it too.
-Out of 26 points:
+"""Demo submissions of hw2_positions_params in examples/hw2_positions_params/,
+made by `python -m autograder build` (or `python -m autograder.build.examples
+hw2_positions_params`) from the built student notebook. Out of 26 points:
 
     full_solution.ipynb     the solution's answers                          26
     partial_mistakes.ipynb  [sin..., cos...] halves layout, parameters
@@ -18,7 +13,7 @@ Out of 26 points:
 """
 from __future__ import annotations
 
-import sys
+from autograder.build.examples import answers_of, fill, serialise
 
 PE_HALVES = '''\
 def sinusoidal_pe(n_pos, d):
@@ -82,8 +77,6 @@ def decoder_layer_param_count(d, d_ff=None):
 
 
 def variants(student, solution) -> dict[str, bytes]:
-    from autograder.build.examples import answers_of, fill
-    from autograder.build.transforms import serialise
     return {
         "full_solution.ipynb": serialise(fill(student, answers_of(solution))),
         "partial_mistakes.ipynb": serialise(fill(student, {
@@ -95,24 +88,3 @@ def variants(student, solution) -> dict[str, bytes]:
             "decoder_layer_param_count": DECODER_TWO_NORMS})),
         "untouched.ipynb": serialise(student),
     }
-
-
-def main() -> int:
-    import nbformat
-
-    from autograder import paths
-    from autograder.build import solution_notebook, student_notebook
-    assignment_id = "hw2_positions_params"
-    student = nbformat.reads(student_notebook(assignment_id).decode("utf-8"), as_version=4)
-    folder = paths.EXAMPLES / assignment_id
-    folder.mkdir(parents=True, exist_ok=True)
-    for name, data in sorted(variants(student, solution_notebook(assignment_id)).items()):
-        path = folder / name
-        if not path.is_file() or path.read_bytes() != data:
-            path.write_bytes(data)
-        print(path.relative_to(paths.ROOT))
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,8 +1,6 @@
-"""Demo submissions of hw3_bert_pretraining, made from the built student notebook.
-
-    .venv/bin/python examples/hw3_bert_pretraining/make.py   (after `python -m autograder build hw3_bert_pretraining`)
-
-Deterministic: the same student notebook gives byte-identical files.
+"""Demo submissions of hw3_bert_pretraining in examples/hw3_bert_pretraining/,
+made by `python -m autograder build` (or `python -m autograder.build.examples
+hw3_bert_pretraining`) from the built student notebook.
 
     full_solution.ipynb     the solution's answers                          25 / 25
     loop_solution.ipynb     correct answers written differently: a loop over
@@ -16,19 +14,7 @@ Deterministic: the same student notebook gives byte-identical files.
 """
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
-
-from autograder.build import solution_notebook, student_notebook  # noqa: E402
-from autograder.build.examples import answers_of, fill  # noqa: E402
-from autograder.build.transforms import serialise  # noqa: E402
-
-import nbformat  # noqa: E402
-
-ASSIGNMENT = "hw3_bert_pretraining"
+from autograder.build.examples import answers_of, fill, serialise
 
 LOOPS = {
     "mask_tokens": '''\
@@ -117,18 +103,3 @@ def variants(student, solution) -> dict[str, bytes]:
         "partial_mistakes.ipynb": serialise(fill(student, {**full, **MISTAKES})),
         "untouched.ipynb": serialise(student),
     }
-
-
-def main() -> int:
-    student = nbformat.reads(student_notebook(ASSIGNMENT).decode("utf-8"), as_version=4)
-    folder = Path(__file__).parent
-    for name, data in sorted(variants(student, solution_notebook(ASSIGNMENT)).items()):
-        path = folder / name
-        if not path.is_file() or path.read_bytes() != data:
-            path.write_bytes(data)
-        print(path.relative_to(ROOT))
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

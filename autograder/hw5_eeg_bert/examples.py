@@ -1,8 +1,6 @@
-"""Demo submissions of hw5_eeg_bert, made from the built student notebook.
-
-    .venv/bin/python examples/hw5_eeg_bert/make.py     (after `python -m autograder build hw5_eeg_bert`)
-
-Deterministic: the same student notebook gives byte-identical files.
+"""Demo submissions of hw5_eeg_bert in examples/hw5_eeg_bert/,
+made by `python -m autograder build` (or `python -m autograder.build.examples
+hw5_eeg_bert`) from the built student notebook.
 
     full_solution.ipynb     the solution's answers                          25 / 25
     partial_mistakes.ipynb  patches sample-major, layer_norm with ddof=1,
@@ -12,19 +10,7 @@ Deterministic: the same student notebook gives byte-identical files.
 """
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
-
-from autograder.build import solution_notebook, student_notebook  # noqa: E402
-from autograder.build.examples import answers_of, fill  # noqa: E402
-from autograder.build.transforms import serialise  # noqa: E402
-
-import nbformat  # noqa: E402
-
-ASSIGNMENT = "hw5_eeg_bert"
+from autograder.build.examples import answers_of, fill, serialise
 
 MISTAKES = {
     "patchify": '''\
@@ -71,18 +57,3 @@ def variants(student, solution) -> dict[str, bytes]:
         "partial_mistakes.ipynb": serialise(fill(student, {**full, **MISTAKES})),
         "untouched.ipynb": serialise(student),
     }
-
-
-def main() -> int:
-    student = nbformat.reads(student_notebook(ASSIGNMENT).decode("utf-8"), as_version=4)
-    folder = Path(__file__).parent
-    for name, data in sorted(variants(student, solution_notebook(ASSIGNMENT)).items()):
-        path = folder / name
-        if not path.is_file() or path.read_bytes() != data:
-            path.write_bytes(data)
-        print(path.relative_to(ROOT))
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
