@@ -24,6 +24,10 @@ def main(argv: list[str] | None = None) -> int:
                     "each assignment from solutions/ (all assignments by default).")
     build.add_argument("assignments", nargs="*", metavar="ASSIGNMENT",
                        help="assignment ids to build (default: all)")
+    build.add_argument("--torch-wheel", type=Path, metavar="FILE",
+                       help="a CPU build of torch 2.13.0 (torch-2.13.0+cpu-cp311-...whl) to "
+                            "ship in the Gradescope zips, so that the image installs it instead "
+                            "of PyPI's CUDA build")
 
     grade = commands.add_parser(
         "grade", help="grade a folder of submissions",
@@ -94,7 +98,7 @@ def main(argv: list[str] | None = None) -> int:
                          keep=args.keep)
     if args.command == "build":
         from autograder.build import build_all
-        return build_all(args.assignments)
+        return build_all(args.assignments, args.torch_wheel)
     return _grade(args)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
 import stat
 import zipfile
 from pathlib import Path
@@ -224,3 +225,17 @@ def test_run_autograder_writes_results_when_python_is_missing(zips, tmp_path):
     check_schema(data)
     assert data["tests"][0]["name"] == run.ERROR_TEST and data["score"] == 0
     assert "wrote no results" in stderr
+
+
+def test_a_bundled_cpu_torch_wheel_is_shipped_and_installed_first(tmp_path):
+    """build --torch-wheel puts the wheel in wheels/; setup.sh installs it before requirements."""
+    wheel = tmp_path / "torch-2.13.0+cpu-cp311-cp311-manylinux_2_28_x86_64.whl"
+    wheel.write_bytes(b"not really a wheel")
+    dest = package.write_zip("hw1_attention", tmp_path / "hw1.zip", wheel)
+    with zipfile.ZipFile(dest) as zf:
+        assert zf.read(f"wheels/{wheel.name}") == wheel.read_bytes()
+        setup = zf.read("setup.sh").decode()
+    assert setup.index('pip install --no-cache-dir "$wheel"') < setup.index("-r requirements.txt")
+    out = subprocess.run(["bash", "-c", 'basename "$0" | sed -E \'s/.*-cp([0-9])([0-9]+)-.*/\\1.\\2/\'',
+                          str(wheel)], capture_output=True, text=True)
+    assert out.stdout.strip() == "3.11"  # the Python setup.sh installs for this wheel

@@ -79,7 +79,7 @@ class Built:
     examples: list[Path]
 
 
-def build_assignment(assignment_id: str) -> Built:
+def build_assignment(assignment_id: str, torch_wheel: Path | None = None) -> Built:
     from autograder.build import examples
     from autograder.gradescope import package
     data = student_notebook(assignment_id)
@@ -88,13 +88,21 @@ def build_assignment(assignment_id: str) -> Built:
     if changed:
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(data)
-    zip_path = package.write_zip(assignment_id, GRADESCOPE_DIR / f"{assignment_id}.zip")
+    zip_path = package.write_zip(assignment_id, GRADESCOPE_DIR / f"{assignment_id}.zip",
+                                 torch_wheel)
     demo = examples.write_examples(assignment_id, data, solution_notebook(assignment_id))
     return Built(target, changed, zip_path, demo)
 
 
-def build_all(ids: list[str]) -> int:
-    """Build the given assignments (all with a master when empty); 0 on success."""
+def build_all(ids: list[str], torch_wheel: Path | None = None) -> int:
+    """Build the given assignments (all with a master when empty); 0 on success.
+    `torch_wheel`: a CPU torch wheel to ship in the Gradescope zips."""
+    if torch_wheel is not None and not torch_wheel.name.startswith("torch-"):
+        print(f"error: {torch_wheel} is not a torch wheel", file=sys.stderr)
+        return 2
+    if torch_wheel is not None and not torch_wheel.is_file():
+        print(f"error: no such file {torch_wheel}", file=sys.stderr)
+        return 2
     ids = list(ids) or buildable()
     if not ids:
         print("error: no master notebooks under solutions/", file=sys.stderr)
@@ -108,7 +116,7 @@ def build_all(ids: list[str]) -> int:
     status = 0
     for assignment_id in ids:
         try:
-            built = build_assignment(assignment_id)
+            built = build_assignment(assignment_id, torch_wheel)
         except BuildError as exc:
             print(f"error: {assignment_id}: {exc}", file=sys.stderr)
             status = 1

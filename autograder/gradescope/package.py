@@ -65,8 +65,9 @@ def _entry(name: str, mode: int) -> zipfile.ZipInfo:
     return info
 
 
-def write_zip(assignment_id: str, dest: Path) -> Path:
-    """Write the zip atomically to `dest`; return `dest`."""
+def write_zip(assignment_id: str, dest: Path, torch_wheel: Path | None = None) -> Path:
+    """Write the zip atomically to `dest`; return `dest`. A torch wheel (the
+    CPU build) is shipped in wheels/ for setup.sh to install instead of PyPI's."""
     missing = [p for _, p in package_files(assignment_id) if not p.is_file()]
     if missing:
         raise FileNotFoundError(f"cannot package {assignment_id}: missing {missing}")
@@ -78,6 +79,8 @@ def write_zip(assignment_id: str, dest: Path) -> Path:
                 zf.writestr(_entry(name, 0o755), render_script(name, assignment_id))
             for name, path in package_files(assignment_id):
                 zf.writestr(_entry(name, 0o644), path.read_bytes())
+            if torch_wheel is not None:
+                zf.write(torch_wheel, f"wheels/{torch_wheel.name}")
         os.chmod(tmp, 0o644)
         os.replace(tmp, dest)
     except BaseException:
