@@ -3,6 +3,8 @@ run on temporary folders laid out like /autograder."""
 from __future__ import annotations
 
 import json
+import os
+import time
 import shutil
 import subprocess
 import stat
@@ -239,3 +241,45 @@ def test_a_bundled_cpu_torch_wheel_is_shipped_and_installed_first(tmp_path):
     out = subprocess.run(["bash", "-c", 'basename "$0" | sed -E \'s/.*-cp([0-9])([0-9]+)-.*/\\1.\\2/\'',
                           str(wheel)], capture_output=True, text=True)
     assert out.stdout.strip() == "3.11"  # the Python setup.sh installs for this wheel
+
+
+def test_hostile_submission_cannot_forge_the_results(tmp_path, monkeypatch):
+    """A submission that rewrites results.json (now and from a detached process),
+    reads the hidden tests and then hangs gets exactly what its answers earn."""
+    import inspect
+    loaded = assignment_mod.load("hw1_attention")
+    root = tmp_path / "autograder"
+    forged = json.dumps({"score": 1000, "tests": []})
+    attack = f"""
+import glob, os, time
+targets = ["/autograder/results/results.json", {str(root / 'results' / 'results.json')!r}]
+def forge():
+    for t in targets:
+        try:
+            open(t, "w").write({forged!r})
+        except OSError:
+            pass
+forge()
+stolen = [open(p).read() for p in glob.glob("/autograder/source/autograder/*/reference.py")
+          + glob.glob({str(loaded.reference.__file__)!r})]
+if os.fork() == 0:
+    os.setsid()
+    for _ in range(100):
+        time.sleep(0.1)
+        forge()
+    os._exit(0)
+assert not stolen, "the hidden reference was readable"
+"""
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(inspect.getsource(loaded.reference)),
+                nbformat.v4.new_code_cell(attack),
+                nbformat.v4.new_code_cell("while True:\n    pass")]
+    root = autograder_root(tmp_path, {"hw1_attention.ipynb": _nb_bytes(nb)}, {"id": 7})
+    data = run_entry(root, "hw1_attention", monkeypatch)
+    check_schema(data)
+    assert data["score"] == pytest.approx(loaded.max_total)
+    assert len(data["tests"]) == len(loaded.cases)
+    time.sleep(1.5)  # a surviving rewriter would have struck by now
+    assert json.loads((root / "results" / "results.json").read_text()) == data
+    if os.geteuid() == 0:
+        assert "hidden reference was readable" not in json.dumps(data)
