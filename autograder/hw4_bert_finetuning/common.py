@@ -2,7 +2,7 @@
 cached once per batch, and trusted helper code that runs in the worker.
 
 The documented run (the lesson's figures, checked against the reference in
-tests/corpus/hw4_bert_finetuning/test_hw4_bert_finetuning.py): torch.manual_seed(42), build the default model;
+tests/test_hw4_bert_finetuning.py): torch.manual_seed(42), build the default model;
 torch.manual_seed(99), ids = torch.randint(0, 100, (50, 10)), labels =
 torch.randint(0, 2, (50,)); Adam lr 1e-3, 30 full-batch epochs.
 """
