@@ -190,3 +190,17 @@ def _live_processes(uids: range) -> list[str]:
         if int(status["Uid"].split()[0]) in uids and not status["State"].strip().startswith("Z"):
             found.append(pid)
     return found
+
+
+def test_the_sandbox_keeps_python_importable(grade_cells):
+    """Modules the template did not preload still import in the worker, wherever
+    the virtual environment lives (CI clones into /tmp): the sandbox hides secrets,
+    not the interpreter."""
+    a = assignment_mod.load("hw1_attention")
+    imports = ("import fractions, decimal, statistics, secrets, sqlite3\n"
+               "import torch.utils._device, torch.distributions\n"
+               "import matplotlib\nmatplotlib.use('Agg')\nimport matplotlib.pyplot as plt\n"
+               "plt.plot([1, 2]); plt.savefig('plot.png')\n")
+    results = grade_cells(a.id, {"imports": [imports, inspect.getsource(a.reference)]})
+    assert results["imports"].notes == []
+    assert results["imports"].score == a.max_total

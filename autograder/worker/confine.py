@@ -34,9 +34,6 @@ def _mount(source: str, target: str, fstype: str | None, flags: int, data: str |
                        data.encode() if data else None), f"mount {target}")
 
 
-WORKDIR_AS_ROOT = "/tmp"  # inside the namespace: a fresh, size-capped tmpfs
-
-
 def isolate_as_root(spec: dict) -> int:
     """New namespaces, then fork: returns 0 in the namespace's init (the
     worker proper) and the worker's pid in the parent, which stays outside
@@ -50,10 +47,12 @@ def isolate_as_root(spec: dict) -> int:
                    "size=4k,mode=000")
     for path in python_paths():
         expose(path, spec["workdir"])
-    # the host's files read-only; the only writable places are small tmpfs
+    # the host's files read-only; the only writable places are small tmpfs. The
+    # working directory is a fresh tmpfs at its own path, not over /tmp, which
+    # may hold the virtual environment (a clone in /tmp, as CI makes)
     _mount("none", "/", None, MS_REMOUNT | MS_BIND | MS_RDONLY)
     uid, disk = spec["uid"], spec["limits"]["disk_mb"]
-    _mount("tmpfs", WORKDIR_AS_ROOT, "tmpfs", MS_NOSUID | MS_NODEV,
+    _mount("tmpfs", spec["workdir"], "tmpfs", MS_NOSUID | MS_NODEV,
            f"size={disk}m,mode=0700,uid={uid},gid={uid}")
     for path in ("/dev/shm", "/var/tmp"):
         if os.path.isdir(path):

@@ -83,7 +83,6 @@ def become_worker(fd: int, spec: dict) -> None:
                 os._exit(0)
             confine.enter_pid_namespace()
             confine.drop_privileges(spec["uid"])
-            workdir = confine.WORKDIR_AS_ROOT
         else:
             if spec["sandbox"] == "uid":  # root without namespaces: a uid of its own only
                 confine.drop_privileges(spec["uid"])
