@@ -2,10 +2,11 @@
 
 Runs in the child between fork and the first student cell. As root the
 worker gets new mount, network, PID, IPC and UTS namespaces (no network, not
-even loopback; secret paths covered by empty read-only tmpfs; its own /proc;
-a size-capped tmpfs as working directory) and then drops to a uid of its
-own, so that kill(-1) and RLIMIT_NPROC reach only its own processes. As any
-other user only the resource limits and the scrubbed environment apply.
+even loopback), a new root holding only the system folders and Python's own
+paths read-only, a minimal /dev, its own /proc and a size-capped tmpfs as
+working directory, and then drops to a uid of its own, so that kill(-1) and
+RLIMIT_NPROC reach only its own processes. As any other user only the
+resource limits and the scrubbed environment apply.
 """
 from __future__ import annotations
 
@@ -34,64 +35,66 @@ def _mount(source: str, target: str, fstype: str | None, flags: int, data: str |
                        data.encode() if data else None), f"mount {target}")
 
 
+SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/sys")
+DEVICES = ("null", "zero", "full", "random", "urandom")
+WORKDIR_IN_ROOT = "/tmp"  # the worker's only writable folder, a size-capped tmpfs
+
+
 def isolate_as_root(spec: dict) -> int:
-    """New namespaces, then fork: returns 0 in the namespace's init (the
-    worker proper) and the worker's pid in the parent, which stays outside
-    as a root waiter and never runs student code."""
+    """New namespaces and a new root, then fork: returns 0 in the namespace's
+    init (the worker proper) and the worker's pid in the parent, which stays
+    outside as a root waiter and never runs student code.
+
+    The new root is built from an allowlist, so nothing else on the machine
+    (hidden tests, solutions, other checkouts, other submissions, results)
+    exists for the worker: the system folders and Python's own paths, bound
+    read-only at their usual places; a minimal /dev; a tmpfs /tmp."""
     _check(_libc.unshare(CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWPID | CLONE_NEWIPC
                          | CLONE_NEWUTS), "unshare")
     _mount("none", "/", None, MS_REC | MS_PRIVATE)  # nothing below leaks to the host
-    for path in spec["hide"]:
-        if os.path.isdir(path):  # an empty, unreadable tmpfs over each secret folder
-            _mount("tmpfs", path, "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC,
-                   "size=4k,mode=000")
-    for path in python_paths():
-        expose(path, spec["workdir"])
-    # the host's files read-only; the only writable places are small tmpfs. The
-    # working directory is a fresh tmpfs at its own path, not over /tmp, which
-    # may hold the virtual environment (a clone in /tmp, as CI makes)
-    _mount("none", "/", None, MS_REMOUNT | MS_BIND | MS_RDONLY)
-    uid, disk = spec["uid"], spec["limits"]["disk_mb"]
-    _mount("tmpfs", spec["workdir"], "tmpfs", MS_NOSUID | MS_NODEV,
-           f"size={disk}m,mode=0700,uid={uid},gid={uid}")
-    for path in ("/dev/shm", "/var/tmp"):
+    root, uid = spec["workdir"], spec["uid"]
+    _mount("tmpfs", root, "tmpfs", MS_NOSUID | MS_NODEV, "size=1m,mode=0755")
+    _mount("tmpfs", _mkdir(root, WORKDIR_IN_ROOT), "tmpfs", MS_NOSUID | MS_NODEV,
+           f"size={spec['limits']['disk_mb']}m,mode=0700,uid={uid},gid={uid}")
+    for path in (*SYSTEM_DIRS, *python_paths(spec["hide"])):
         if os.path.isdir(path):
-            _mount("tmpfs", path, "tmpfs", MS_NOSUID | MS_NODEV, "size=1m,mode=0700")
+            _bind_read_only(path, _mkdir(root, path))
+    dev = _mkdir(root, "/dev")
+    for name in DEVICES:
+        if os.path.exists(f"/dev/{name}"):
+            open(os.path.join(dev, name), "w").close()
+            _mount(f"/dev/{name}", os.path.join(dev, name), None, MS_BIND)
+    _mount("tmpfs", _mkdir(root, "/dev/shm"), "tmpfs", MS_NOSUID | MS_NODEV, "size=1m,mode=1777")
+    _mkdir(root, "/proc")
     return os.fork()
 
 
-def python_paths() -> list[str]:
-    """Where the interpreter, the standard library and site-packages live."""
+def _mkdir(root: str, path: str) -> str:
+    target = os.path.join(root, path.lstrip("/"))
+    os.makedirs(target, mode=0o755, exist_ok=True)
+    return target
+
+
+def _bind_read_only(source: str, target: str) -> None:
+    _mount(source, target, None, MS_BIND | MS_REC)
+    _mount("none", target, None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV)
+
+
+def python_paths(hidden: list[str]) -> list[str]:
+    """Where the interpreter, the standard library and site-packages live,
+    leaving out any that is or holds a secret folder (the repository root on
+    sys.path, for instance: the worker already imported what it needs)."""
     import sys
     found = {sys.prefix, sys.base_prefix, *(p for p in sys.path if p and os.path.isdir(p))}
-    return sorted(found)
+    found = {os.path.realpath(p) for p in found} | found
+    return sorted(p for p in found if not any(
+        h == p or h.startswith(p.rstrip("/") + "/") for h in hidden))
 
 
-def expose(path: str, scratch: str) -> None:
-    """Make `path` reachable by other users when an ancestor (such as a 0700
-    /root holding pyenv) is not: inside this mount namespace, the ancestor is
-    covered by an empty tmpfs (hiding the rest of it) and the one child that
-    leads to `path` is bound back in."""
-    parts = os.path.abspath(path).split("/")[1:]
-    for depth in range(1, len(parts)):
-        ancestor = "/" + "/".join(parts[:depth])
-        if os.stat(ancestor).st_mode & 0o001:
-            continue
-        child = parts[depth]
-        hold = os.path.join(scratch, "hold")
-        os.makedirs(hold, exist_ok=True)
-        _mount(os.path.join(ancestor, child), hold, None, MS_BIND | MS_REC)
-        _mount("tmpfs", ancestor, "tmpfs", MS_NOSUID | MS_NODEV, "size=4k,mode=0711")
-        os.mkdir(os.path.join(ancestor, child))
-        _mount(hold, os.path.join(ancestor, child), None, MS_BIND | MS_REC)
-        _check(_libc.umount2(hold.encode(), 2), "umount hold")  # MNT_DETACH
-        os.rmdir(hold)
-        return expose(path, scratch)  # deeper ancestors may be closed too
-    return None
-
-
-def enter_pid_namespace() -> None:
-    """In the namespace's init: a /proc that shows only this namespace."""
+def enter_new_root(spec: dict) -> None:
+    """In the namespace's init: the new root, and a /proc of this namespace only."""
+    os.chroot(spec["workdir"])
+    os.chdir("/")
     _mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
 
 

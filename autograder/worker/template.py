@@ -81,8 +81,9 @@ def become_worker(fd: int, spec: dict) -> None:
                 sock.close()
                 os.waitpid(child, 0)
                 os._exit(0)
-            confine.enter_pid_namespace()
+            confine.enter_new_root(spec)
             confine.drop_privileges(spec["uid"])
+            workdir = confine.WORKDIR_IN_ROOT
         else:
             if spec["sandbox"] == "uid":  # root without namespaces: a uid of its own only
                 confine.drop_privileges(spec["uid"])
