@@ -25,8 +25,10 @@ PUBLIC_DIRS = {"assignments", "docs", "scripts"}
 
 
 def secret_paths() -> list[Path]:
-    """Folders a worker must never see (covered inside its mount namespace).
-    The virtual environment stays visible: the worker's Python lives there."""
+    """Folders a worker must never see. The worker's root is an allowlist that
+    holds none of them; this list keeps a Python path that contains one (the
+    repository root on sys.path) out of that allowlist. The virtual
+    environment is not secret: the worker's Python lives there."""
     venv = Path(sys.prefix).resolve()
     return sorted(p for p in ROOT.iterdir() if p.is_dir() and p.name not in PUBLIC_DIRS
                   and p.resolve() != venv and p.resolve() not in venv.parents)
