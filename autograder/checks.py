@@ -103,7 +103,7 @@ def expect_close(actual, expected, what: str, rtol: float = 1e-5, atol: float = 
         index = tuple(int(i) for i in bad[0])
         where = f"at index {index}" if index else "the value"
         fail(f"{what}: {len(bad)} of {ok.size} entries differ from the reference; "
-             f"first {where}: yours is {a64[index]!r}")
+             f"first {where}: yours is {_scalar(a64[index])}")
 
 
 def expect_equal(actual, expected, what: str) -> None:
@@ -148,6 +148,11 @@ def expect_raises(exc_type: type, what: str):
             fail(f"{what}: raised {err.type_name}, expected {exc_type.__name__}")
         return
     fail(f"{what}: returned normally, expected it to raise {exc_type.__name__}")
+
+
+def _scalar(x) -> str:
+    """A number as Python writes it (0.25, -inf), not numpy's repr (np.float64(0.25))."""
+    return repr(complex(x)) if np.iscomplexobj(x) else repr(float(x))
 
 
 def _plain_equal(a, e) -> bool:
