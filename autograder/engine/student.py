@@ -133,8 +133,3 @@ class RemoteObject(RemoteFunction):
             raise AttributeError(attr)
         return self._student._request({"op": "getattr", "id": self._handle.id, "attr": attr},
                                       f"{self._label}.{attr}")
-
-    def method(self, name: str) -> RemoteFunction:
-        """A method called without fetching it first (one round trip)."""
-        return RemoteFunction(self._student, {"id": self._handle.id, "attr": name},
-                              f"{self._label}.{name}")

@@ -3,7 +3,6 @@ cross-entropy in the hidden tests."""
 from __future__ import annotations
 
 import numpy as np
-import torch
 import torch.nn.functional as F
 
 IGNORE_INDEX = -100  # F.cross_entropy's default ignore_index: positions that are not targets
