@@ -34,6 +34,7 @@ class NotebookSession:
         self.restarts_left = self.limits.restarts
         self.conn: WorkerConnection | None = None
         self.first_run = True
+        self.reported: set[int] = set()  # cells whose output and error are in the result
 
     def student(self) -> Student | None:
         if self.conn is not None and not self.conn.dead:
@@ -71,7 +72,8 @@ class NotebookSession:
                     self.run_notebook()
                 return
             report = _cell_report(reply, buffers)
-            if self.first_run:
+            if index not in self.reported:  # a re-run after a hang reports nothing twice
+                self.reported.add(index)
                 self.result.notebook_output = (self.result.notebook_output
                                                + str(report.get("output", "")))[-65536:]
                 err = report.get("error")
