@@ -229,7 +229,8 @@ def test_examples_are_in_sync(assignment_id):
     student = nbformat.reads(student_notebook(assignment_id).decode(), as_version=4)
     made = maker(assignment_id)(student, solution_notebook(assignment_id))
     folder = paths.EXAMPLES / assignment_id
-    assert sorted(p.name for p in folder.iterdir()) == sorted(made), (
+    present = sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file())
+    assert present == sorted(made), (
         f"examples/{assignment_id} holds other files than its examples.py makes")
     for name, data in made.items():
         assert (folder / name).read_bytes() == data, (

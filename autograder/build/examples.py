@@ -7,12 +7,14 @@ An assignment has demo submissions when it has a module
 
     variants(student, solution) -> dict[str, bytes]     # file name -> exact bytes
 
-where `student` is the built student notebook and `solution` the solution
-notebook (nbformat notebooks, not to be modified). Each variant fills the
-student notebook's answer cells (found by the stub they define) with the
-solution's code, a mistaken version, or nothing, and may add cells; the
-helpers for that are here (`answers_of`, `fill`, `serialise`, `_zip_bytes`).
-The module's docstring lists its files and the score each should get.
+where a name is relative and may hold folders, with "/" between them
+("123456/submission_metadata.json"), `student` is the built student notebook
+and `solution` the solution notebook (nbformat notebooks, not to be
+modified). Each variant fills the student notebook's answer cells (found by
+the stub they define) with the solution's code, a mistaken version, or
+nothing, and may add cells; the helpers for that are here (`answers_of`,
+`fill`, `serialise`, `_zip_bytes`). The module's docstring lists its files
+and the score each should get.
 """
 from __future__ import annotations
 
@@ -96,6 +98,7 @@ def write_examples(assignment_id: str, student_bytes: bytes, solution) -> list[P
     written = []
     for name, data in sorted(make(student, solution).items()):
         path = folder / name
+        path.parent.mkdir(parents=True, exist_ok=True)
         if not path.is_file() or path.read_bytes() != data:
             path.write_bytes(data)
         written.append(path)

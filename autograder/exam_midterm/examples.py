@@ -1,14 +1,14 @@
-"""Regenerate the demo exam submissions in examples/exam_midterm/ from the
-built student notebook and the master's solutions:
-
-    .venv/bin/python -m autograder.exam_midterm.demo
+"""Demo exam submissions in examples/exam_midterm/, made by
+`python -m autograder build` (or `python -m autograder.build.examples
+exam_midterm`) from the built student notebook and the master's solutions.
+Out of 21 points:
 
     s1001.ipynb     full marks: right answers for s1001, both free responses  21
     s1002.ipynb     typical mistakes: the 12 d^2 rule, [CLS]/[SEP] selected
                     too, source and target swapped, a boolean padding mask;
-                    one free response left blank                             low
+                    one free response left blank                             10.5
     s1003.ipynb     s1001's notebook handed in by s1003 (STUDENT_ID still
-                    s1001): flagged, graded with s1003's numbers              low
+                    s1001): flagged, graded with s1003's numbers              12.5
     s1004.ipynb     the notebook as handed out                                0
     123456/         a Gradescope submission folder: submission_metadata.json
                     names the user (sid s1005, e-mail grace@example.edu),
@@ -21,15 +21,8 @@ from __future__ import annotations
 import copy
 import json
 import re
-import sys
 
-import nbformat
-
-from autograder import paths
-from autograder.build import solution_notebook, student_notebook
 from autograder.build.transforms import StableCellIds, serialise
-
-HERE = paths.EXAMPLES / "exam_midterm"
 
 ASSIGNED = re.compile(r"^(?:def |class )?([A-Za-z_]\w*)")
 PLACEHOLDER = "_Type your answer here, replacing this text._"
@@ -107,35 +100,21 @@ EXPECTED = {"s1001": 21.0, "s1002": 10.5, "s1003": 12.5, "s1004": 0.0, "123456":
 """Total of each demo submission (by submission id)."""
 
 
-def variants(student, solution) -> dict[str, tuple[object, float]]:
-    right = solution_answers(solution)
-    return {
-        "s1001.ipynb": (fill(student, right, "s1001", FREE_RESPONSES), 21.0),
-        "s1002.ipynb": (fill(student, {**right, **S1002_ANSWERS}, "s1002",
-                             [FREE_RESPONSES[0], None]), 10.5),
-        "s1003.ipynb": (fill(student, right, "s1001", FREE_RESPONSES), 12.5),
-        "s1004.ipynb": (student, 0.0),
-        "123456/exam_midterm.ipynb": (fill(student, right, "Grace@Example.edu",
-                                           FREE_RESPONSES), 21.0),
-    }
-
-
 METADATA = {"users": [{"email": "grace@example.edu", "name": "Grace H", "sid": "s1005"}],
             "created_at": "2026-03-02T10:05:00.000000-08:00",
             "assignment": {"title": "Midterm exam", "due_date": "2026-03-02T11:00:00.000000-08:00"}}
+"""The Gradescope submission_metadata.json of submission 123456."""
 
 
-def main() -> int:
-    student = nbformat.reads(student_notebook("exam_midterm").decode("utf-8"), as_version=4)
-    solution = solution_notebook("exam_midterm")
-    for rel, (nb, _) in variants(student, solution).items():
-        path = HERE / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(serialise(nb))
-        print(path.relative_to(paths.ROOT))
-    (HERE / "123456" / "submission_metadata.json").write_text(json.dumps(METADATA, indent=2) + "\n")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+def variants(student, solution) -> dict[str, bytes]:
+    right = solution_answers(solution)
+    return {
+        "s1001.ipynb": serialise(fill(student, right, "s1001", FREE_RESPONSES)),
+        "s1002.ipynb": serialise(fill(student, {**right, **S1002_ANSWERS}, "s1002",
+                                      [FREE_RESPONSES[0], None])),
+        "s1003.ipynb": serialise(fill(student, right, "s1001", FREE_RESPONSES)),
+        "s1004.ipynb": serialise(student),
+        "123456/exam_midterm.ipynb": serialise(fill(student, right, "Grace@Example.edu",
+                                                    FREE_RESPONSES)),
+        "123456/submission_metadata.json": (json.dumps(METADATA, indent=2) + "\n").encode(),
+    }
