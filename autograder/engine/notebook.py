@@ -30,40 +30,42 @@ class Cells:
 
 
 def read_cells(raw: bytes) -> Cells:
+    """The code the worker runs, from notebook bytes (raises NotebookError)."""
+    return translate([cell_source(c) for c in parse_cells(raw) if c.get("cell_type") == "code"])
+
+
+def parse_cells(raw: bytes) -> list[dict]:
+    """Every cell of a notebook, as plain dicts (v3 worksheets flattened).
+    Raises NotebookError with a message for the student."""
     if len(raw) > MAX_NOTEBOOK_BYTES:
         raise NotebookError(f"the notebook is {len(raw) // 2**20} MB; the limit is "
                             f"{MAX_NOTEBOOK_BYTES // 2**20} MB (clear large outputs and resubmit)")
     if not raw.strip():
         raise NotebookError("the notebook file is empty")
     try:
-        text = raw.decode("utf-8-sig")
-        nb = json.loads(text)
+        nb = json.loads(raw.decode("utf-8-sig"))
     except (UnicodeDecodeError, ValueError) as exc:
         raise NotebookError(f"the file is not valid notebook JSON ({exc}); "
                             "open it in Jupyter, save it and resubmit") from None
     if not isinstance(nb, dict):
         raise NotebookError("the file is JSON but not a notebook")
-    return translate([c for c in _code_sources(nb)])
-
-
-def _code_sources(nb: dict) -> list[str]:
-    if nb.get("nbformat", 4) < 4:  # v3 kept cells in worksheets and code in "input"
+    if nb.get("nbformat", 4) < 4:  # v3 kept cells in worksheets
         cells = [c for ws in nb.get("worksheets", []) if isinstance(ws, dict)
                  for c in ws.get("cells", [])]
-        key = "input"
     else:
-        cells, key = nb.get("cells", []), "source"
+        cells = nb.get("cells", [])
     if not isinstance(cells, list):
         raise NotebookError("the notebook has no list of cells")
-    sources = []
-    for cell in cells:
-        if isinstance(cell, dict) and cell.get("cell_type") == "code":
-            src = cell.get(key, "")
-            if isinstance(src, list):
-                src = "".join(s for s in src if isinstance(s, str))
-            if isinstance(src, str):
-                sources.append(src)
-    return sources
+    return [c for c in cells if isinstance(c, dict)]
+
+
+def cell_source(cell: dict) -> str:
+    """A cell's text, whether stored as one string or a list of lines
+    (v3 kept a code cell's text under "input")."""
+    src = cell.get("source", cell.get("input", ""))
+    if isinstance(src, list):
+        src = "".join(s for s in src if isinstance(s, str))
+    return src if isinstance(src, str) else ""
 
 
 def translate(sources: list[str]) -> Cells:

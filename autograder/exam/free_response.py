@@ -9,7 +9,6 @@ and the pages forbid scripts, so an answer holding HTML is shown as text.
 """
 from __future__ import annotations
 
-import json
 import re
 import shutil
 import subprocess
@@ -17,6 +16,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from autograder.engine.notebook import NotebookError, cell_source, parse_cells
 from autograder.report.htmlpage import CSS, esc, table
 
 MARKER = re.compile(r"<!--\s*free response:\s*([\w.-]+)\s*-->")
@@ -53,18 +53,9 @@ class Sheet:
 
 def _cells(raw: bytes) -> list[dict]:
     try:
-        nb = json.loads(raw.decode("utf-8-sig"))
-    except (UnicodeDecodeError, ValueError):
+        return parse_cells(raw)
+    except NotebookError:  # an unreadable notebook has no responses to collect
         return []
-    cells = nb.get("cells") if isinstance(nb, dict) else None
-    return [c for c in cells if isinstance(c, dict)] if isinstance(cells, list) else []
-
-
-def _source(cell: dict) -> str:
-    src = cell.get("source", "")
-    if isinstance(src, list):
-        src = "".join(s for s in src if isinstance(s, str))
-    return src if isinstance(src, str) else ""
 
 
 def extract(raw: bytes, questions: list[str]) -> list[Response]:
@@ -72,13 +63,13 @@ def extract(raw: bytes, questions: list[str]) -> list[Response]:
     cells = _cells(raw)
     found: dict[str, Response] = {}
     for i, cell in enumerate(cells):
-        m = MARKER.search(_source(cell)) if cell.get("cell_type") == "markdown" else None
+        m = MARKER.search(cell_source(cell)) if cell.get("cell_type") == "markdown" else None
         if not m or m.group(1) in found:
             continue
-        prompt = _clean(MARKER.sub("", _source(cell)))
+        prompt = _clean(MARKER.sub("", cell_source(cell)))
         parts = []
         for nxt in cells[i + 1:]:
-            text = _source(nxt)
+            text = cell_source(nxt)
             if nxt.get("cell_type") not in ("markdown", "raw") or MARKER.search(text):
                 break
             if END_QUESTION in text:
