@@ -52,26 +52,12 @@ class Dist:
 
 
 def otter_assign(assignment: str, work: Path) -> Dist:
-    """Run `otter assign` on a copy of the master with `generate: true`."""
-    import jupytext
-    master = paths.SOLUTIONS / assignment / f"{assignment}.py"
-    text = master.read_text()
-    if re.search(r"^# generate:.*$", text, re.M):
-        text = re.sub(r"^# generate:.*$", "# generate: true", text, count=1, flags=re.M)
-    else:
-        text = text.replace("# # ASSIGNMENT CONFIG", "# # ASSIGNMENT CONFIG\n# generate: true", 1)
-    src = work / "master"
-    src.mkdir(parents=True, exist_ok=True)
-    notebook = src / f"{assignment}.ipynb"
-    jupytext.write(jupytext.reads(text, fmt="py:percent"), str(notebook))
-    dist = work / "dist"
-    proc = subprocess.run([_otter(), "assign", str(notebook), str(dist)], cwd=src,
-                          capture_output=True, text=True)
-    if proc.returncode != 0:
-        raise RuntimeError(f"otter assign failed on {master}:\n{proc.stdout}{proc.stderr}")
+    """Run `otter assign` on the master with `generate: true` (as `build` does)."""
+    from autograder.build.assign import assign_into
+    name = f"{assignment}.ipynb"
+    dist = assign_into(paths.SOLUTIONS / assignment / f"{assignment}.py", work, generate=True)
     zips = sorted((dist / "autograder").glob("*.zip"))
-    return Dist(dist / "autograder" / notebook.name, dist / "student" / notebook.name,
-                zips[-1] if zips else None)
+    return Dist(dist / "autograder" / name, dist / "student" / name, zips[-1] if zips else None)
 
 
 def _otter() -> str:

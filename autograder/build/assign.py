@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import io
 import logging
+import re
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,18 +35,31 @@ def run_otter_assign(master: Path) -> AssignOutput:
     if not master.is_file():
         raise BuildError(f"no master notebook at {master}")
     with tempfile.TemporaryDirectory(prefix="autograder-build-") as tmp:
-        source = Path(tmp) / "master" / f"{master.stem}.ipynb"
-        source.parent.mkdir()
-        nb = jupytext.read(master, fmt="py:percent")
-        nbformat.write(nb, str(source))
-        dist = Path(tmp) / "dist"
-        _quiet_assign(source, dist)
-        student = dist / "student" / source.name
-        autograder = dist / "autograder" / source.name
+        dist = assign_into(master, Path(tmp))
+        student = dist / "student" / f"{master.stem}.ipynb"
+        autograder = dist / "autograder" / f"{master.stem}.ipynb"
         if not student.is_file() or not autograder.is_file():
             raise BuildError(f"otter assign wrote no notebooks for {master}")
         return AssignOutput(nbformat.read(str(student), as_version=4),
                             nbformat.read(str(autograder), as_version=4))
+
+
+def assign_into(master: Path, work: Path, generate: bool = False) -> Path:
+    """otter assign on `master` into work/dist (returned). With `generate`,
+    otter also writes its own autograder zip to dist/autograder/ (the speed
+    benchmark grades with it)."""
+    text = master.read_text()
+    if generate:  # switch on the ASSIGNMENT CONFIG's `generate` key
+        if re.search(r"^# generate:.*$", text, re.M):
+            text = re.sub(r"^# generate:.*$", "# generate: true", text, count=1, flags=re.M)
+        else:
+            text = text.replace("# # ASSIGNMENT CONFIG", "# # ASSIGNMENT CONFIG\n# generate: true", 1)
+    source = work / "master" / f"{master.stem}.ipynb"
+    source.parent.mkdir(parents=True, exist_ok=True)
+    nbformat.write(jupytext.reads(text, fmt="py:percent"), str(source))
+    dist = work / "dist"
+    _quiet_assign(source, dist)
+    return dist
 
 
 def _quiet_assign(source: Path, dist: Path) -> None:
