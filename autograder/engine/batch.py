@@ -34,6 +34,8 @@ class Batch:
     assignment: assignment_mod.Assignment
     out: Path
     results: list[SubmissionResult] = field(default_factory=list)
+    entries: list[Entry] = field(default_factory=list)
+    """What was found in the submissions folder (reports need the paths)."""
     warnings: list[str] = field(default_factory=list)
     seconds: float = 0.0
     reports: list[str] = field(default_factory=list)
@@ -51,7 +53,7 @@ def grade_folder(assignment_id: str, submissions: Path, out: Path, jobs: int | N
         checks.torch.set_num_threads(1)
     out.mkdir(parents=True, exist_ok=True)
     entries, warnings = discover(submissions)
-    batch = Batch(assignment, out, warnings=warnings)
+    batch = Batch(assignment, out, entries=entries, warnings=warnings)
     if not running_as_root():
         batch.warnings.append(ROOT_WARNING)
     for w in batch.warnings:

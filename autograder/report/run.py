@@ -13,7 +13,6 @@ from datetime import datetime
 from pathlib import Path
 
 from autograder.engine.results import write_atomic
-from autograder.engine.submissions import discover
 from autograder.report import classreport, feedback, gradebook, lateness, regrade, roster
 
 
@@ -32,7 +31,7 @@ def prepare(out: Path, roster_path: Path | None = None, due: str | None = None) 
 
 def write_all(batch, submissions: Path, prepared: Prepared) -> list[str]:
     out, a = batch.out, batch.assignment
-    paths = {e.id: e.path for e in discover(submissions)[0]} if submissions.is_dir() else {}
+    paths = {e.id: e.path for e in batch.entries}  # as grading found them
     timings = {r.submission: lateness.timing(r, paths.get(r.submission), prepared.due)
                for r in batch.results}
     ctx = feedback.Context(a.config.title, a.questions,
