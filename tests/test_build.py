@@ -7,7 +7,6 @@ import ast
 import json
 import re
 import shutil
-import tomllib
 
 import nbformat
 import pytest
@@ -17,13 +16,13 @@ from autograder.build import (assign_cached, buildable, solution_notebook, stude
                               student_path, transforms)
 from autograder.build.examples import maker, with_examples
 from autograder.engine import assignment as assignment_mod
+from autograder.engine import config
 from tests.conftest import grade
 
 ASSIGNMENTS = buildable()
 # An exam's solution scores full marks only under its author's identity (the
 # exam's own tests cover that); the plain scoring checks here are for the rest.
-SCORED = [a for a in ASSIGNMENTS
-          if "exam" not in tomllib.loads((paths.CONFIG / f"{a}.toml").read_text())]
+SCORED = [a for a in ASSIGNMENTS if not config.load(a).exam]
 MARKERS = re.compile(r"BEGIN SOLUTION|END SOLUTION|#\s*SOLUTION\b|BEGIN HIDDEN|hidden\s*=\s*True"
                      r"|otter_assign_solution_cell")
 

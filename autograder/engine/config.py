@@ -46,6 +46,8 @@ class Config:
     """Seed for random, numpy and torch before the notebook and each test."""
     tests: dict[str, dict[str, TestPoints]] = field(default_factory=dict)
     """question id -> test function name -> points and visibility, in order."""
+    exam: dict = field(default_factory=dict)
+    """The [exam] table (per-student variants, identity fields); {} for homework."""
 
     @property
     def questions(self) -> list[str]:
@@ -81,6 +83,7 @@ def load(assignment: str) -> Config:
         limits=Limits(**raw.get("limits", {})),
         seed=int(meta.get("seed", 0)),
         tests=tests,
+        exam=raw.get("exam", {}),
     )
 
 

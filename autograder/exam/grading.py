@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import functools
 import math
-import tomllib
 from numbers import Integral, Real
 
 import numpy as np
 
-from autograder import paths
 from autograder.checks import fail
+from autograder.engine import config
 from autograder.engine.student import RemoteObject, StudentError
 from autograder.exam import identity as identity_mod
 from autograder.exam import variants
@@ -28,8 +27,7 @@ CLAIM_NAME = "STUDENT_ID"
 @functools.lru_cache(maxsize=None)
 def settings(assignment_id: str) -> dict:
     """The [exam] table of grading_config/<id>.toml ({} for a homework)."""
-    with open(paths.CONFIG / f"{assignment_id}.toml", "rb") as f:
-        return tomllib.load(f).get("exam", {})
+    return config.load(assignment_id).exam
 
 
 def _record(submission) -> dict:
