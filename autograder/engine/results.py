@@ -26,6 +26,9 @@ class TestResult:
     output: str
     visibility: str
     seconds: float = 0.0
+    stopped: str = ""
+    """Why the student's process went down during this test: "time limit",
+    "crashed", or "" when it did not."""
 
     @property
     def status(self) -> str:

@@ -118,9 +118,9 @@ def run_case(case: Case, session: NotebookSession, assignment: Assignment) -> Te
         result.output = (f"{exc.call} raised {exc.type_name}: {exc.message}"
                          if exc.type_name != "NameError" else exc.message)
     except StudentTimeout as exc:
-        result.output = f"timed out: {exc}"
+        result.output, result.stopped = f"timed out: {exc}", "time limit"
     except WorkerDied as exc:
-        result.output = f"not checked: {exc}"
+        result.output, result.stopped = f"not checked: {exc}", "crashed"
     except AssertionError as exc:
         result.output = str(exc) or "a check on your answer failed"
     except Exception as exc:  # the answer broke the test itself: the student's loss, logged
@@ -144,11 +144,11 @@ def grade_cells(template: Template, cells: Cells, assignment: Assignment,
                 continue
             outcome = run_case(case, session, assignment)
             result.tests.append(outcome)
-            if outcome.output.startswith(("timed out", "not checked")):
+            if outcome.stopped:
                 # a hang costs this question's remaining tests, not the worker
                 # restarts the other questions need
                 stalled[case.question] = "an earlier test of this question " + (
-                    "timed out" if outcome.output.startswith("timed out")
+                    "timed out" if outcome.stopped == "time limit"
                     else "stopped the notebook's process")
     finally:
         session.close()

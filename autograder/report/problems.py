@@ -26,11 +26,8 @@ def of_result(r: SubmissionResult) -> list[Problem]:
     if r.error:
         return [Problem(r.submission, "not graded", r.error)]
     found = [Problem(r.submission, _kind_of_note(n), n) for n in r.notes]
-    for t in r.tests:
-        if t.output.startswith("timed out:"):
-            found.append(Problem(r.submission, "time limit", f"{t.question}: {t.output}"))
-        elif t.output.startswith("not checked:"):
-            found.append(Problem(r.submission, "crashed", f"{t.question}: {t.output}"))
+    found += [Problem(r.submission, t.stopped, f"{t.question}: {t.output}")
+              for t in r.tests if t.stopped]
     return found
 
 
