@@ -127,11 +127,9 @@ def expect_int(value, what: str) -> int:
 
 
 def expect_number(value, what: str) -> float:
+    """A real number: a Python or numpy scalar, or a 0-d array or tensor (not a bool)."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        try:
-            arr = _to_numpy(value, what)
-        except Fail:
-            raise
+        arr = _to_numpy(value, what)
         if arr.shape != () or arr.dtype.kind not in "iuf":
             fail(f"{what}: expected a number, got {_describe(value)}")
         return float(arr)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -239,5 +240,4 @@ def _alive(pid: int) -> bool:
 
 
 def _remove_tree(path: Path) -> None:
-    import shutil
     shutil.rmtree(path, ignore_errors=True)
