@@ -11,6 +11,9 @@ import json
 import re
 from dataclasses import dataclass, field
 
+from autograder.engine import untrusted
+from autograder.engine.results import MAX_NOTES
+
 MAX_NOTEBOOK_BYTES = 20 * 2**20
 RUN_STATEMENT = re.compile(r"^(\s*)%{1,2}(?:time|timeit|prun)\b(.*)$")
 MAGIC_OR_SHELL = re.compile(r"^(\s*)(?:[%!]|\w+\s*=\s*[%!])")
@@ -75,7 +78,8 @@ def translate(sources: list[str]) -> Cells:
         if first.startswith("%%"):
             magic = first[2:].split()[0] if first[2:].split() else ""
             if magic in SKIPPED_CELL_MAGICS:
-                cells.notes.append(f"code cell {number}: %%{magic} cell not run while grading")
+                if len(cells.notes) < MAX_NOTES:
+                    cells.notes.append(f"code cell {number}: %%{magic} cell not run while grading")
                 cells.code.append("")
                 continue
             src = src.lstrip().split("\n", 1)[1] if "\n" in src.lstrip() else ""
@@ -90,8 +94,9 @@ def _line(line: str, number: int, notes: list[str]) -> str:
         return m.group(1) + m.group(2).strip()
     m = MAGIC_OR_SHELL.match(line) or HELP.match(line)
     if m:
-        if "!" in line.split("%")[0] or line.strip().startswith("!"):
+        if ("!" in line.split("%")[0] or line.strip().startswith("!")) \
+                and len(notes) < MAX_NOTES:
             notes.append(f"code cell {number}: shell command not run while grading: "
-                         f"{line.strip()[:80]}")
+                         f"{untrusted.name(line.strip(), 80)}")
         return m.group(1) + "pass"
     return line

@@ -14,6 +14,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 OUTPUT_CAP = 16_000  # characters per student-visible text (well under Gradescope's limits)
+MAX_NOTES = 50
+"""Notes kept per submission (a notebook of a thousand failing cells gets
+fifty, the last saying that more were left out)."""
 
 
 @dataclass
@@ -55,6 +58,13 @@ class SubmissionResult:
     @property
     def score(self) -> float:
         return round(sum(t.score for t in self.tests), 6)
+
+    def note(self, text: str) -> None:
+        """Keep a note once, up to MAX_NOTES notes in all."""
+        if text in self.notes or len(self.notes) >= MAX_NOTES:
+            return
+        self.notes.append(text if len(self.notes) < MAX_NOTES - 1
+                          else "further notes about this notebook were left out")
 
     def question_scores(self, questions: list[str]) -> dict[str, float]:
         scores = {q: 0.0 for q in questions}

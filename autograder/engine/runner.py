@@ -12,6 +12,7 @@ import time
 
 from autograder import protocol
 from autograder.checks import Fail
+from autograder.engine import untrusted
 from autograder.engine.assignment import Assignment, Case
 from autograder.engine.notebook import Cells
 from autograder.engine.results import SubmissionResult, TestResult
@@ -71,31 +72,36 @@ class NotebookSession:
                     self.conn = self.template.spawn()
                     self.run_notebook()
                 return
-            report = _cell_report(reply, buffers)
+            output, error = _cell_report(reply, buffers)
             if index not in self.reported:  # a re-run after a hang reports nothing twice
                 self.reported.add(index)
                 self.result.notebook_output = (self.result.notebook_output
-                                               + str(report.get("output", "")))[-65536:]
-                err = report.get("error")
-                if isinstance(err, dict):
-                    self._note(f"code cell {index} raised {err.get('type')}: "
-                               f"{str(err.get('message'))[:300]}")
+                                               + output)[-untrusted.OUTPUT_CHARS:]
+                if error:
+                    self._note(f"code cell {index} raised {error}")
 
     def _note(self, text: str) -> None:
-        if text not in self.result.notes:
-            self.result.notes.append(text)
+        self.result.note(text)
 
     def close(self) -> None:
         if self.conn is not None:
             self.conn.kill()
 
 
-def _cell_report(reply: dict, buffers) -> dict:
+def _cell_report(reply: dict, buffers) -> tuple[str, str]:
+    """A cell's printed output and its error ("Type: message", "" when none),
+    cleaned: both are the student's text."""
     try:
         report = protocol.unpack(reply.get("ok"), buffers, lambda handle: None)
     except (protocol.ProtocolError, IndexError, ValueError, TypeError):
-        return {}
-    return report if isinstance(report, dict) else {}
+        report = None
+    report = report if isinstance(report, dict) else {}
+    output = untrusted.text(report.get("output", ""), untrusted.OUTPUT_CHARS)
+    err = report.get("error")
+    if not isinstance(err, dict):
+        return output, ""
+    return output, (f"{untrusted.name(err.get('type'))}: "
+                    f"{untrusted.text(err.get('message'), 300)}")
 
 
 def run_case(case: Case, session: NotebookSession, assignment: Assignment) -> TestResult:
@@ -132,7 +138,8 @@ def run_case(case: Case, session: NotebookSession, assignment: Assignment) -> Te
 
 def grade_cells(template: Template, cells: Cells, assignment: Assignment,
                 result: SubmissionResult) -> None:
-    result.notes.extend(cells.notes)
+    for note in cells.notes:
+        result.note(note)
     session = NotebookSession(template, cells, assignment, result)
     stalled: dict[str, str] = {}  # question -> why its remaining tests are skipped
     try:

@@ -16,16 +16,24 @@ StudentError; a hang or crash as StudentTimeout/WorkerDied.
 from __future__ import annotations
 
 from autograder import protocol
+from autograder.engine import untrusted
 from autograder.engine.workers import WorkerConnection, WorkerDied, WorkerTimeout
 
 
 class StudentError(Exception):
-    """The student's code raised. Carries only names and the message."""
+    """The student's code raised. Carries only names and the message, cleaned
+    (engine.untrusted) as they arrive: they are the student's text."""
+
+    MAX_MRO = 64
+    """Base classes kept for is_a (a real hierarchy is far shorter)."""
 
     def __init__(self, report: dict, call: str):
-        self.type_name = str(report.get("type", "Exception"))
-        self.type_names = [str(n) for n in report.get("mro", [])] or [self.type_name]
-        self.message = str(report.get("message", ""))[:500]
+        mro = report.get("mro")
+        self.type_name = untrusted.name(report.get("type", "Exception"))
+        self.type_names = [untrusted.name(n) for n in
+                           (mro[:self.MAX_MRO] if isinstance(mro, list) else [])]
+        self.type_names = self.type_names or [self.type_name]
+        self.message = untrusted.text(report.get("message", ""), 500)
         self.call = call
         super().__init__(f"{call} raised {self.type_name}: {self.message}")
 
@@ -121,6 +129,7 @@ class RemoteObject(RemoteFunction):
     """A handle to an object that stays in the worker."""
 
     def __init__(self, student: Student, handle: protocol.Handle):
+        handle = protocol.Handle(handle.id, untrusted.name(handle.type_name))  # the student's name
         super().__init__(student, {"id": handle.id}, handle.type_name)
         self._handle = handle
 

@@ -4,8 +4,9 @@ The submitted notebook is read as JSON on the trusted side (never run): a
 free-response question is the Markdown cell holding the marker
 `<!-- free response: ID -->` (its prompt), and its answer is the Markdown or
 raw cells that follow, up to the next code cell, the next marker or otter's
-`<!-- END QUESTION -->`. Student text is escaped everywhere it is written
-and the pages forbid scripts, so an answer holding HTML is shown as text.
+`<!-- END QUESTION -->`. Student text is cleaned as it is read
+(engine.untrusted), escaped everywhere it is written, and the pages forbid
+scripts, so an answer holding HTML is shown as text.
 """
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from autograder.engine import untrusted
 from autograder.engine.notebook import NotebookError, cell_source, parse_cells
 from autograder.report.htmlpage import CSS, esc, table
 
@@ -77,7 +79,8 @@ def extract(raw: bytes, questions: list[str]) -> list[Response]:
                 break
             parts.append(text)
         answer = "\n\n".join(p.strip() for p in parts if p.strip() not in ("", PLACEHOLDER))
-        found[m.group(1)] = Response(m.group(1), prompt, answer or None)
+        found[m.group(1)] = Response(m.group(1), untrusted.text(prompt, untrusted.FREE_TEXT_CHARS),
+                                     untrusted.text(answer, untrusted.FREE_TEXT_CHARS) or None)
     return [found.get(q, Response(q, "", None)) for q in questions]
 
 

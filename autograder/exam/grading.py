@@ -15,7 +15,7 @@ from numbers import Integral, Real
 import numpy as np
 
 from autograder.checks import fail
-from autograder.engine import config
+from autograder.engine import config, untrusted
 from autograder.engine.student import RemoteObject, StudentError
 from autograder.exam import identity as identity_mod
 from autograder.exam import variants
@@ -44,6 +44,8 @@ def resolution(submission, student) -> identity_mod.Resolution:
                 claimed = student.value(CLAIM_NAME)
         except StudentError:
             claimed = None
+        if isinstance(claimed, str):  # the student's text, quoted in the flag message
+            claimed = untrusted.name(claimed)
         fields = tuple(settings(submission.assignment).get("identity_fields", ["sid", "email"]))
         record["identity"] = identity_mod.resolve(submission.submission, submission.metadata,
                                                   claimed, fields)
