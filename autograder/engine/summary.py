@@ -1,5 +1,12 @@
-"""The readable summary `grade` prints: one row per submission, one column per question."""
+"""The readable summary `grade` prints: one row per submission, one column per question.
+
+The terminal is a sink that obeys what it prints: whatever text reaches the
+table is shown with its control characters escaped (engine.untrusted.visible),
+never as a sequence that could clear the screen or fake a row.
+"""
 from __future__ import annotations
+
+from autograder.engine import untrusted
 
 
 def table(batch) -> str:
@@ -24,7 +31,7 @@ def table(batch) -> str:
     out += ["", f"grades: {batch.out / 'grades.csv'}",
             f"per-submission results: {batch.out}/<submission>/results.json"]
     out += getattr(batch, "reports", [])
-    return "\n".join(out)
+    return untrusted.visible("\n".join(out))
 
 
 def _fmt(x: float) -> str:

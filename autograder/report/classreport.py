@@ -7,11 +7,14 @@ the page is one file that can be mailed or archived.
 """
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 from autograder.engine.results import write_atomic
 from autograder.report import plots, problems, stats
 from autograder.report.htmlpage import esc, fmt, page, table
+
+log = logging.getLogger(__name__)
 
 
 def write(path: Path, batch) -> None:
@@ -42,7 +45,13 @@ def _variants(batch) -> list[str]:
     return class_report_section(batch)
 
 
-def _img(uri: str, alt: str) -> str:
+def _img(draw, alt: str, *args) -> str:
+    """A plot drawn by `draw(*args)`; one that fails costs that plot only."""
+    try:
+        uri = draw(*args)
+    except Exception:  # a bug of ours, or a label matplotlib refused
+        log.exception("plot %r failed", alt)
+        return f'<p class="broken">This plot could not be drawn: {esc(alt)}.</p>'
     return f'<p><img class="plot" src="{uri}" alt="{esc(alt)}"></p>'
 
 
@@ -52,7 +61,7 @@ def _scores(results, max_total: float) -> list[str]:
         return ["<h2>Scores</h2>", "<p>No submissions were graded.</p>"]
     rows = [[k, fmt(round(v, 2))] for k, v in s.items()]
     return ["<h2>Scores</h2>", table(["", "value"], rows, numeric={1}),
-            _img(plots.histogram([r.score for r in results], max_total), "score distribution")]
+            _img(plots.histogram, "score distribution", [r.score for r in results], max_total)]
 
 
 def _questions(qs) -> list[str]:
@@ -60,7 +69,7 @@ def _questions(qs) -> list[str]:
              f"{q.full_marks} of {q.graded}"] for q in qs]
     return ["<h2>Questions</h2>",
             table(["question", "points", "mean", "full marks"], rows, numeric={1, 2, 3}),
-            _img(plots.question_rates(qs), "per-question scores")]
+            _img(plots.question_rates, "per-question scores", qs)]
 
 
 def _tests(ts) -> list[str]:
@@ -71,7 +80,7 @@ def _tests(ts) -> list[str]:
     return ["<h2>Tests, most failed first</h2>",
             "<p>The most common failure message of each test (numbers shown as #) "
             "points at the mistake most of the class made.</p>",
-            _img(plots.test_pass_rates(ts), "per-test pass rates"),
+            _img(plots.test_pass_rates, "per-test pass rates", ts),
             table(["question", "test", "points", "passed", "most common failure"], rows,
                   numeric={2, 3}, raw=True)]
 
@@ -79,7 +88,7 @@ def _tests(ts) -> list[str]:
 def _runtimes(results, limit: float) -> list[str]:
     items = [(r.submission, r.seconds) for r in results]
     slowest = sorted(items, key=lambda kv: -kv[1])[:10]
-    return ["<h2>Runtime</h2>", _img(plots.runtimes(items, limit), "runtime per submission"),
+    return ["<h2>Runtime</h2>", _img(plots.runtimes, "runtime per submission", items, limit),
             table(["submission (slowest first)", "seconds"],
                   [[n, f"{s:.2f}"] for n, s in slowest], numeric={1})]
 

@@ -4,7 +4,8 @@ Written only from the SubmissionResult: each question, each test's title,
 points and the message the check produced (autograder.checks messages say
 what differed without the expected value). Nothing else reaches it: no test
 code, no reference values, no notebook output. Tests whose visibility is
-"hidden" are shown only as points, without title or message.
+"hidden" are shown only as points, without title or message. Every text is
+capped as in results.json, so a feedback file is never much larger than it.
 """
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from autograder.engine.results import SubmissionResult, TestResult, write_atomic
+from autograder.engine.results import SubmissionResult, TestResult, cap, write_atomic
 from autograder.report import htmlpage
 from autograder.report.htmlpage import esc, fmt
 
@@ -57,13 +58,13 @@ def _fence(text: str) -> str:
 
 
 def markdown(result: SubmissionResult, ctx: Context, status: str = "") -> str:
-    lines = [f"# Feedback: {ctx.title}", "", f"Submission `{result.submission}`  ",
+    lines = [f"# Feedback: {ctx.title}", "", f"Submission {_code(result.submission)}  ",
              _headline(result, ctx) + "  "]
     if status:
         lines.append(status + "  ")
     if result.notes:
         lines += ["", "## About your notebook", ""]
-        lines += [_fence(n) for n in result.notes]
+        lines += [_fence(cap(n)) for n in result.notes]
     lines += ["", "| question | points | out of |", "|---|---:|---:|"]
     lines += [f"| {q} | {fmt(s)} | {fmt(m)} |" for q, s, m, _ in _by_question(result, ctx)]
     for q, s, m, tests in _by_question(result, ctx):
@@ -77,10 +78,10 @@ def _markdown_test(t: TestResult) -> list[str]:
     points = f"{fmt(t.score)} / {fmt(t.max_score)}"
     if t.visibility == "hidden":
         return [f"- a hidden test: {points}"]
-    head = f"- **{_mark(t)}** ({points}): {_inline(t.title)}"
+    head = f"- **{_mark(t)}** ({points}): {md_text(t.title)}"
     if t.status == "passed" or _not_run(t):
         return [head]
-    return [head, "", _indent(_fence(t.output)), ""]
+    return [head, "", _indent(_fence(cap(t.output))), ""]
 
 
 def _not_run(t: TestResult) -> bool:
@@ -89,8 +90,16 @@ def _not_run(t: TestResult) -> bool:
     return t.output.startswith("not graded: ")
 
 
-def _inline(text: str) -> str:
-    """Test titles are ours, but may hold * _ < which Markdown would interpret."""
+def _code(text: str) -> str:
+    """An inline code span no text can close early (the submission id is a file name)."""
+    longest = max((len(m) for m in re.findall(r"`+", text)), default=0)
+    ticks = "`" * (longest + 1)
+    return f"{ticks} {text} {ticks}" if longest else f"`{text}`"
+
+
+def md_text(text: str) -> str:
+    """Text in a Markdown line, shown as written: test titles may hold * _ <,
+    submission ids anything a file name can."""
     return re.sub(r"([\\`*<>\[\]|])", r"\\\1", text)
 
 
@@ -104,7 +113,7 @@ def html(result: SubmissionResult, ctx: Context, status: str = "") -> str:
             f"<strong>{esc(_headline(result, ctx))}</strong>"
             + (f"<br>{esc(status)}" if status else "") + "</p>"]
     if result.notes:
-        body += ["<h2>About your notebook</h2>", *(htmlpage.pre(n) for n in result.notes)]
+        body += ["<h2>About your notebook</h2>", *(htmlpage.pre(cap(n)) for n in result.notes)]
     body.append(htmlpage.table(["question", "points", "out of"],
                                [[q, fmt(s), fmt(m)] for q, s, m, _ in _by_question(result, ctx)],
                                numeric={1, 2}))
@@ -123,4 +132,4 @@ def _html_test(t: TestResult) -> str:
             f"{esc(t.title)}")
     if t.status == "passed" or _not_run(t):
         return head + "</li>"
-    return head + htmlpage.pre(t.output) + "</li>"
+    return head + htmlpage.pre(cap(t.output)) + "</li>"

@@ -10,6 +10,9 @@ SIS Login ID, Section, then one column for this assignment and a "Points
 Possible" row). Keyed by the roster's identifiers, or by the submission id
 (as SIS Login ID) without a roster. Missing students get an empty cell, which
 Canvas leaves ungraded.
+
+Names and notes are the students' text: a cell that a spreadsheet would run
+as a formula (starting with = + - @) is written with a leading apostrophe.
 """
 from __future__ import annotations
 
@@ -59,13 +62,13 @@ def gradebook_csv(rows: list[Row], max_total: float) -> str:
     w.writerow(GRADEBOOK_COLUMNS)
     for row in rows:
         r, t = row.result, row.timing
-        w.writerow([row.name, row.student.section if row.student else "",
+        w.writerow([_text(row.name), _text(row.student.section if row.student else ""),
                     r.submission if r else "", row.status, row.on_roster,
                     _num(r.score) if r else "", _num(max_total),
                     f"{100 * r.score / max_total:.1f}" if r and max_total else "",
                     t.submitted.isoformat(timespec="seconds") if t and t.submitted else "",
                     duration(t.late_seconds) if t and t.late else "",
-                    (r.error or (r.notes[0] if r.notes else "")) if r else ""])
+                    _text((r.error or (r.notes[0] if r.notes else "")) if r else "")])
     return buf.getvalue()
 
 
@@ -83,12 +86,17 @@ def canvas_csv(rows: list[Row], column: str, max_total: float) -> str:
 
 def _canvas_ids(row: Row) -> list[str]:
     if row.student is None:
-        return [row.name, "", "", row.result.submission, ""]
+        return [_text(row.name), "", "", row.result.submission, ""]
     keys = row.student.keys
     login = keys.get("sis login id") or keys.get("login") or keys.get("username") \
         or keys.get("submission") or keys.get("email") or ""
-    return [row.student.label, keys.get("id", ""), keys.get("sis user id", ""), login,
-            row.student.section]
+    return [_text(row.student.label), keys.get("id", ""), keys.get("sis user id", ""), login,
+            _text(row.student.section)]
+
+
+def _text(value: str) -> str:
+    """Text a spreadsheet shows as text, never evaluates."""
+    return "'" + value if value[:1] in ("=", "+", "-", "@", "\t", "\r") else value
 
 
 def _num(x: float) -> str:

@@ -1,5 +1,9 @@
 """The class report's figures, drawn with matplotlib's Agg backend and
-returned as base64 PNG data URIs to embed in the page."""
+returned as base64 PNG data URIs to embed in the page.
+
+Labels holding submission ids or test titles are drawn as plain text
+(parse_math=False): an id such as `eve$\\frac{$` is a student's file name,
+not mathematics for matplotlib to parse."""
 from __future__ import annotations
 
 import base64
@@ -15,8 +19,10 @@ from autograder.report.stats import QuestionStats, TestStats  # noqa: E402
 
 def _data_uri(fig) -> str:
     buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=100, bbox_inches="tight", metadata={"Software": None})
-    plt.close(fig)
+    try:
+        fig.savefig(buf, format="png", dpi=100, bbox_inches="tight", metadata={"Software": None})
+    finally:
+        plt.close(fig)  # also when drawing failed: pyplot would keep the figure
     return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
 
 
@@ -40,7 +46,7 @@ def question_rates(qs: list[QuestionStats]) -> str:
     y = range(len(names))
     ax.barh([i + 0.2 for i in y], mean, height=0.4, label="mean score %", color="#4c72b0")
     ax.barh([i - 0.2 for i in y], full, height=0.4, label="full marks %", color="#55a868")
-    ax.set_yticks(list(y), names)
+    ax.set_yticks(list(y), names, parse_math=False)
     ax.set_xlim(0, 100)
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=2, fontsize="small")
     ax.set_title("Per question")
@@ -54,7 +60,7 @@ def test_pass_rates(ts: list[TestStats], width: int = 60) -> str:
     labels = [_short(f"{t.question}: {t.title}", width) for t in ranked]
     rates = [100 * t.pass_rate for t in ranked]
     ax.barh(range(len(ranked)), rates, color=["#c44e52" if r < 50 else "#4c72b0" for r in rates])
-    ax.set_yticks(range(len(ranked)), labels, fontsize="small")
+    ax.set_yticks(range(len(ranked)), labels, fontsize="small", parse_math=False)
     ax.set_xlim(0, 100)
     ax.set_xlabel("submissions passing (%)")
     ax.set_title("Per test (most failed on top)")
@@ -68,7 +74,8 @@ def runtimes(items: list[tuple[str, float]], limit: float | None = None) -> str:
     items = sorted(items, key=lambda kv: kv[1])
     fig, ax = plt.subplots(figsize=(7, 0.5 + 0.28 * max(1, len(items))))
     ax.barh(range(len(items)), [s for _, s in items], color="#8172b2")
-    ax.set_yticks(range(len(items)), [_short(n, 30) for n, _ in items], fontsize="small")
+    ax.set_yticks(range(len(items)), [_short(n, 30) for n, _ in items], fontsize="small",
+                  parse_math=False)
     if limit:
         ax.axvline(limit, color="#c44e52", linestyle="--", label=f"notebook limit {limit:g} s")
         ax.legend(loc="lower right", fontsize="small")

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from autograder.engine.results import SubmissionResult, to_gradescope
+from autograder.report.feedback import md_text
 from autograder.report.htmlpage import fmt
 
 Tests = dict[str, dict]
@@ -115,20 +116,22 @@ def markdown(assignment: str, changes: list[Change], graded: int,
         lines += [f"- {t}" for t in tests_changed] + [""]
     if scored:
         lines += ["| submission | before | after | change |", "|---|---:|---:|---:|"]
-        lines += [f"| {c.submission} | {fmt(c.before)} | {fmt(c.after)} | {c.delta:+g} |"
+        lines += [f"| {md_text(c.submission)} | {fmt(c.before)} | {fmt(c.after)} | {c.delta:+g} |"
                   for c in sorted(scored, key=lambda c: (-abs(c.delta), c.submission))]
     for c in sorted(changes, key=lambda c: c.submission):
         if c.before is not None and c.after is not None and c.reasons:
-            lines += ["", f"## {c.submission}: {fmt(c.before)} -> {fmt(c.after)} ({c.delta:+g})", ""]
+            lines += ["", f"## {md_text(c.submission)}: {fmt(c.before)} -> {fmt(c.after)} "
+                             f"({c.delta:+g})", ""]
             lines += [f"- {r}" for r in c.reasons]
     if new:
-        lines += ["", "## New submissions", ""] + [f"- {c.submission}: {fmt(c.after)}" for c in new]
+        lines += ["", "## New submissions", ""] + [f"- {md_text(c.submission)}: {fmt(c.after)}"
+                                                   for c in new]
     if stale:
         lines += ["", "## Stale results", "",
                   "These folders hold results of an earlier run whose submission is no longer "
                   "in the submissions folder; they are in no export or report of this run. "
                   "Delete them if the submission was withdrawn.", ""]
-        lines += [f"- {c.submission}/ (was {fmt(c.before)})" for c in stale]
+        lines += [f"- {md_text(c.submission)}/ (was {fmt(c.before)})" for c in stale]
     return "\n".join(lines) + "\n"
 
 

@@ -8,12 +8,15 @@
 """
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
 from autograder.engine.results import write_atomic
 from autograder.report import classreport, feedback, gradebook, lateness, regrade, roster
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -30,15 +33,20 @@ def prepare(out: Path, roster_path: Path | None = None, due: str | None = None) 
 
 
 def write_all(batch, submissions: Path, prepared: Prepared) -> list[str]:
+    """Every report; one that fails (one student's feedback, one export) is
+    reported in the lines returned and the others are still written."""
     out, a = batch.out, batch.assignment
     paths = {e.id: e.path for e in batch.entries}  # as grading found them
     timings = {r.submission: lateness.timing(r, paths.get(r.submission), prepared.due)
                for r in batch.results}
     ctx = feedback.Context(a.config.title, a.questions,
                            {q: a.config.max_points(q) for q in a.questions})
+    lines: list[str] = []
     for r in batch.results:
-        feedback.write(out, r, ctx, lateness.status_line(timings[r.submission]))
-    rows, lines = _rows(batch.results, prepared.students, timings)
+        _attempt(lines, f"the feedback of {r.submission}", feedback.write,
+                 out, r, ctx, lateness.status_line(timings[r.submission]))
+    rows, found = _rows(batch.results, prepared.students, timings)
+    lines += found
     late = sorted(sid for sid, t in timings.items() if t.late)
     if late:
         lines.append(f"late: {len(late)} submissions after the due date: "
@@ -46,14 +54,29 @@ def write_all(batch, submissions: Path, prepared: Prepared) -> list[str]:
     if not batch.results:
         lines.insert(0, f"warning: no submissions found in {submissions}; put one .ipynb, "
                         "folder or .zip per student there")
-    write_atomic(out / "gradebook.csv", gradebook.gradebook_csv(rows, a.max_total))
-    write_atomic(out / "canvas.csv", gradebook.canvas_csv(rows, a.config.title, a.max_total))
-    classreport.write(out / "report.html", batch)
+    _attempt(lines, "gradebook.csv", lambda: write_atomic(
+        out / "gradebook.csv", gradebook.gradebook_csv(rows, a.max_total)))
+    _attempt(lines, "canvas.csv", lambda: write_atomic(
+        out / "canvas.csv", gradebook.canvas_csv(rows, a.config.title, a.max_total)))
+    _attempt(lines, "report.html", classreport.write, out / "report.html", batch)
     lines += [f"feedback for students: {out}/<submission>/feedback.md and feedback.html",
               f"gradebook: {out / 'gradebook.csv'} (status per student), "
               f"{out / 'canvas.csv'} (Canvas import)",
               f"class report: {out / 'report.html'}"]
-    return lines + _regrade(batch, prepared.previous)
+    lines += _attempt(lines, "regrade.md", _regrade, batch, prepared.previous) or []
+    return lines
+
+
+def _attempt(lines: list[str], what: str, write, *args):
+    """Run one report writer; a failure becomes a warning line (and a logged
+    traceback), never the end of the other reports."""
+    try:
+        return write(*args)
+    except Exception as exc:  # a bug of ours, or text we failed to make safe
+        log.exception("writing %s failed", what)
+        lines.append(f"warning: {what} could not be written ({type(exc).__name__}); "
+                     "grades.csv and every results.json are complete")
+        return None
 
 
 def _rows(results, students, timings) -> tuple[list[gradebook.Row], list[str]]:
