@@ -214,14 +214,12 @@ def batch(tmp_path_factory):
     notebook(subs / "S3002.ipynb", " s3002 ", "s3002")  # case and spaces do not matter
     notebook(subs / f"{COPIER}.ipynb", COPIED, COPIED)  # copied a neighbour's notebook
     notebook(subs / "unset.ipynb", "", "unset")
-    gs = subs / "987654"  # a Gradescope submission folder: the metadata names the user
-    notebook(gs / "exam_midterm.ipynb", "ADA@uni.edu", "ada@uni.edu")
-    (gs / "submission_metadata.json").write_text(json.dumps(
-        {"users": [{"email": "ada@uni.edu", "name": "Ada", "sid": "s3004"}]}))
-    gs2 = subs / "987655"
-    notebook(gs2 / "exam_midterm.ipynb", "s3006", "s3006")
-    (gs2 / "submission_metadata.json").write_text(json.dumps(
-        {"users": [{"email": "bo@uni.edu", "name": "Bo", "sid": "s3005"}]}))
+    # folders of a Gradescope export: its submission_metadata.yml names the users
+    notebook(subs / "987654" / "exam_midterm.ipynb", "ADA@uni.edu", "ada@uni.edu")
+    notebook(subs / "987655" / "exam_midterm.ipynb", "s3006", "s3006")
+    (subs / "submission_metadata.yml").write_text(
+        "'987654':\n  :submitters:\n  - :name: Ada\n    :sid: s3004\n    :email: ada@uni.edu\n"
+        "'987655':\n  :submitters:\n  - :name: Bo\n    :sid: s3005\n    :email: bo@uni.edu\n")
     for name, (_, source) in BUGS.items():
         notebook(subs / f"{name}.ipynb", name, name, extra=source)
     for name, source in ATTACKS.items():

@@ -187,9 +187,9 @@ def test_grader_failure_still_writes_results(tmp_path, monkeypatch):
 
 def test_submission_id_comes_from_metadata(tmp_path):
     root = autograder_root(tmp_path, {}, {"id": 987654})
-    assert run.submission_id(root) == "987654"
+    assert run.submission_id(run.read_metadata(root)) == "987654"
     shutil.rmtree(root)
-    assert run.submission_id(autograder_root(tmp_path, {}, None)) == "submission"
+    assert run.submission_id(run.read_metadata(autograder_root(tmp_path, {}, None))) == "submission"
 
 
 def run_script(zip_path: Path, root: Path, python: str):

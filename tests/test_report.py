@@ -91,10 +91,9 @@ def make_submissions(folder: Path) -> None:
     late = folder / "late_student"
     late.mkdir()
     write_notebook(late / f"{ID}.ipynb", [ref])
-    (late / "submission_metadata.json").write_text(json.dumps({
-        "created_at": "2026-03-02T02:30:00+00:00",
-        "assignment": {"due_date": DUE},
-        "users": [{"email": "lee@example.edu", "name": "Lee Late", "sid": "s42"}]}))
+    (folder / "submission_metadata.yml").write_text(  # as in a Gradescope export
+        "late_student:\n  :submitters:\n  - :name: Lee Late\n    :sid: s42\n"
+        "    :email: lee@example.edu\n  :created_at: 2026-03-02 02:30:00.000000000 +00:00\n")
 
 
 @pytest.fixture(scope="module")

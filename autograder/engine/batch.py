@@ -14,12 +14,12 @@ from pathlib import Path
 from autograder import checks, paths
 from autograder.engine import assignment as assignment_mod
 from autograder.engine import results as results_mod
+from autograder.engine import untrusted
 from autograder.engine.notebook import NotebookError, read_cells
 from autograder.engine.progress import Progress
 from autograder.engine.results import SubmissionResult
 from autograder.engine.runner import grade_cells
-from autograder.engine.submissions import (Entry, SubmissionError, discover, read_metadata,
-                                           read_notebook_bytes)
+from autograder.engine.submissions import Entry, SubmissionError, discover, read_notebook_bytes
 from autograder.engine.workers import Template, WorkerDied, running_as_root
 
 log = logging.getLogger(__name__)
@@ -43,16 +43,19 @@ class Batch:
 
 
 def grade_folder(assignment_id: str, submissions: Path, out: Path, jobs: int | None = None,
-                 progress: bool = True, limits: dict | None = None) -> Batch:
+                 progress: bool = True, limits: dict | None = None,
+                 entries: list[Entry] | None = None) -> Batch:
     """Grade every entry of `submissions` into `out`; `limits` overrides the
-    config's (tests use short timeouts)."""
+    config's (tests use short timeouts). `entries`: the caller's own
+    discovery of `submissions`, carrying what it knows that the folder does
+    not (run-gradescope: Gradescope's metadata)."""
     assignment = assignment_mod.load(assignment_id, limits)
     if checks.torch is not None:
         # the trusted side's reference computations are small; threads would only
         # fight the workers (one core each) and each other
         checks.torch.set_num_threads(1)
     out.mkdir(parents=True, exist_ok=True)
-    entries, warnings = discover(submissions)
+    entries, warnings = (entries, []) if entries is not None else discover(submissions)
     batch = Batch(assignment, out, entries=entries, warnings=warnings)
     if not running_as_root():
         batch.warnings.append(ROOT_WARNING)
@@ -95,14 +98,14 @@ def run_after_batch(batch: Batch, entries: list[Entry]) -> None:
 
 
 def grade_entry(template: Template, assignment, entry: Entry, out: Path) -> SubmissionResult:
-    result = SubmissionResult(entry.id, assignment.id, metadata=read_metadata(entry))
+    result = SubmissionResult(entry.id, assignment.id, metadata=entry.metadata)
     result.notes.extend(entry.notes)
     start = time.perf_counter()
     try:
         raw, _name = read_notebook_bytes(entry, assignment.id)
         grade_cells(template, read_cells(raw), assignment, result)
     except (SubmissionError, NotebookError) as exc:
-        result.error = str(exc)
+        result.error = untrusted.text(exc)  # may quote names from the submission
     except WorkerDied as exc:
         result.error = f"the notebook could not be run ({exc})"
     except Exception as exc:  # the grader's own fault: this submission only, logged

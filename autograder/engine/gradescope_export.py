@@ -14,7 +14,8 @@ metadata_for(entry folder) gives that record in the shape of the
 submission_metadata.json Gradescope writes when it runs an autograder
 ({"users": [{"name", "sid", "email"}], "created_at": ...}). The file is read
 as data with a safe loader (Ruby type tags read as plain values), once per
-folder and modification time.
+folder and modification time, and every string in it is cleaned
+(engine.untrusted: a student chooses their own name).
 """
 from __future__ import annotations
 
@@ -22,8 +23,14 @@ import datetime
 import functools
 from pathlib import Path
 
+from autograder.engine import untrusted
+
 EXPORT_METADATA = "submission_metadata.yml"
 MAX_BYTES = 64 * 2**20
+MAX_DEPTH = 8
+"""Nesting kept from a record (Gradescope's is 3 deep)."""
+MAX_ITEMS = 100
+"""Items kept per list or mapping (the submitters of a group, the fields of a user)."""
 
 
 def metadata_for(entry: Path) -> dict:
@@ -61,25 +68,26 @@ def _records(path: str, mtime_ns: int, size: int) -> dict:
             data = yaml.load(f, Loader=Loader)  # noqa: S506 - a SafeLoader subclass
     except (OSError, UnicodeDecodeError, yaml.YAMLError):
         return {}
-    return data if isinstance(data, dict) else {}
+    return {str(k): v for k, v in data.items()} if isinstance(data, dict) else {}
 
 
-def _key(k) -> str:
-    return str(k).lstrip(":")
-
-
-def _plain(value):
+def plain(value, depth: int = 0):
+    """LMS metadata as JSON-like data: dates in ISO 8601, strings cleaned,
+    symbol keys (":name") without their colon, nesting and sizes bounded."""
     if isinstance(value, (datetime.datetime, datetime.date)):
         return value.isoformat()
     if isinstance(value, dict):
-        return {_key(k): _plain(v) for k, v in value.items()}
+        return {untrusted.name(str(k).lstrip(":")): plain(v, depth + 1)
+                for k, v in list(value.items())[:MAX_ITEMS]} if depth < MAX_DEPTH else {}
     if isinstance(value, list):
-        return [_plain(v) for v in value]
-    return value if isinstance(value, (str, int, float, bool)) or value is None else str(value)
+        return [plain(v, depth + 1) for v in value[:MAX_ITEMS]] if depth < MAX_DEPTH else []
+    if isinstance(value, (int, float, bool)) or value is None:
+        return value
+    return untrusted.name(value)
 
 
 def _as_json_metadata(record: dict) -> dict:
-    data = _plain(record)
+    data = plain(record)
     users = data.pop("submitters", [])
     data["users"] = [u for u in users if isinstance(u, dict)] if isinstance(users, list) else []
     return data

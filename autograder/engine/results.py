@@ -17,6 +17,11 @@ OUTPUT_CAP = 16_000  # characters per student-visible text (well under Gradescop
 MAX_NOTES = 50
 """Notes kept per submission (a notebook of a thousand failing cells gets
 fifty, the last saying that more were left out)."""
+OUTPUT_NAMES = ("grades.csv", "gradebook.csv", "canvas.csv", "report.html", "regrade.md",
+                "similarity.html", "free_responses.html", "free_responses.pdf",
+                "variant_difficulty.csv", "variant_difficulty.html", "identity_flags.csv")
+"""Every file `grade` writes at the top of DIR, beside one folder per
+submission: no submission id takes one of these names, in any case."""
 
 
 @dataclass

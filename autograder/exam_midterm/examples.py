@@ -10,16 +10,16 @@ Out of 21 points:
     s1003.ipynb     s1001's notebook handed in by s1003 (STUDENT_ID still
                     s1001): flagged, graded with s1003's numbers              12.5
     s1004.ipynb     the notebook as handed out                                0
-    123456/         a Gradescope submission folder: submission_metadata.json
-                    names the user (sid s1005, e-mail grace@example.edu),
-                    the notebook says STUDENT_ID = "Grace@Example.edu"        21
+    123456/         a submission folder of a Gradescope export: the export's
+                    submission_metadata.yml names the user (sid s1005, e-mail
+                    grace@example.edu), the notebook says
+                    STUDENT_ID = "Grace@Example.edu"                          21
 
 EXPECTED holds each submission's total (tests/test_exam_grading.py checks it).
 """
 from __future__ import annotations
 
 import copy
-import json
 import re
 
 from autograder.build.transforms import StableCellIds, serialise
@@ -100,10 +100,16 @@ EXPECTED = {"s1001": 21.0, "s1002": 10.5, "s1003": 12.5, "s1004": 0.0, "123456":
 """Total of each demo submission (by submission id)."""
 
 
-METADATA = {"users": [{"email": "grace@example.edu", "name": "Grace H", "sid": "s1005"}],
-            "created_at": "2026-03-02T10:05:00.000000-08:00",
-            "assignment": {"title": "Midterm exam", "due_date": "2026-03-02T11:00:00.000000-08:00"}}
-"""The Gradescope submission_metadata.json of submission 123456."""
+EXPORT_METADATA = """\
+'123456':
+  :submitters:
+  - :name: Grace H
+    :sid: s1005
+    :email: grace@example.edu
+  :created_at: 2026-03-02 10:05:00.000000000 -08:00
+"""
+"""The export's submission_metadata.yml: who submitted the folder 123456 (the
+other demo submissions are files, known by their names)."""
 
 
 def variants(student, solution) -> dict[str, bytes]:
@@ -116,5 +122,5 @@ def variants(student, solution) -> dict[str, bytes]:
         "s1004.ipynb": serialise(student),
         "123456/exam_midterm.ipynb": serialise(fill(student, right, "Grace@Example.edu",
                                                     FREE_RESPONSES)),
-        "123456/submission_metadata.json": (json.dumps(METADATA, indent=2) + "\n").encode(),
+        "submission_metadata.yml": EXPORT_METADATA.encode(),
     }

@@ -9,14 +9,21 @@ stderr, which Gradescope shows to instructors only.
 from __future__ import annotations
 
 import json
-import shutil
 import sys
 import tempfile
 import traceback
 from pathlib import Path
 
+from autograder.engine import files, gradescope_export, untrusted
 from autograder.engine import results as results_mod
-from autograder.engine.submissions import IGNORED_DIRS, safe_id
+from autograder.engine.notebook import MAX_NOTEBOOK_BYTES
+from autograder.engine.submissions import discover, safe_id
+
+METADATA = "submission_metadata.json"
+"""What Gradescope knows about the submission, written beside the upload's folder."""
+MAX_METADATA_BYTES = 2**20
+MAX_UPLOAD_BYTES = 256 * 2**20
+"""An otter export zip copied for grading (its notebook is bounded again inside)."""
 
 ERROR_TEST = "Autograder error"
 FAILED = ("The autograder could not grade this submission because of a problem on our side "
@@ -30,51 +37,85 @@ class NoSubmission(Exception):
     """Nothing gradable was uploaded; the message is for the student."""
 
 
-def submission_id(root: Path) -> str:
-    """Gradescope's submission id from submission_metadata.json, if any."""
+def read_metadata(root: Path) -> dict:
+    """Gradescope's <root>/submission_metadata.json (outside the student's
+    upload), strings cleaned; {} when absent or unreadable."""
     try:
-        meta = json.loads((root / "submission_metadata.json").read_text(encoding="utf-8"))
-        return safe_id(str(meta["id"])) if isinstance(meta, dict) and "id" in meta else "submission"
-    except (OSError, ValueError, KeyError):
-        return "submission"
+        data = json.loads(files.read_regular(root / METADATA, MAX_METADATA_BYTES, METADATA))
+    except (files.UnreadableFile, ValueError):
+        return {}
+    return gradescope_export.plain(data) if isinstance(data, dict) else {}
 
 
-def stage(root: Path, sub_id: str, folder: Path) -> Path:
+def submission_id(metadata: dict) -> str:
+    """Gradescope's submission id, else "submission"."""
+    return safe_id(str(metadata["id"])) if "id" in metadata else "submission"
+
+
+def stage(root: Path, sub_id: str, folder: Path) -> tuple[Path, list[str]]:
     """Copy the upload into `folder` as one engine entry: a folder holding the
-    notebook(s) (and the metadata), or the otter export zip alone."""
+    notebook(s), or the otter export zip alone; also the messages about files
+    that were not copied (links, pipes: never followed or read)."""
     upload = root / "submission"
-    files = [p for p in sorted(upload.rglob("*")) if p.is_file()
-             and not IGNORED_DIRS & set(p.relative_to(upload).parts)] if upload.is_dir() else []
-    notebooks = [p for p in files if p.suffix.lower() == ".ipynb"]
-    zips = [p for p in files if p.suffix.lower() == ".zip"]
+    try:
+        found = (files.walk(upload) if upload.is_dir() and not upload.is_symlink()
+                 else files.Listing())
+    except files.UnreadableFile as exc:
+        raise NoSubmission(str(exc)) from None
+    notebooks = [f for f in found.files if f.lower().endswith(".ipynb")]
+    zips = [f for f in found.files if f.lower().endswith(".zip")]
+    refused = list(found.refused)
     if notebooks:
         entry = folder / sub_id
-        for nb in notebooks:
-            target = entry / nb.relative_to(upload)
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(nb, target)
-        if (root / "submission_metadata.json").is_file():
-            shutil.copyfile(root / "submission_metadata.json", entry / "submission_metadata.json")
-        return entry
-    if len(zips) == 1:
-        entry = folder / f"{sub_id}.zip"
-        shutil.copyfile(zips[0], entry)
-        return entry
-    found = ", ".join(p.name for p in files[:5]) or "nothing"
-    raise NoSubmission(f"no notebook found in your submission (found: {found}). "
-                       "Upload your .ipynb file, or the zip made by the notebook's export cell.")
+        copied = [nb for nb in notebooks if _copy(upload / nb, entry / nb, MAX_NOTEBOOK_BYTES,
+                                                  refused)]
+        if copied:
+            return entry, refused
+    elif len(zips) == 1 and _copy(upload / zips[0], folder / f"{sub_id}.zip",
+                                  MAX_UPLOAD_BYTES, refused):
+        return folder / f"{sub_id}.zip", refused
+    if refused:
+        raise NoSubmission(f"your submission could not be read: {refused[0]}")
+    listed = ", ".join(untrusted.name(f) for f in found.files[:5]) or "nothing"
+    raise NoSubmission(f"no notebook found in your submission (found: {listed}). Upload your "
+                       ".ipynb file, or the zip made by the notebook's export cell.")
+
+
+def _copy(source: Path, target: Path, limit: int, refused: list[str]) -> bool:
+    """Copy a regular file, bounded, never through a link; False (and why,
+    in `refused`) when it is not copied."""
+    label = untrusted.name(source.name)
+    try:
+        with files.open_regular(source, label) as f:
+            data = f.read(limit + 1)
+    except files.UnreadableFile as exc:
+        refused.append(str(exc))
+        return False
+    if len(data) > limit:
+        refused.append(f"{label} is larger than {limit // 2**20} MB")
+        return False
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_bytes(data)
+    return True
 
 
 def grade(assignment_id: str, root: Path, limits: dict | None = None) -> dict:
-    """Grade the submission under `root`; the Gradescope results as a dict."""
+    """Grade the submission under `root`; the Gradescope results as a dict.
+    Gradescope's metadata reaches the engine on the entry, never as a file
+    beside the student's notebook."""
     from autograder.engine import batch
-    sub_id = submission_id(root)
+    metadata = read_metadata(root)
     with tempfile.TemporaryDirectory(prefix="gradescope-") as tmp:
         folder = Path(tmp) / "submissions"
         folder.mkdir()
-        stage(root, sub_id, folder)
+        path, refused = stage(root, submission_id(metadata), folder)
+        entries, _ = discover(folder)
+        if len(entries) != 1 or entries[0].path != path:
+            raise RuntimeError(f"staging made {len(entries)} entries")
+        entries[0].metadata = metadata
+        entries[0].notes[:0] = refused[:3]
         graded = batch.grade_folder(assignment_id, folder, Path(tmp) / "out", jobs=1,
-                                    progress=False, limits=limits)
+                                    progress=False, limits=limits, entries=entries)
         if len(graded.results) != 1:
             raise RuntimeError(f"expected one result, got {len(graded.results)}")
         return results_mod.to_gradescope(graded.results[0])

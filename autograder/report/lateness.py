@@ -1,12 +1,15 @@
 """When each submission came in and whether that was after the due date.
 
-The time comes from Gradescope's submission_metadata.json (created_at) when
-there is one, else from the entry's modification time in the submissions
-folder. The due date is --due, else the one in the metadata; without either,
-nothing is late.
+The time comes from the LMS's metadata (created_at: Gradescope's
+submission_metadata.json on Gradescope, an export's submission_metadata.yml
+locally; never a file inside a submission) when there is some, else from the
+entry's own modification time in the submissions folder (a link is not
+followed). The due date is --due, else the one in the metadata; without
+either, nothing is late.
 """
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -53,8 +56,8 @@ def timing(result: SubmissionResult, entry: Path | None, due: datetime | None) -
     submitted = _meta_time(meta.get("created_at"))
     if submitted is not None:
         return Timing(submitted, due, "gradescope")
-    if due is not None and entry is not None and entry.exists():  # only worth guessing when due
-        mtime = datetime.fromtimestamp(entry.stat().st_mtime, timezone.utc)
+    if due is not None and entry is not None and os.path.lexists(entry):  # worth it when due
+        mtime = datetime.fromtimestamp(os.lstat(entry).st_mtime, timezone.utc)
         return Timing(mtime, due, "file time")
     return Timing(None, due, "")
 
