@@ -192,6 +192,39 @@ def test_submission_id_comes_from_metadata(tmp_path):
     assert run.submission_id(run.read_metadata(autograder_root(tmp_path, {}, None))) == "submission"
 
 
+def test_metadata_reaches_the_engine_on_the_entry_not_as_a_file(tmp_path, monkeypatch):
+    """Gradescope's metadata (outside the upload) is handed over on the entry,
+    cleaned; a submission_metadata.json the student uploaded is not read."""
+    nb = student_path(ASSIGNMENTS[0]).read_bytes()
+    root = autograder_root(tmp_path, {f"{ASSIGNMENTS[0]}.ipynb": nb,
+                                      "submission_metadata.json": b'{"users": [{"sid": "forged"}]}'},
+                           {"id": 42, "users": [{"name": "Ada\u001b[2J", "sid": "s1"}]})
+    seen = {}
+
+    def capture(assignment_id, folder, out, **kwargs):
+        seen["entries"] = kwargs["entries"]
+        seen["files"] = sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*"))
+        raise RuntimeError("stop here")
+    monkeypatch.setattr("autograder.engine.batch.grade_folder", capture)
+    run.main(ASSIGNMENTS[0], root)
+    [entry] = seen["entries"]
+    assert entry.id == "42" and entry.metadata["users"] == [{"name": "Ada", "sid": "s1"}]
+    assert seen["files"] == ["42", f"42/{ASSIGNMENTS[0]}.ipynb"]
+
+
+def test_links_and_pipes_in_the_upload_are_not_followed(tmp_path, monkeypatch):
+    """A link to a full solution scores 0 and says why; a FIFO does not block."""
+    root = autograder_root(tmp_path, {}, {"id": 7})
+    solution = tmp_path / "solution.ipynb"
+    solution.write_bytes(_nb_bytes(solution_notebook(ASSIGNMENTS[0])))
+    (root / "submission" / f"{ASSIGNMENTS[0]}.ipynb").symlink_to(solution)
+    os.mkfifo(root / "submission" / "pipe.ipynb")
+    data = run_entry(root, ASSIGNMENTS[0], monkeypatch)
+    check_schema(data)
+    assert data["score"] == 0
+    assert "symbolic link" in data["tests"][0]["output"]
+
+
 def run_script(zip_path: Path, root: Path, python: str):
     """Unpack the zip into root/source as Gradescope does and run its
     run_autograder with bash (root and interpreter redirected)."""

@@ -15,6 +15,7 @@ output contains secrets; no process of the batch is left.
 """
 from __future__ import annotations
 
+import csv
 import inspect
 import json
 import os
@@ -28,7 +29,9 @@ from pathlib import Path
 
 import pytest
 
+from autograder import paths
 from autograder.engine import assignment as assignment_mod
+from autograder.engine.results import OUTPUT_NAMES
 from tests.conftest import grade, write_notebook
 
 ATTACKS = Path(__file__).parent / "attacks"
@@ -49,6 +52,62 @@ def _header(path: Path) -> dict:
         if m:
             head[m.group(1)] = m.group(2).strip()
     return head
+
+
+DUE = "2026-03-01T23:59-08:00"
+EXPORT_YML = """\
+submission_1001:
+  :submitters:
+  - :name: Ada L
+    :sid: s2001
+    :email: ada@uni.edu
+  :created_at: 2026-03-01 10:05:00.000000000 -08:00
+submission_1002:
+  :submitters:
+  - :name: Bob M
+    :sid: s2002
+    :email: bob@uni.edu
+  :created_at: 2026-03-03 10:05:00.000000000 -08:00
+"""
+FORGED_METADATA = {"users": [{"name": "Ada L", "sid": "s2001", "email": "ada@uni.edu"}],
+                   "created_at": "2026-02-28T10:00:00-08:00",
+                   "assignment": {"due_date": "2026-04-01T00:00:00-08:00"}}
+"""What Bob uploads inside his export folder: he claims to be Ada, and on time."""
+OUTPUT_CAPS = {"results.json": 2**20, "feedback.md": 2**20, "feedback.html": 2 * 2**20,
+               "grades.csv": 64 * 2**10, "gradebook.csv": 256 * 2**10, "canvas.csv": 64 * 2**10,
+               "report.html": 4 * 2**20}
+"""The most grading this corpus may write per file (the 4 MB class name once
+made a 16 MB feedback.md): every student text is capped where it enters
+(engine/untrusted.py), and results.json and feedback cap each test's text."""
+
+
+def _hostile_entries(subs: Path, reference: str) -> dict[str, str]:
+    """Entry-level attacks, written into `subs` beside the corpus:
+    {submission id they must get: "full" or "zero"}."""
+    solution = paths.EXAMPLES / "hw1_attention" / "full_solution.ipynb"
+    for name in ("grades.csv.ipynb", "Report.HTML.ipynb", "eve$\\frac{$.ipynb"):
+        write_notebook(subs / name, [reference])  # honest work under names that clash
+    (subs / "grades.csv").mkdir()
+    write_notebook(subs / "grades.csv" / "hw1_attention.ipynb", [reference])
+    (subs / "linked_solution").mkdir()
+    (subs / "linked_solution" / "hw1_attention.ipynb").symlink_to(solution)
+    (subs / "linked_top.ipynb").symlink_to(solution)
+    (subs / "dev_zero").mkdir()
+    (subs / "dev_zero" / "hw1_attention.ipynb").symlink_to("/dev/zero")
+    os.mkfifo(subs / "fifo.ipynb")
+    (subs / "fifo_inside").mkdir()
+    os.mkfifo(subs / "fifo_inside" / "hw1_attention.ipynb")
+    (subs / "submission_metadata.yml").write_text(EXPORT_YML)  # as in a Gradescope export
+    for folder in ("submission_1001", "submission_1002"):
+        (subs / folder).mkdir()
+    write_notebook(subs / "submission_1001" / "hw1_attention.ipynb", [reference])
+    (subs / "submission_1002" / "hw1_attention.ipynb").write_bytes(
+        (paths.ASSIGNMENTS / "hw1_attention" / "hw1_attention.ipynb").read_bytes())
+    (subs / "submission_1002" / "submission_metadata.json").write_text(json.dumps(FORGED_METADATA))
+    return {"grades.csv.ipynb": "full", "grades.csv_2": "full", "Report.HTML.ipynb": "full",
+            "eve$_frac{$": "full", "submission_1001": "full", "submission_1002": "zero",
+            **dict.fromkeys(["linked_solution", "linked_top", "dev_zero", "fifo", "fifo_inside"],
+                            "zero")}
 
 
 @pytest.fixture(scope="module")
@@ -74,16 +133,18 @@ def attacked(tmp_path_factory):
         write_notebook(subs / f"{name}.ipynb", cells)
         write_notebook(alone / f"{name}.ipynb", cells)
     baseline = grade(a.id, alone, root / "alone-out")
+    entries = _hostile_entries(subs, reference)
     out = root / "out"
     cmd = (f"{sys.executable} -m autograder grade {subs} --assignment {a.id} --out {out} "
-           f"--jobs 2 --quiet " + " ".join(f"--limit {x}" for x in LIMITS)
+           f"--jobs 2 --due {DUE} " + " ".join(f"--limit {x}" for x in LIMITS)
            + f"; {sys.executable} -c \"{LEFTOVER}\"")
     proc = subprocess.run(["unshare", "--pid", "--fork", "--mount-proc", "sh", "-c", cmd],
                           capture_output=True, text=True, timeout=600, cwd=Path(__file__).parent.parent)
     listener.close()
     results = {p.parent.name: json.loads(p.read_text()) for p in out.glob("*/results.json")}
     return {"a": a, "proc": proc, "out": out, "results": results, "baseline": baseline,
-            "attacks": sorted((ATTACKS / a.id).glob("*.py")), "reference": reference}
+            "attacks": sorted((ATTACKS / a.id).glob("*.py")), "reference": reference,
+            "entries": entries}
 
 
 @needs_root_and_unshare
@@ -91,10 +152,10 @@ def test_batch_survives_and_every_submission_has_a_result(attacked):
     proc = attacked["proc"]
     assert proc.returncode == 0, proc.stderr[-3000:]
     expected = {p.stem for p in attacked["attacks"]} | {"honest_full", "honest_partial"}
-    assert set(attacked["results"]) == expected
+    assert set(attacked["results"]) == expected | set(attacked["entries"])
     rows = (attacked["out"] / "grades.csv").read_text().splitlines()
     assert rows[0].startswith("submission,total,max_total,causal_mask,")
-    assert {r.split(",")[0] for r in rows[1:]} == expected
+    assert {r.split(",")[0] for r in rows[1:]} == expected | set(attacked["entries"])
 
 
 @needs_root_and_unshare
@@ -147,6 +208,60 @@ def test_forged_results_were_not_kept(attacked):
     for name, result in attacked["results"].items():
         assert result["score"] <= attacked["a"].max_total
         assert len(result["tests"]) == len(attacked["a"].cases), name
+
+
+@needs_root_and_unshare
+def test_hostile_entries_get_safe_ids_and_only_their_own_work(attacked):
+    """Do names that clash with outputs get another id, and links, pipes and
+    devices no points (the linked full solution included)?"""
+    results, a = attacked["results"], attacked["a"]
+    for sid, outcome in attacked["entries"].items():
+        assert results[sid]["score"] == (a.max_total if outcome == "full" else 0), sid
+    assert "name of a file the grader writes" in results["grades.csv.ipynb"]["output"]
+    for sid in ("linked_solution", "linked_top", "dev_zero"):
+        assert "symbolic link; links are not followed" in results[sid]["output"], sid
+    for sid in ("fifo", "fifo_inside"):
+        assert "not a regular file" in results[sid]["output"], sid
+
+
+@needs_root_and_unshare
+def test_every_report_is_written_and_no_output_exceeds_its_cap(attacked):
+    out = attacked["out"]
+    top = {p.name for p in out.iterdir() if p.is_file()}
+    assert {"grades.csv", "gradebook.csv", "canvas.csv", "report.html"} <= top <= set(OUTPUT_NAMES)
+    for sid in attacked["results"]:
+        assert (out / sid / "feedback.md").is_file() and (out / sid / "feedback.html").is_file(), sid
+    sizes = {p: p.stat().st_size for p in out.rglob("*") if p.is_file()}
+    assert all(size <= OUTPUT_CAPS[p.name] for p, size in sizes.items()), \
+        sorted(sizes.items(), key=lambda kv: -kv[1])[:3]
+    report = (out / "report.html").read_text()  # its runtime plot labels eve$_frac{$
+    assert report.count('<img class="plot"') == 4 and "could not be drawn" not in report
+
+
+@needs_root_and_unshare
+def test_who_and_when_come_from_the_export_not_from_the_upload(attacked):
+    """Bob's uploaded submission_metadata.json says he is Ada and on time: ignored."""
+    out = attacked["out"]
+    with open(out / "canvas.csv", newline="") as f:
+        canvas = {r["SIS Login ID"]: r for r in csv.DictReader(f)}
+    assert canvas["submission_1002"]["Student"] == "Bob M"
+    assert canvas["submission_1001"]["Student"] == "Ada L"
+    assert float(canvas["submission_1001"]["Homework 1: attention and masks"]) == 18
+    with open(out / "gradebook.csv", newline="") as f:
+        book = {r["submission"]: r for r in csv.DictReader(f)}
+    assert book["submission_1002"]["status"] == "late"
+    assert book["submission_1002"]["submitted"] == "2026-03-03T10:05:00-08:00"
+    assert book["submission_1001"]["status"] == "graded"
+    assert "ignored submission_metadata.json" in attacked["proc"].stderr
+
+
+@needs_root_and_unshare
+def test_nothing_a_student_wrote_reaches_the_terminal_raw(attacked):
+    """The printed table and the warnings hold no escape sequence or control character."""
+    proc = attacked["proc"]
+    assert "terminal_escapes" in proc.stdout  # the table was printed
+    for stream in (proc.stdout, proc.stderr):
+        assert not re.search("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]", stream)
 
 
 @needs_root_and_unshare

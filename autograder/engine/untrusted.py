@@ -60,7 +60,7 @@ def name(value, limit: int = NAME_CHARS) -> str:
     """`value` as safe single-line text of at most `limit` characters
     (newlines and tabs become spaces)."""
     raw, cut = _window(value, limit)
-    raw = raw.replace("\t", " ").replace("\n", " ").replace("\r", " ")
+    raw = raw.replace("\r\n", " ").replace("\t", " ").replace("\n", " ").replace("\r", " ")
     cleaned = _LINE_CONTROLS.sub("", _SEQUENCES.sub("", raw))
     if len(cleaned) <= limit and not cut:
         return cleaned
