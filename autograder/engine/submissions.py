@@ -24,7 +24,6 @@ from autograder.engine import files, gradescope_export, untrusted
 from autograder.engine.notebook import MAX_NOTEBOOK_BYTES
 from autograder.engine.results import OUTPUT_NAMES
 
-IGNORED_DIRS = files.IGNORED_DIRS
 UPLOADED_METADATA = "submission_metadata.json"
 """Gradescope's metadata file name: inside a submission it is the student's
 upload, so it is never read there."""
@@ -51,8 +50,9 @@ def discover(folder: Path) -> tuple[list[Entry], list[str]]:
         if path.name.startswith(".") or path.name == gradescope_export.EXPORT_METADATA:
             continue  # hidden files; a Gradescope export's metadata (read per entry)
         mode = os.lstat(path).st_mode
-        if stat.S_ISDIR(mode) or stat.S_ISLNK(mode) or path.suffix.lower() in (".ipynb", ".zip"):
-            stem = path.stem if path.suffix.lower() in (".ipynb", ".zip") else path.name
+        notebook_or_zip = path.suffix.lower() in (".ipynb", ".zip")
+        if stat.S_ISDIR(mode) or stat.S_ISLNK(mode) or notebook_or_zip:
+            stem = path.stem if notebook_or_zip else path.name
             entries.append(Entry(safe_id(stem), path, _refused_inside(path, mode),
                                  gradescope_export.metadata_for(path)))
         else:
@@ -145,7 +145,7 @@ def _from_zip(path: Path, assignment: str) -> tuple[bytes, str]:
         with files.open_regular(path, "the zip file") as raw, zipfile.ZipFile(raw) as zf:
             members = {i.filename: i for i in zf.infolist() if not i.is_dir()
                        and i.filename.lower().endswith(".ipynb") and not _is_link(i)
-                       and not IGNORED_DIRS & set(PurePosixPath(i.filename).parts)}
+                       and not files.IGNORED_DIRS & set(PurePosixPath(i.filename).parts)}
             chosen = _choose(sorted(members), assignment)
             info, label = members[chosen], untrusted.name(chosen)
             if info.file_size > MAX_NOTEBOOK_BYTES:
