@@ -90,6 +90,10 @@ def main(argv: list[str] | None = None) -> int:
     bench.add_argument("--seed", type=int, default=0, help="seed of the generated submissions")
     bench.add_argument("--keep", type=Path, default=None, metavar="DIR",
                        help="keep the generated submissions and results in DIR")
+    bench.add_argument("--dask", type=_sizes, default=None, metavar="K,...",
+                       help="also grade the same submissions with the local path (--jobs K) "
+                            "and on a local Dask cluster of K one-thread workers, for each K "
+                            "(e.g. 1,2): submissions per second of each")
 
     if not (sys.argv[1:] if argv is None else argv):
         parser.print_help(sys.stderr)  # no command: say what there is, still an error
@@ -102,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
         from autograder.bench import main as run_bench
         return run_bench(assignments=args.assignment, n=args.n, otter_n=args.otter_n,
                          skip_otter=args.skip_otter, seed=args.seed, jobs=args.jobs,
-                         keep=args.keep)
+                         keep=args.keep, dask=args.dask)
     if args.command == "build":
         from autograder.build import build_all
         return build_all(args.assignments, args.torch_wheel)
@@ -178,6 +182,17 @@ def _reports(result, submissions: Path, prepared) -> list[str]:
         traceback.print_exc()
         return [f"warning: the reports could not be written ({type(exc).__name__}: {exc}); "
                 "grades.csv and results.json are complete"]
+
+
+def _sizes(text: str) -> list[int]:
+    """"1,2" -> [1, 2]."""
+    try:
+        sizes = [int(part) for part in text.split(",")]
+    except ValueError:
+        sizes = []
+    if not sizes or any(k < 1 for k in sizes):
+        raise argparse.ArgumentTypeError(f"expected sizes of 1 or more like 1,2, got {text!r}")
+    return sizes
 
 
 def _limits(pairs: list[str]) -> dict:

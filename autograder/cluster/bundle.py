@@ -3,8 +3,9 @@ how a host loads it.
 
 `make` (client) takes the files of the assignment's package autograder/<id>/
 (hidden tests, reference, helpers), its grading config and the --limit
-overrides, plus a fingerprint of the grading engine. `install` (host) checks
-that fingerprint (a host running other grader code would grade differently),
+overrides, plus a fingerprint of the grading engine and the versions of
+Python, numpy and torch. `install` (host) checks those (a host running other
+grader code or other libraries could grade differently),
 writes the files to the host's private folder and registers that folder as
 the package autograder.<id> in its process, so that the hidden tests'
 absolute imports and every config lookup (engine/config.py, an exam's
@@ -17,6 +18,7 @@ is the one graded.
 from __future__ import annotations
 
 import hashlib
+import importlib.metadata
 import importlib.util
 import json
 import sys
@@ -45,7 +47,19 @@ def make(assignment_id: str, limits: dict | None = None) -> dict:
     for name, data in files.items():
         digest.update(name.encode() + b"\0" + hashlib.sha256(data).digest())
     return {"assignment": assignment_id, "files": files, "config": config, "limits": limits,
-            "engine": engine_fingerprint(), "digest": digest.hexdigest()}
+            "engine": engine_fingerprint(), "versions": versions(),
+            "digest": digest.hexdigest()}
+
+
+def versions() -> dict[str, str | None]:
+    """What else decides a grade: the interpreter and the numeric libraries."""
+    found = {"python": "%d.%d" % sys.version_info[:2]}
+    for name in ("numpy", "torch"):
+        try:
+            found[name] = importlib.metadata.version(name)
+        except importlib.metadata.PackageNotFoundError:
+            found[name] = None
+    return found
 
 
 def engine_fingerprint() -> str:
@@ -65,6 +79,12 @@ def install(bundle: dict, folder: Path) -> assignment_mod.Assignment:
     if bundle["engine"] != engine_fingerprint():
         raise ClusterError(f"this host's grader code ({paths.PACKAGE}) differs from the "
                            "client's; install the same version of the package on every host")
+    ours = versions()
+    differ = [f"{k} {ours.get(k)} here, {v} on the client"
+              for k, v in bundle["versions"].items() if ours.get(k) != v]
+    if differ:
+        raise ClusterError(f"this host's versions differ from the client's ({'; '.join(differ)})"
+                           "; install requirements.txt on every host")
     assignment_id = bundle["assignment"]
     package_dir = folder / assignment_id
     for name, data in bundle["files"].items():

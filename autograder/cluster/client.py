@@ -77,14 +77,18 @@ def _session(address: str):
         client = Client(address, set_as_default=False)
     except (OSError, TimeoutError, ValueError, TypeError) as exc:
         raise ClusterError(f"cannot reach the Dask scheduler at {address} ({exc})") from None
-    noisy = logging.getLogger("distributed")
-    level = noisy.level
-    noisy.setLevel(logging.CRITICAL)  # a lost scheduler is said once, by us, not as tracebacks
+    # a lost scheduler is said once, by us, not as Dask's tracebacks of reconnecting
+    noisy = [logger for name, logger in logging.root.manager.loggerDict.items()
+             if name.split(".")[0] == "distributed" and isinstance(logger, logging.Logger)
+             and not logger.disabled]
+    for logger in noisy:
+        logger.disabled = True
     try:
         yield client
     finally:
         client.close(timeout=5)
-        noisy.setLevel(level)
+        for logger in noisy:
+            logger.disabled = False
 
 
 class _Run:
