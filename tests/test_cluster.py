@@ -285,3 +285,43 @@ def test_bench_compares_the_local_path_with_a_cluster(tmp_path):
     assert [r.split("|")[1].strip() for r in rows[1:]] == [
         "local path, --jobs 1", "Dask, 1 worker x 1 thread"]
     assert rows[2].split("|")[2].strip() == "5" and rows[2].rstrip(" |").endswith("identical")
+
+
+class _Finished:
+    """A Dask future as `_Run._outcome` sees it, without a cluster."""
+
+    def __init__(self, status: str, exc: BaseException | None = None):
+        self.status, self._exc = status, exc
+
+    def exception(self):
+        return self._exc
+
+
+def _run_for(tmp_path):
+    from autograder.cluster import client
+    from autograder.engine import batch
+    from autograder.engine.progress import Progress
+    a = assignment_mod.load("hw1_attention")
+    return client._Run(None, "tcp://127.0.0.1:1", batch.Batch(a, tmp_path), {},
+                       Progress(1, enabled=False), total=1)
+
+
+def test_a_notebook_whose_hosts_keep_dying_gets_a_zero_result(tmp_path):
+    """Dask's KilledWorker costs that submission its points, never the batch."""
+    from distributed import KilledWorker
+    run = _run_for(tmp_path)
+    plain = results.to_plain(results.SubmissionResult("s1", "hw1_attention"))
+    r = run._outcome(_Finished("error", KilledWorker("k", "tcp://w", 3)), plain)
+    assert r.submission == "s1" and r.score == 0 and "internal grader error" in r.error
+    assert len(r.tests) == len(run.batch.assignment.cases)
+
+
+def test_a_cancelled_task_means_the_scheduler_is_lost_and_a_failed_host_stops_the_run(
+        tmp_path):
+    run = _run_for(tmp_path)
+    plain = results.to_plain(results.SubmissionResult("s1", "hw1_attention"))
+    with pytest.raises(ClusterError, match="lost the Dask scheduler.*--resume"):
+        run._outcome(_Finished("cancelled"), plain)
+    assert run.lost
+    with pytest.raises(ClusterError, match="a grading host failed .ModuleNotFoundError"):
+        _run_for(tmp_path)._outcome(_Finished("error", ModuleNotFoundError("x")), plain)

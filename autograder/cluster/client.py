@@ -97,8 +97,8 @@ class _Run:
     def __init__(self, client: Client, address: str, batch: batch_mod.Batch, bundle: dict,
                  bar: Progress, total: int):
         self.client, self.address, self.batch, self.bar = client, address, batch, bar
-        self.total = total
-        """Submissions of the whole run, resumed ones included (for messages)."""
+        self.total = total  # submissions of the whole run, resumed ones included
+        self.lost = False  # the scheduler went away: nothing more to tell it
         self.host = host_mod.GradingHost(bundle, f"autograder-{uuid.uuid4().hex[:16]}")
         self.keys = (f"{self.host.name}-{i}" for i in itertools.count())
         self.inflight: dict = {}  # future -> (the plain result it started from, bytes sent)
@@ -117,8 +117,9 @@ class _Run:
                 self._fill(pending, done)
         finally:
             self.bar.close()
-        with contextlib.suppress(OSError, TimeoutError):
-            self.client.unregister_worker_plugin(self.host.name)  # hosts stop their templates
+            if not self.lost:
+                with contextlib.suppress(OSError, TimeoutError):
+                    self.client.unregister_worker_plugin(self.host.name)  # templates stop
 
     def _register(self) -> None:
         try:
@@ -162,7 +163,10 @@ class _Run:
         except (FutureCancelledError, OSError, TimeoutError):
             exc = None
         if exc is None:
-            raise ClusterError(self._lost())
+            self.lost = True
+            raise ClusterError(f"lost the Dask scheduler at {self.address}; {self._written()} "
+                               "Start the cluster again and rerun with --resume to grade "
+                               "the rest.")
         if isinstance(exc, KilledWorker):  # the workers grading it died, again and again
             return self._failed(results.from_plain(plain), exc)
         raise ClusterError(f"a grading host failed ({type(exc).__name__}: {exc}); "
@@ -191,7 +195,3 @@ class _Run:
         return (f"{done} of {self.total} submissions are graded and written in "
                 f"{self.batch.out}; grades.csv and the reports are written once every "
                 f"submission is.")
-
-    def _lost(self) -> str:
-        return (f"lost the Dask scheduler at {self.address}; {self._written()} Start the "
-                "cluster again and rerun with --resume to grade the rest.")
