@@ -65,8 +65,12 @@ def _grades(out: Path) -> list[list[str]]:
 class _Cluster:
     """`dask scheduler` and `dask worker` processes on 127.0.0.1, each ended by its pid."""
 
-    def __init__(self, folder: Path):
+    def __init__(self, folder: Path, certs: dict[str, Path] | None = None):
         self.folder = folder
+        self.certs = certs  # TLS: {"ca", "cert", "key"} for the scheduler and each worker
+        self.tls = [] if certs is None else [
+            "--tls-ca-file", str(certs["ca"]), "--tls-cert", str(certs["cert"]),
+            "--tls-key", str(certs["key"])]
         self.file = folder / "scheduler.json"
         self.procs: list[subprocess.Popen] = []
         self.scheduler = None
@@ -75,7 +79,8 @@ class _Cluster:
         self.file.unlink(missing_ok=True)
         self.scheduler = self._start("distributed.cli.dask_scheduler", "--host", "127.0.0.1",
                                      "--port", "0", "--no-dashboard",
-                                     "--scheduler-file", str(self.file))
+                                     "--scheduler-file", str(self.file), *self.tls,
+                                     *(["--protocol", "tls"] if self.tls else []))
         deadline = time.monotonic() + 60
         while not self.file.exists() and time.monotonic() < deadline:
             time.sleep(0.1)
@@ -84,11 +89,17 @@ class _Cluster:
     def start_workers(self, n: int) -> list[subprocess.Popen]:
         started = [self._start("distributed.cli.dask_worker", "--scheduler-file",
                                str(self.file), "--host", "127.0.0.1", "--nthreads", "1",
-                               "--no-nanny", "--no-dashboard", "--death-timeout", "20")
+                               "--no-nanny", "--no-dashboard", "--death-timeout", "20",
+                               *self.tls)
                    for _ in range(n)]
         from distributed import Client
+        from distributed.security import Security
         alive = [p for p in self.procs if p is not self.scheduler and p.poll() is None]
-        with Client(self.address(), set_as_default=False, timeout=30) as client:
+        security = None if self.certs is None else Security(
+            tls_ca_file=str(self.certs["ca"]), tls_client_cert=str(self.certs["cert"]),
+            tls_client_key=str(self.certs["key"]))
+        with Client(self.address(), set_as_default=False, timeout=30,
+                    security=security) as client:
             client.wait_for_workers(len(alive), timeout=120)
         return started
 
@@ -325,3 +336,47 @@ def test_a_cancelled_task_means_the_scheduler_is_lost_and_a_failed_host_stops_th
     assert run.lost
     with pytest.raises(ClusterError, match="a grading host failed .ModuleNotFoundError"):
         _run_for(tmp_path)._outcome(_Finished("error", ModuleNotFoundError("x")), plain)
+
+
+def _certificates(folder: Path) -> dict[str, Path]:
+    """A CA and one certificate for 127.0.0.1 (server and client), made by openssl."""
+    def openssl(*args: str) -> None:
+        subprocess.run(["openssl", *args], cwd=folder, check=True, capture_output=True)
+    folder.mkdir()
+    openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out",
+            "ca.pem", "-days", "2", "-subj", "/CN=test-ca")
+    openssl("req", "-newkey", "rsa:2048", "-nodes", "-keyout", "node.key", "-out", "node.csr",
+            "-subj", "/CN=127.0.0.1")
+    (folder / "ext.cnf").write_text("subjectAltName=IP:127.0.0.1\n"
+                                    "extendedKeyUsage=serverAuth,clientAuth\n")
+    openssl("x509", "-req", "-in", "node.csr", "-CA", "ca.pem", "-CAkey", "ca.key",
+            "-CAcreateserial", "-out", "node.pem", "-days", "2", "-extfile", "ext.cnf")
+    return {"ca": folder / "ca.pem", "cert": folder / "node.pem", "key": folder / "node.key"}
+
+
+@pytest.mark.skipif(shutil.which("openssl") is None, reason="needs openssl to make certificates")
+def test_a_tls_scheduler_takes_the_client_certificate_from_dask_config(tmp_path):
+    """With the client's TLS files in Dask's configuration (environment), `grade
+    --scheduler tls://...` grades; without them it stops with a message."""
+    certs = _certificates(tmp_path / "certs")
+    cluster = _Cluster(tmp_path, certs)
+    try:
+        address = cluster.start_scheduler()
+        cluster.start_workers(1)
+        assert address.startswith("tls://")
+        subs = tmp_path / "subs"
+        subs.mkdir()
+        shutil.copy(EXAMPLES / "full_solution.ipynb", subs)
+        args = ["grade", str(subs), "--assignment", "hw1_attention", "--out",
+                str(tmp_path / "out"), "--quiet", "--scheduler", address, *LIMITS]
+        refused = _run_cli(*args)
+        assert refused.returncode == 2 and "needs the client's TLS files" in refused.stderr
+        env = dict(ENV, DASK_DISTRIBUTED__COMM__TLS__CA_FILE=str(certs["ca"]),
+                   DASK_DISTRIBUTED__COMM__TLS__CLIENT__CERT=str(certs["cert"]),
+                   DASK_DISTRIBUTED__COMM__TLS__CLIENT__KEY=str(certs["key"]))
+        done = subprocess.run([PY, "-m", "autograder", *args], env=env, cwd=paths.ROOT,
+                              capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr
+        assert _grades(tmp_path / "out")[0][:2] == ["full_solution", "18.0"]
+    finally:
+        cluster.stop()

@@ -25,6 +25,7 @@ from pathlib import Path
 
 from distributed import Client, KilledWorker, as_completed
 from distributed.client import FutureCancelledError
+from distributed.security import Security
 
 from autograder.cluster import ClusterError
 from autograder.cluster import bundle as bundle_mod
@@ -73,8 +74,13 @@ def grade_folder(assignment_id: str, submissions: Path, out: Path, scheduler: st
 @contextlib.contextmanager
 def _session(address: str):
     """A client of the scheduler at `address` (TLS as Dask's configuration says)."""
+    security = Security()
+    if address.startswith("tls://") and not (security.tls_ca_file and security.tls_client_cert):
+        raise ClusterError(f"{address} needs the client's TLS files in Dask's configuration "
+                           "(distributed.comm.tls.ca-file, tls.client.cert and tls.client.key, "
+                           "e.g. DASK_DISTRIBUTED__COMM__TLS__CA_FILE=...); see docs/scaling.md")
     try:
-        client = Client(address, set_as_default=False)
+        client = Client(address, set_as_default=False, security=security)
     except (OSError, TimeoutError, ValueError, TypeError) as exc:
         raise ClusterError(f"cannot reach the Dask scheduler at {address} ({exc})") from None
     # a lost scheduler is said once, by us, not as Dask's tracebacks of reconnecting
