@@ -330,8 +330,9 @@ def with_master() -> list[str]:
 
 def main(*, assignments: list[str] | None = None, n: int = 50, otter_n: int = 10,
          skip_otter: bool = False, seed: int = 0, jobs: int | None = None,
-         keep: Path | None = None) -> int:
-    """Benchmark every assignment in `assignments` (default: all with a master)."""
+         keep: Path | None = None, dask: list[int] | None = None) -> int:
+    """Benchmark every assignment in `assignments` (default: all with a master);
+    with `dask`, also the local path against local Dask clusters of those sizes."""
     chosen = assignments or with_master()
     missing = [a for a in chosen if a not in with_master()]
     if missing or not chosen:
@@ -353,6 +354,9 @@ def main(*, assignments: list[str] | None = None, n: int = 50, otter_n: int = 10
             if not skip_otter and otter_n > 0:
                 run_otter(dist, folder, otter_n, work, figures)
             print(report(figures), flush=True)
+            if dask:
+                from autograder.cluster import bench as cluster_bench
+                print(cluster_bench.run(assignment, folder, work, dask), flush=True)
     finally:
         if keep is None:
             shutil.rmtree(root, ignore_errors=True)

@@ -58,6 +58,13 @@ def main(argv: list[str] | None = None) -> int:
     grade.add_argument("--due", default=None, metavar="DATETIME",
                        help="due date, e.g. 2026-03-01T23:59 (local time) or with +01:00; "
                             "later submissions show as late (default: Gradescope's due date)")
+    grade.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                       help="grade on the Dask cluster whose scheduler is at ADDRESS "
+                            "(tcp://host:8786, or tls://... with Dask's TLS configuration); "
+                            "see docs/scaling.md")
+    grade.add_argument("--resume", action="store_true",
+                       help="with --scheduler: grade only the submissions DIR lacks (after an "
+                            "interrupted run), then write grades.csv and the reports for all")
 
     gradescope = commands.add_parser(
         "run-gradescope", help="grade the one submission of a Gradescope container",
@@ -83,6 +90,10 @@ def main(argv: list[str] | None = None) -> int:
     bench.add_argument("--seed", type=int, default=0, help="seed of the generated submissions")
     bench.add_argument("--keep", type=Path, default=None, metavar="DIR",
                        help="keep the generated submissions and results in DIR")
+    bench.add_argument("--dask", type=_sizes, default=None, metavar="K,...",
+                       help="also grade the same submissions with the local path (--jobs K) "
+                            "and on a local Dask cluster of K one-thread workers, for each K "
+                            "(e.g. 1,2): submissions per second of each")
 
     if not (sys.argv[1:] if argv is None else argv):
         parser.print_help(sys.stderr)  # no command: say what there is, still an error
@@ -95,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
         from autograder.bench import main as run_bench
         return run_bench(assignments=args.assignment, n=args.n, otter_n=args.otter_n,
                          skip_otter=args.skip_otter, seed=args.seed, jobs=args.jobs,
-                         keep=args.keep)
+                         keep=args.keep, dask=args.dask)
     if args.command == "build":
         from autograder.build import build_all
         return build_all(args.assignments, args.torch_wheel)
@@ -103,23 +114,14 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _grade(args) -> int:
-    from autograder.engine import batch, summary
+    from autograder.cluster import ClusterError  # the exception only: no Dask import
+    from autograder.engine import summary
     from autograder.engine.config import ConfigError
     from autograder.report import run as report_run
     from autograder.report.roster import RosterError
-    if args.assignment not in paths.known_assignments():
-        print(f"error: unknown assignment {args.assignment!r}; known: "
-              f"{', '.join(paths.known_assignments())}", file=sys.stderr)
-        return 2
-    if not args.submissions.is_dir():
-        print(f"error: {args.submissions} is not a folder of submissions", file=sys.stderr)
-        return 2
-    if args.out.exists() and not args.out.is_dir():
-        print(f"error: --out {args.out} is a file; give a folder (it is created if needed)",
-              file=sys.stderr)
-        return 2
-    if args.jobs is not None and args.jobs < 1:
-        print("error: --jobs must be 1 or more", file=sys.stderr)
+    problem = _bad_options(args)
+    if problem:
+        print(f"error: {problem}", file=sys.stderr)
         return 2
     try:
         prepared = report_run.prepare(args.out, args.roster, args.due)
@@ -127,16 +129,46 @@ def _grade(args) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     try:
-        result = batch.grade_folder(args.assignment, args.submissions, args.out,
-                                    jobs=args.jobs, progress=not args.quiet,
-                                    limits=_limits(args.limit))
-    except (ConfigError, TypeError, ValueError) as exc:
+        result = _grade_batch(args)
+    except (ClusterError, ConfigError, TypeError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     result.reports.extend(_reports(result, args.submissions, prepared))
     if not args.quiet:
         print(summary.table(result))
     return 0
+
+
+def _bad_options(args) -> str | None:
+    """What is wrong with the grade command's arguments, if anything."""
+    if args.assignment not in paths.known_assignments():
+        return (f"unknown assignment {args.assignment!r}; known: "
+                f"{', '.join(paths.known_assignments())}")
+    if not args.submissions.is_dir():
+        return f"{args.submissions} is not a folder of submissions"
+    if args.out.exists() and not args.out.is_dir():
+        return f"--out {args.out} is a file; give a folder (it is created if needed)"
+    if args.jobs is not None and args.jobs < 1:
+        return "--jobs must be 1 or more"
+    if args.resume and not args.scheduler:
+        return "--resume needs --scheduler (it finishes an interrupted cluster run)"
+    if args.scheduler and args.jobs is not None:
+        return ("--jobs does not apply with --scheduler: each Dask worker grades as many "
+                "submissions at once as it has threads (dask worker --nthreads)")
+    return None
+
+
+def _grade_batch(args):
+    """The graded batch, locally or on a Dask cluster (Dask is imported only then)."""
+    if args.scheduler is None:
+        from autograder.engine import batch
+        return batch.grade_folder(args.assignment, args.submissions, args.out,
+                                  jobs=args.jobs, progress=not args.quiet,
+                                  limits=_limits(args.limit))
+    from autograder.cluster import client
+    return client.grade_folder(args.assignment, args.submissions, args.out, args.scheduler,
+                               resume_run=args.resume, progress=not args.quiet,
+                               limits=_limits(args.limit))
 
 
 def _reports(result, submissions: Path, prepared) -> list[str]:
@@ -150,6 +182,17 @@ def _reports(result, submissions: Path, prepared) -> list[str]:
         traceback.print_exc()
         return [f"warning: the reports could not be written ({type(exc).__name__}: {exc}); "
                 "grades.csv and results.json are complete"]
+
+
+def _sizes(text: str) -> list[int]:
+    """"1,2" -> [1, 2]."""
+    try:
+        sizes = [int(part) for part in text.split(",")]
+    except ValueError:
+        sizes = []
+    if not sizes or any(k < 1 for k in sizes):
+        raise argparse.ArgumentTypeError(f"expected sizes of 1 or more like 1,2, got {text!r}")
+    return sizes
 
 
 def _limits(pairs: list[str]) -> dict:

@@ -15,6 +15,15 @@ def hidden_tests(assignment: str) -> Path:
     return PACKAGE / assignment
 
 
+def config_file(assignment: str) -> Path:
+    """grading_config/<id>.toml, or, on a grading host of a cluster, the copy
+    shipped with the assignment's package (autograder/cluster/bundle.py sets
+    the loaded package's __grading_config__)."""
+    package = sys.modules.get(f"{PACKAGE.name}.{assignment}")
+    shipped = getattr(package, "__grading_config__", None)
+    return Path(shipped) if shipped else CONFIG / f"{assignment}.toml"
+
+
 def known_assignments() -> list[str]:
     return sorted(p.stem for p in CONFIG.glob("*.toml"))
 

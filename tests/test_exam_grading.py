@@ -255,7 +255,7 @@ def test_copied_notebook_is_flagged_and_graded_with_the_copiers_numbers(batch):
     assert r.notes[0].startswith("IDENTITY FLAG") and COPIED in r.notes[0]
     assert all(s[q] == 0.5 for q in SHORT), s  # only the format points
     assert s["key_padding_mask"] == 4 and s["perplexity"] == 4
-    assert r.annotations["exam"]["identity"].graded_as == COPIER
+    assert r.annotations["exam"]["identity"]["graded_as"] == COPIER
 
 
 def test_gradescope_claim_of_another_user_is_flagged(batch):
@@ -263,7 +263,7 @@ def test_gradescope_claim_of_another_user_is_flagged(batch):
     results, _ = batch
     r = results["987655"]
     assert scores(r)["identity"] == 0
-    assert r.annotations["exam"]["identity"].graded_as == "s3005"
+    assert r.annotations["exam"]["identity"]["graded_as"] == "s3005"
     assert "s3006" in r.notes[0]
 
 
@@ -273,7 +273,7 @@ def test_claims_that_are_not_plain_ids_are_flagged(batch, attack):
     results, _ = batch
     r = results[attack]
     assert scores(r)["identity"] == 0 and r.notes[0].startswith("IDENTITY FLAG")
-    assert r.annotations["exam"]["identity"].graded_as == attack
+    assert r.annotations["exam"]["identity"]["graded_as"] == attack
 
 
 def test_unset_identity_is_flagged(batch):
@@ -404,5 +404,5 @@ def test_gradescope_export_archive_knows_its_submitters(tmp_path):
     cy, di = results["submission_111"], results["submission_112"]
     assert cy.metadata["users"][0]["sid"] == "s4001" and cy.score == sum(MAX.values())
     assert cy.metadata["created_at"].startswith("2026-03-02T10:05:00")
-    assert di.annotations["exam"]["identity"].graded_as == "s4002"
+    assert di.annotations["exam"]["identity"]["graded_as"] == "s4002"
     assert scores(di)["identity"] == 0 and di.notes[0].startswith("IDENTITY FLAG")

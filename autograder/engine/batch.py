@@ -7,6 +7,7 @@ import logging
 import os
 import sys
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -50,10 +51,7 @@ def grade_folder(assignment_id: str, submissions: Path, out: Path, jobs: int | N
     discovery of `submissions`, carrying what it knows that the folder does
     not (run-gradescope: Gradescope's metadata)."""
     assignment = assignment_mod.load(assignment_id, limits)
-    if checks.torch is not None:
-        # the trusted side's reference computations are small; threads would only
-        # fight the workers (one core each) and each other
-        checks.torch.set_num_threads(1)
+    one_thread_for_references()
     out.mkdir(parents=True, exist_ok=True)
     entries, warnings = (entries, []) if entries is not None else discover(submissions)
     batch = Batch(assignment, out, entries=entries, warnings=warnings)
@@ -75,10 +73,15 @@ def grade_folder(assignment_id: str, submissions: Path, out: Path, jobs: int | N
         template.close()
         bar.close()
     batch.seconds = time.monotonic() - start
-    results_mod.write_atomic(out / "grades.csv", results_mod.grades_csv(
-        batch.results, assignment.questions, assignment.max_total))
-    run_after_batch(batch, entries)
+    finish(batch)
     return batch
+
+
+def finish(batch: Batch) -> None:
+    """Once every submission has its result: grades.csv, then the assignment's hook."""
+    results_mod.write_atomic(batch.out / "grades.csv", results_mod.grades_csv(
+        batch.results, batch.assignment.questions, batch.assignment.max_total))
+    run_after_batch(batch, batch.entries)
 
 
 def run_after_batch(batch: Batch, entries: list[Entry]) -> None:
@@ -97,25 +100,48 @@ def run_after_batch(batch: Batch, entries: list[Entry]) -> None:
         batch.reports.append(f"warning: the {batch.assignment.id} reports failed ({exc})")
 
 
+def one_thread_for_references() -> None:
+    """The trusted side's reference computations are small; threads would only
+    fight the workers (one core each) and each other."""
+    if checks.torch is not None:
+        checks.torch.set_num_threads(1)
+
+
 def grade_entry(template: Template, assignment, entry: Entry, out: Path) -> SubmissionResult:
-    result = SubmissionResult(entry.id, assignment.id, metadata=entry.metadata)
+    result = grade_submission(template, assignment, new_result(entry, assignment.id),
+                              lambda: read_notebook_bytes(entry, assignment.id)[0])
+    results_mod.write_results_json(out / entry.id / "results.json", result)
+    return result
+
+
+def new_result(entry: Entry, assignment_id: str) -> SubmissionResult:
+    """The result before grading: who submitted (the platform's metadata) and
+    what finding the entry noted."""
+    result = SubmissionResult(entry.id, assignment_id, metadata=entry.metadata)
     result.notes.extend(entry.notes)
+    return result
+
+
+def grade_submission(template: Template | None, assignment, result: SubmissionResult,
+                     read: Callable[[], bytes]) -> SubmissionResult:
+    """Grade the notebook `read()` returns into `result`; every failure becomes
+    this submission's error and zero points, never an exception. The template
+    is used only once `read()` has returned (a notebook that cannot be read
+    needs none)."""
     start = time.perf_counter()
     try:
-        raw, _name = read_notebook_bytes(entry, assignment.id)
-        grade_cells(template, read_cells(raw), assignment, result)
+        grade_cells(template, read_cells(read()), assignment, result)
     except (SubmissionError, NotebookError) as exc:
         result.error = untrusted.text(exc)  # may quote names from the submission
     except WorkerDied as exc:
         result.error = f"the notebook could not be run ({exc})"
     except Exception as exc:  # the grader's own fault: this submission only, logged
-        log.exception("grading %s failed", entry.id)
+        log.exception("grading %s failed", result.submission)
         result.error = f"internal grader error ({type(exc).__name__}); tell your instructor"
     if result.error:
         result.tests = zero_results(assignment, result.error)
         result.notes.insert(0, result.error)
     result.seconds = time.perf_counter() - start
-    results_mod.write_results_json(out / entry.id / "results.json", result)
     return result
 
 

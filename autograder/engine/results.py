@@ -6,6 +6,7 @@ reader never sees half a file and a crash never leaves one.
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import json
 import os
@@ -131,3 +132,18 @@ def grades_csv(results: list[SubmissionResult], questions: list[str], max_total:
 
 def _num(x: float) -> str:
     return repr(float(x))
+
+
+def to_plain(result: SubmissionResult) -> dict:
+    """Every field as plain data (str, float, list, dict): how a result travels
+    from a grading host and is kept for a resumed run, never as a pickled object."""
+    return dataclasses.asdict(result)
+
+
+def from_plain(data: dict) -> SubmissionResult:
+    """The inverse of to_plain; ValueError or TypeError when `data` is not one
+    (not a dict, tests that are not dicts, missing or unknown fields)."""
+    tests = data.get("tests") if isinstance(data, dict) else None
+    if not isinstance(tests, list) or not all(isinstance(t, dict) for t in tests):
+        raise ValueError("not a plain submission result")
+    return SubmissionResult(**{**data, "tests": [TestResult(**t) for t in tests]})

@@ -4,11 +4,11 @@
     p = grading.numbers(submission, student, "encoder_params", ref)   # that student's variant
 
 Both record what they decided in submission.annotations["exam"] (the
-identity and the variant index per question), which the reports read.
+identity and the variant index per question, as plain data: results travel
+and are stored as JSON), which the reports read.
 """
 from __future__ import annotations
 
-import functools
 import math
 from numbers import Integral, Real
 
@@ -24,9 +24,9 @@ CLAIM_NAME = "STUDENT_ID"
 """The notebook global holding the identity the student claims."""
 
 
-@functools.lru_cache(maxsize=None)
 def settings(assignment_id: str) -> dict:
-    """The [exam] table of grading_config/<id>.toml ({} for a homework)."""
+    """The [exam] table of the assignment's grading config ({} for a homework);
+    read when asked, since a grading host may load a new version of it."""
     return config.load(assignment_id).exam
 
 
@@ -48,8 +48,8 @@ def resolution(submission, student) -> identity_mod.Resolution:
             claimed = untrusted.name(claimed)
         fields = tuple(settings(submission.assignment).get("identity_fields", ["sid", "email"]))
         record["identity"] = identity_mod.resolve(submission.submission, submission.metadata,
-                                                  claimed, fields)
-    return record["identity"]
+                                                  claimed, fields).to_plain()
+    return identity_mod.Resolution.from_plain(record["identity"])
 
 
 def numbers(submission, student, question: str, ref) -> dict:

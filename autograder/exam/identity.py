@@ -11,6 +11,7 @@ copier's own numbers.
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from autograder.exam.variants import canonical
@@ -32,6 +33,13 @@ class Resolution:
     """Identities the grader knows for this submission, canonical, primary first."""
     status: str
     """MATCH, MISMATCH (claims someone else) or UNSET (no STUDENT_ID given)."""
+
+    def to_plain(self) -> dict:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_plain(cls, data: dict) -> "Resolution":
+        return cls(data["graded_as"], data["claimed"], tuple(data["known"]), data["status"])
 
     @property
     def flagged(self) -> bool:

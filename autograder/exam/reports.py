@@ -47,7 +47,7 @@ def after_batch(batch, entries, ref) -> list[str]:
 def _resolution(result, settings) -> identity.Resolution:
     record = result.annotations.get("exam", {})
     if "identity" in record:
-        return record["identity"]
+        return identity.Resolution.from_plain(record["identity"])
     fields = tuple(settings.get("identity_fields", ["sid", "email"]))
     return identity.resolve(result.submission, result.metadata, None, fields)
 

@@ -1,0 +1,76 @@
+"""The grading host: what runs inside each Dask worker process.
+
+A GradingHost is registered once per run by the client (a Dask worker plugin,
+so a worker that joins or is restarted mid-run gets it too). On the first
+submission a worker receives, it installs the shipped assignment in a
+private folder and starts its template (both once per process, kept until
+the run unregisters the plugin); `grade` then grades one submission with
+the local path's engine/batch.grade_submission, in the worker's own threads
+(`dask worker --nthreads N`: N submissions at once, each in its own
+sandboxed process).
+
+What must stay true: the notebook arrives as bytes and is only ever parsed
+by the notebook reader; the answer is plain data (results.to_plain). A
+failure to load the assignment or start the template is the host's and is
+raised (the client stops the run); everything a submission causes is that
+submission's result.
+"""
+from __future__ import annotations
+
+import shutil
+import tempfile
+import threading
+from pathlib import Path
+
+from distributed import WorkerPlugin, get_worker
+
+from autograder import paths
+from autograder.cluster import bundle as bundle_mod
+from autograder.engine import batch, results
+from autograder.engine.workers import Template
+
+
+class GradingHost(WorkerPlugin):
+    """One run's assignment on one Dask worker process."""
+
+    def __init__(self, bundle: dict, name: str):
+        self.bundle = bundle
+        self.name = name
+        """Unique per run: two runs on one cluster never share a template."""
+
+    def setup(self, worker) -> None:
+        self._lock = threading.Lock()
+        self._folder: Path | None = None
+        self._loaded = None
+
+    def loaded(self):
+        """(assignment, template), installed and started on first use."""
+        with self._lock:
+            if self._loaded is None:
+                self._folder = Path(tempfile.mkdtemp(prefix="autograder-host-"))  # 0700
+                assignment = bundle_mod.install(self.bundle, self._folder)
+                batch.one_thread_for_references()
+                template = Template(assignment.config, paths.secret_paths() + [self._folder])
+                self._loaded = assignment, template
+            return self._loaded
+
+    def teardown(self, worker) -> None:
+        with self._lock:
+            if self._loaded is not None:
+                self._loaded[1].close()
+                self._loaded = None
+            if self._folder is not None:
+                shutil.rmtree(self._folder, ignore_errors=True)
+                self._folder = None
+
+
+def grade(host_name: str, plain: dict, notebook: bytes) -> dict:
+    """The Dask task: grade one submission's notebook bytes on this host.
+
+    `plain` is the result the client started (id, metadata, notes). Returns
+    {"result": the graded result as plain data, "sandbox": this host's mode}."""
+    host: GradingHost = get_worker().plugins[host_name]
+    assignment, template = host.loaded()
+    result = batch.grade_submission(template, assignment, results.from_plain(plain),
+                                    lambda: notebook)
+    return {"result": results.to_plain(result), "sandbox": template.sandbox}

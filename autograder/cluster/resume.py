@@ -1,0 +1,50 @@
+"""What a cluster run keeps so that `--resume` can finish it.
+
+Each result is kept whole (results.to_plain) in DIR/.results/<id>.json,
+written before DIR/<id>/results.json, outside the students' folders (it
+holds what hidden tests record for the instructor only). A submission is
+complete when both files exist, agree and match the assignment's tests;
+anything else is graded again.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from autograder.engine import results
+from autograder.engine.results import SubmissionResult
+
+FOLDER = ".results"
+
+
+def keep(out: Path, result: SubmissionResult) -> None:
+    """Write `result` as the run's record, then its results.json."""
+    results.write_atomic(out / FOLDER / f"{result.submission}.json",
+                         json.dumps(results.to_plain(result)) + "\n")
+    results.write_results_json(out / result.submission / "results.json", result)
+
+
+def completed(out: Path, assignment, ids: list[str]) -> dict[str, SubmissionResult]:
+    """{id: result} for the submissions among `ids` that DIR holds complete."""
+    found = {}
+    for sid in ids:
+        result = _complete(out, assignment, sid)
+        if result is not None:
+            found[sid] = result
+    return found
+
+
+def _complete(out: Path, assignment, sid: str) -> SubmissionResult | None:
+    try:
+        record = (out / FOLDER / f"{sid}.json").read_text(encoding="utf-8")
+        written = json.loads((out / sid / "results.json").read_text(encoding="utf-8"))
+        result = results.from_plain(json.loads(record))
+    except (OSError, ValueError, TypeError):
+        return None  # absent, half-written by hand, or not ours: graded again
+    tests = [(t.question, t.name, t.max_score) for t in result.tests]
+    if (result.submission, result.assignment) != (sid, assignment.id) or tests != [
+            (c.question, c.name, c.points) for c in assignment.cases]:
+        return None  # another submission's or another version's record
+    if json.loads(json.dumps(results.to_gradescope(result))) != written:
+        return None  # results.json is not this record's
+    return result
