@@ -15,6 +15,26 @@ def hidden_tests(assignment: str) -> Path:
     return PACKAGE / assignment
 
 
+def master(assignment: str) -> Path:
+    """The master notebook (jupytext py:percent) `build` reads."""
+    return SOLUTIONS / assignment / f"{assignment}.py"
+
+
+def student_notebook(assignment: str) -> Path:
+    """The student notebook `build` writes and students receive."""
+    return ASSIGNMENTS / assignment / f"{assignment}.ipynb"
+
+
+def config(assignment: str) -> Path:
+    """The grading config: points, visibility, limits, seed."""
+    return CONFIG / f"{assignment}.toml"
+
+
+def relative(path: Path) -> Path:
+    """`path` as shown to the user: relative to the repository when inside it."""
+    return path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
+
+
 def known_assignments() -> list[str]:
     return sorted(p.stem for p in CONFIG.glob("*.toml"))
 
