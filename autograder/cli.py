@@ -40,7 +40,8 @@ def main(argv: list[str] | None = None) -> int:
         epilog="example: python -m autograder grade examples/hw1_attention "
                "--assignment hw1_attention --out out/hw1_attention")
     grade.add_argument("submissions", type=Path, metavar="SUBMISSIONS",
-                       help="folder with one .ipynb, folder or .zip per student; the "
+                       help="folder with one .ipynb, folder or .zip per student (an unzipped "
+                            "Canvas or Gradescope download works as is), or one .ipynb; the "
                             "entry's name is the submission id")
     grade.add_argument("--assignment", required=True, metavar="ID",
                        help=f"one of: {', '.join(paths.known_assignments())}")
@@ -103,7 +104,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _grade(args) -> int:
-    from autograder.engine import batch, summary
+    from autograder.engine import batch, submissions, summary
     from autograder.engine.config import ConfigError
     from autograder.report import run as report_run
     from autograder.report.roster import RosterError
@@ -111,8 +112,9 @@ def _grade(args) -> int:
         print(f"error: unknown assignment {args.assignment!r}; known: "
               f"{', '.join(paths.known_assignments())}", file=sys.stderr)
         return 2
-    if not args.submissions.is_dir():
-        print(f"error: {args.submissions} is not a folder of submissions", file=sys.stderr)
+    problem = submissions.problem_with(args.submissions)
+    if problem:
+        print(f"error: {problem}", file=sys.stderr)
         return 2
     if args.out.exists() and not args.out.is_dir():
         print(f"error: --out {args.out} is a file; give a folder (it is created if needed)",

@@ -244,9 +244,10 @@ def test_who_and_when_come_from_the_export_not_from_the_upload(attacked):
     out = attacked["out"]
     with open(out / "canvas.csv", newline="") as f:
         canvas = {r["SIS Login ID"]: r for r in csv.DictReader(f)}
-    assert canvas["submission_1002"]["Student"] == "Bob M"
-    assert canvas["submission_1001"]["Student"] == "Ada L"
-    assert float(canvas["submission_1001"]["Homework 1: attention and masks"]) == 18
+    assert canvas["bob@uni.edu"]["Student"] == "Bob M"
+    assert canvas["bob@uni.edu"]["SIS User ID"] == "s2002"
+    assert canvas["ada@uni.edu"]["Student"] == "Ada L"
+    assert float(canvas["ada@uni.edu"]["Homework 1: attention and masks"]) == 18
     with open(out / "gradebook.csv", newline="") as f:
         book = {r["submission"]: r for r in csv.DictReader(f)}
     assert book["submission_1002"]["status"] == "late"

@@ -21,7 +21,7 @@ log = logging.getLogger(__name__)
 
 @dataclass
 class Prepared:
-    students: list[roster.Student] | None = None
+    roster: roster.Roster | None = None
     previous: dict[str, regrade.Tests] = field(default_factory=dict)
     due: datetime | None = None
 
@@ -45,7 +45,8 @@ def write_all(batch, submissions: Path, prepared: Prepared) -> list[str]:
     for r in batch.results:
         _attempt(lines, f"the feedback of {r.submission}", feedback.write,
                  out, r, ctx, lateness.status_line(timings[r.submission]))
-    rows, found = _rows(batch.results, prepared.students, timings)
+    students = prepared.roster.students if prepared.roster else None
+    rows, found = _rows(batch.results, students, timings)
     lines += found
     late = sorted(sid for sid, t in timings.items() if t.late)
     if late:
@@ -56,8 +57,10 @@ def write_all(batch, submissions: Path, prepared: Prepared) -> list[str]:
                         "folder or .zip per student there")
     _attempt(lines, "gradebook.csv", lambda: write_atomic(
         out / "gradebook.csv", gradebook.gradebook_csv(rows, a.max_total)))
+    column = (prepared.roster and prepared.roster.assignment_column(a.id, a.config.title)) \
+        or a.config.title
     _attempt(lines, "canvas.csv", lambda: write_atomic(
-        out / "canvas.csv", gradebook.canvas_csv(rows, a.config.title, a.max_total)))
+        out / "canvas.csv", gradebook.canvas_csv(rows, column, a.max_total)))
     _attempt(lines, "report.html", classreport.write, out / "report.html", batch)
     lines += [f"feedback for students: {out}/<submission>/feedback.md and feedback.html",
               f"gradebook: {out / 'gradebook.csv'} (status per student), "
@@ -81,8 +84,9 @@ def _attempt(lines: list[str], what: str, write, *args):
 
 def _rows(results, students, timings) -> tuple[list[gradebook.Row], list[str]]:
     ordered = sorted(results, key=lambda r: r.submission)
-    if students is None:
-        return [gradebook.Row(None, r, timings[r.submission], "") for r in ordered], []
+    if students is None:  # a row per submitter: each member of a group gets the group's score
+        return [gradebook.Row(None, r, timings[r.submission], "", member)
+                for r in ordered for member in roster.members(r)], []
     pairs, unclaimed = roster.match(students, ordered)
     rows = [gradebook.Row(s, r, timings[r.submission] if r else None, "yes") for s, r in pairs]
     rows += [gradebook.Row(None, r, timings[r.submission], "no") for r in unclaimed]
