@@ -14,7 +14,7 @@ from pathlib import Path
 from autograder import checks, paths
 from autograder.engine import assignment as assignment_mod
 from autograder.engine import results as results_mod
-from autograder.engine import untrusted
+from autograder.engine import foreign, untrusted
 from autograder.engine.notebook import NotebookError, read_cells
 from autograder.engine.progress import Progress
 from autograder.engine.results import SubmissionResult
@@ -103,6 +103,7 @@ def grade_entry(template: Template, assignment, entry: Entry, out: Path) -> Subm
     start = time.perf_counter()
     try:
         raw, _name = read_notebook_bytes(entry, assignment.id)
+        foreign.check(raw, assignment.id, result)
         grade_cells(template, read_cells(raw), assignment, result)
     except (SubmissionError, NotebookError) as exc:
         result.error = untrusted.text(exc)  # may quote names from the submission
