@@ -29,6 +29,18 @@ def main(argv: list[str] | None = None) -> int:
                             "ship in the Gradescope zips, so that the image installs it instead "
                             "of PyPI's CUDA build")
 
+    new = commands.add_parser(
+        "new", help="write a working skeleton of a new assignment",
+        description="Write a new assignment's master (solutions/ID/ID.py, one stub with a "
+                    "public check), reference, one hidden test, demo submissions and "
+                    "grading_config/ID.toml; `build ID` and `grade ... --assignment ID` "
+                    "accept it at once. Nothing existing is overwritten.",
+        epilog="example: python -m autograder new hw7_layernorm && "
+               "python -m autograder build hw7_layernorm")
+    new.add_argument("id", metavar="ID", help="the new assignment's id, e.g. hw7_layernorm")
+    new.add_argument("--title", default=None, metavar="TEXT",
+                     help="its title (default: 'ID: a new assignment')")
+
     grade = commands.add_parser(
         "grade", help="grade a folder of submissions",
         description="Grade every entry of SUBMISSIONS (.ipynb, folder or .zip), writing "
@@ -97,6 +109,9 @@ def main(argv: list[str] | None = None) -> int:
         return run_bench(assignments=args.assignment, n=args.n, otter_n=args.otter_n,
                          skip_otter=args.skip_otter, seed=args.seed, jobs=args.jobs,
                          keep=args.keep)
+    if args.command == "new":
+        from autograder.build.scaffold import main as new_assignment
+        return new_assignment(args.id, args.title)
     if args.command == "build":
         from autograder.build import build_all
         return build_all(args.assignments, args.torch_wheel)
