@@ -2,9 +2,9 @@
 
 1. before grading: `prepare` reads the roster (so a bad one stops us before
    minutes of grading) and snapshots the previous results for the regrade diff;
-2. after grading: `write_all` writes feedback, gradebooks, the class report
-   and, when there was a previous run, regrade.md; it returns the lines the
-   command prints.
+2. after grading: `write_all` writes feedback, gradebooks, the class report,
+   regrade.md when there was a previous run and similarity.html when there
+   are two submissions or more; it returns the lines the command prints.
 """
 from __future__ import annotations
 
@@ -14,7 +14,8 @@ from datetime import datetime
 from pathlib import Path
 
 from autograder.engine.results import write_atomic
-from autograder.report import classreport, feedback, gradebook, lateness, regrade, roster
+from autograder.report import (classreport, feedback, gradebook, lateness, regrade, roster,
+                               similarity)
 
 log = logging.getLogger(__name__)
 
@@ -67,6 +68,7 @@ def write_all(batch, submissions: Path, prepared: Prepared) -> list[str]:
               f"{out / 'canvas.csv'} (Canvas import)",
               f"class report: {out / 'report.html'}"]
     lines += _attempt(lines, "regrade.md", _regrade, batch, prepared.previous) or []
+    lines += _attempt(lines, "similarity.html", _similarity, batch) or []
     return lines
 
 
@@ -100,6 +102,14 @@ def _rows(results, students, timings) -> tuple[list[gradebook.Row], list[str]]:
                      "gradebook.csv with on_roster=no, left out of canvas.csv): "
                      + ", ".join(r.submission for r in unclaimed[:10]))
     return rows, lines
+
+
+def _similarity(batch) -> list[str]:
+    path = batch.out / "similarity.html"
+    if len(batch.results) < 2:
+        path.unlink(missing_ok=True)  # never leave a page that belongs to another run
+        return []
+    return [similarity.write(path, batch)]
 
 
 def _regrade(batch, previous) -> list[str]:
