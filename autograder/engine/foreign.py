@@ -1,10 +1,10 @@
 """Recognising the notebook of another assignment of this course.
 
 A student who uploads hw2's notebook to hw1 would otherwise see 0 points and
-"name 'causal_mask' is not defined" on every test. When a notebook defines
-none of this assignment's stubs and either carries another assignment's
-title as its first heading or defines at least half of another
-assignment's stubs, the result says which assignment it looks like: a note
+"name 'causal_mask' is not defined" on every test. When a notebook's first
+heading is another assignment's title, or (without a known title) it
+defines at least half of another assignment's stubs and fewer of this
+one's, the result says which assignment it looks like: a note
 for the student (first, so feedback and the printed table show it) and
 annotations["other_assignment"] for the class report. Grading goes on as
 usual; this only explains the score.
@@ -54,21 +54,31 @@ def check(raw: bytes, assignment_id: str, result) -> None:
 
 def other_assignment(cells: list[dict], assignment_id: str) -> str | None:
     """The id of the other assignment whose notebook `cells` looks like,
-    or None (it is this assignment's, or nobody's)."""
+    or None (it is this assignment's, or nobody's). The first heading
+    decides when it is one of the course's titles; else the stubs defined:
+    at least half of another assignment's, and a larger share of them than
+    of this assignment's."""
+    others = [a for a in paths.known_assignments() if a != assignment_id]
+    title = first_heading(cells)
+    if title:
+        if title == signature(assignment_id).title:
+            return None
+        named = [a for a in others if title == signature(a).title]
+        if named:
+            return named[0]
     code = "\n".join(cell_source(c) for c in cells if c.get("cell_type") == "code")
     defined = {a or b for a, b in DEFINED.findall(code[:MAX_CODE_CHARS])}
-    title = first_heading(cells)
-    mine = signature(assignment_id)
-    if defined & mine.stubs or (title and title == mine.title):
+    mine = _share(defined, assignment_id)
+    best = max(others, key=lambda a: _share(defined, a), default=None)
+    if best is None or mine >= 0.5 or _share(defined, best) < max(0.5, mine + 1e-9):
         return None
-    for other in paths.known_assignments():
-        theirs = signature(other) if other != assignment_id else None
-        if theirs is None:
-            continue
-        if (title and title == theirs.title) or \
-                (theirs.stubs and 2 * len(defined & theirs.stubs) >= len(theirs.stubs)):
-            return other
-    return None
+    return best
+
+
+def _share(defined: set[str], assignment_id: str) -> float:
+    """The share of an assignment's stubs that `defined` holds."""
+    stubs = signature(assignment_id).stubs
+    return len(defined & stubs) / len(stubs) if stubs else 0.0
 
 
 def note(other: str, assignment_id: str) -> str:
