@@ -54,7 +54,7 @@ def test_grade_help_names_outputs_and_demo(capsys):
     _, out, _ = run(capsys, "grade", "--help")
     flat = " ".join(out.split())
     for name in ("grades.csv", "results.json", "feedback.md", "gradebook.csv", "canvas.csv",
-                 "report.html", "regrade.md", "--roster", "--due"):
+                 "report.html", "regrade.md", "similarity.html", "--roster", "--due"):
         assert name in flat
     assert "python -m autograder grade examples/hw1_attention --assignment hw1_attention" in flat
 
