@@ -58,7 +58,8 @@ def notebook_points(root: Path) -> str:
 
 
 def test_new_writes_the_skeleton_in_the_copy_only(course):
-    """Does `new` write master, reference, hidden test and config (and nothing in the repository)?"""
+    """Does `new` write master, reference, hidden test and config, and
+    nothing in the repository?"""
     root, new, _ = course
     for path in (f"solutions/{ID}/{ID}.py", f"autograder/{ID}/reference.py",
                  f"autograder/{ID}/test_softmax.py", f"grading_config/{ID}.toml"):

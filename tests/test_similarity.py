@@ -33,7 +33,8 @@ def renamed(source: str) -> str:
     the tests call them by keyword), its comments reworded and blank lines
     added: a disguised copy that still works."""
     tree = ast.parse(source)
-    bound = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    bound = {n.id for n in ast.walk(tree)
+             if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
     bound -= {a.arg for n in ast.walk(tree) if isinstance(n, ast.arguments)
               for a in n.args + n.kwonlyargs}
     mapping = {name: f"my_{i}" for i, name in enumerate(sorted(bound))}
@@ -62,7 +63,8 @@ def split_cells(source: str) -> list[str]:
 
 
 def test_renamed_answers_are_flagged_above_the_threshold():
-    """Does a copy with renamed variables and new comments score above THRESHOLD, question by question?"""
+    """Does a copy with renamed variables and new comments score above
+    THRESHOLD, question by question?"""
     stubs = config.load(ID).questions
     solution = answers_of(_solution())
     given = answers.handed_out(ID)
@@ -100,7 +102,8 @@ def test_independent_correct_variants_are_not_flagged(assignment_id):
 def test_page_escapes_what_students_wrote():
     """Is student text shown as text, never as markup, with the matches marked?"""
     hostile = ('def causal_mask(n):\n    s = "</pre><script>alert(1)</script>"\n'
-               '    out = [[0.0 if j <= i else float("-inf") for j in range(n)] for i in range(n)]\n'
+               '    out = [[0.0 if j <= i else float("-inf") for j in range(n)]\n'
+               '           for i in range(n)]\n'
                '    return torch.tensor(out, dtype=torch.float32) if s else None\n')
     boilerplate = similarity._fingerprint(answers.starter_code(ID)).hashes
     found, _ = similarity.compare("causal_mask", {"<b>eve</b>": hostile, "mallory": hostile},
@@ -134,7 +137,8 @@ def graded(tmp_path_factory):
 
 
 def test_grade_writes_similarity_and_changes_no_score(graded):
-    """Does grade write similarity.html naming ada and bob (and no other pair), every score as earned?"""
+    """Does grade write similarity.html naming ada and bob (and no other
+    pair), every score as earned?"""
     page = (graded / "similarity.html").read_text()
     pairs = re.findall(r'<a href="#pair-\d+">(.*?)</a>', page)
     assert pairs == ["ada &amp; bob"]

@@ -3,9 +3,10 @@
 An entry is a .ipynb file, a folder holding one notebook (or the zip the
 notebook's export cell makes), or a .zip (an otter export); any other file
 is an entry that is not graded, so its student is still listed. Files named
-by a Canvas download give one entry per student (engine.canvas_download). Everything in it is hostile input:
-files are read through engine.files (no link followed, regular files only,
-sizes bounded while reading); zips are read member by member, nothing is
+by a Canvas download give one entry per student (engine.canvas_download).
+Everything in an entry is hostile input: files are read through
+engine.files (no link followed, regular files only, sizes bounded while
+reading); zips are read member by member, nothing is
 extracted, so paths like ../x in a zip are inert. Ids never collide with
 each other (also ignoring case) nor with a file `grade` writes beside them.
 Who submitted and when comes only from the LMS's own files (a Gradescope
@@ -113,9 +114,10 @@ def problem_with(target: Path) -> str | None:
                 "(an unzipped Canvas or Gradescope download works as is)")
     if not any(gradable(e) for e in entries):
         shown = ", ".join(e.path.name for e in entries[:5]) + (" ..." if len(entries) > 5 else "")
-        return (f"{target} holds nothing to grade: {len(entries)} files ({untrusted.name(shown)}) "
-                "and none is a .ipynb notebook, a .zip or a folder; students must submit "
-                "the notebook itself (File > Download > Notebook) or the zip its export cell makes")
+        return (f"{target} holds nothing to grade: {len(entries)} files "
+                f"({untrusted.name(shown)}) and none is a .ipynb notebook, a .zip or a folder; "
+                "students must submit the notebook itself (File > Download > Notebook) or "
+                "the zip its export cell makes")
     return None
 
 
