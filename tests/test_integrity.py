@@ -75,7 +75,7 @@ FORGED_METADATA = {"users": [{"name": "Ada L", "sid": "s2001", "email": "ada@uni
 """What Bob uploads inside his export folder: he claims to be Ada, and on time."""
 OUTPUT_CAPS = {"results.json": 2**20, "feedback.md": 2**20, "feedback.html": 2 * 2**20,
                "grades.csv": 64 * 2**10, "gradebook.csv": 256 * 2**10, "canvas.csv": 64 * 2**10,
-               "report.html": 4 * 2**20}
+               "report.html": 4 * 2**20, "similarity.html": 8 * 2**20}
 """The most grading this corpus may write per file (the 4 MB class name once
 made a 16 MB feedback.md): every student text is capped where it enters
 (engine/untrusted.py), and results.json and feedback cap each test's text."""

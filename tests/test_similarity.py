@@ -114,6 +114,19 @@ def test_page_escapes_what_students_wrote():
     assert page.count("<mark>") >= 2 and "it changes no score" in page
 
 
+def test_page_size_is_bounded(monkeypatch):
+    """With many long flagged pairs, are the matches shown only up to the page's budget?"""
+    x = similarity.Alike("q", "a", "b", 1.0, (1.0, 1.0), 100, ('"' * 20_000, '"' * 20_000),
+                         ([[0], [20_000]], [[0], [20_000]]))
+    found = [similarity.Alike(**{**x.__dict__, "first": f"s{i:02d}", "second": f"t{i:02d}"})
+             for i in range(30)]
+    page = similarity.render("T", found, 60, 0)
+    assert len(page) < similarity.MAX_DETAIL_CHARS + 500_000
+    assert 'id="pair-0"' in page and 'id="pair-29"' not in page
+    assert "page would grow too large for the rest" in page
+    assert page.count("<a href=") < 30  # pairs without details are listed, not linked
+
+
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory):
     """A class of four graded through the CLI: ada, her disguised copy bob,

@@ -69,7 +69,9 @@ MAX_PAIRS = 3_000_000
 MAX_COMPARED = 5_000
 """Pairs compared in full per question, those most alike at first look."""
 MAX_SHOWN = 100
-"""Flagged pairs shown on the page."""
+"""Flagged pairs listed on the page."""
+MAX_DETAIL_CHARS = 4_000_000
+"""Characters of side-by-side matches on the page (at least one pair's)."""
 
 
 @dataclass
@@ -167,17 +169,33 @@ def render(title: str, found: list[Alike], submissions: int, skipped: int) -> st
                     f"{MAX_COMPARED:,} compared, the most alike first.</p>")
     if not ranked:
         return page(f"{title}: similar answers", body + ["<p>No pair stands out.</p>"])
-    rows = [[f'<a href="#pair-{i}">{esc(a)} &amp; {esc(b)}</a>',
+    details = _details(ranked[:MAX_SHOWN])
+    rows = [[f'<a href="#pair-{i}">{esc(a)} &amp; {esc(b)}</a>' if i < len(details)
+             else f"{esc(a)} &amp; {esc(b)}",
              esc(", ".join(x.question for x in xs)), f"{max(x.similarity for x in xs):.0%}"]
             for i, ((a, b), xs) in enumerate(ranked[:MAX_SHOWN])]
     body += ["<h2>Pairs, most alike first</h2>",
              table(["submissions", "questions", "most alike"], rows, numeric={2}, raw=True)]
     if len(ranked) > MAX_SHOWN:
         body.append(f"<p>{len(ranked) - MAX_SHOWN} more pairs are not shown.</p>")
-    for i, ((a, b), xs) in enumerate(ranked[:MAX_SHOWN]):
-        body.append(f'<h2 id="pair-{i}">{esc(a)} &amp; {esc(b)}</h2>')
-        body += [_side_by_side(x) for x in xs]
-    return page(f"{title}: similar answers", body)
+    if len(details) < min(len(ranked), MAX_SHOWN):
+        body.append(f"<p>The matches of the first {len(details)} pairs are shown below; the "
+                    "page would grow too large for the rest.</p>")
+    return page(f"{title}: similar answers", body + details)
+
+
+def _details(ranked) -> list[str]:
+    """One block per pair, the matches side by side, while the page stays
+    under MAX_DETAIL_CHARS (answers are long, and escaping can grow them)."""
+    blocks, size = [], 0
+    for i, ((a, b), xs) in enumerate(ranked):
+        block = f'<h2 id="pair-{i}">{esc(a)} &amp; {esc(b)}</h2>\n' + "\n".join(
+            _side_by_side(x) for x in xs)
+        size += len(block)
+        if size > MAX_DETAIL_CHARS and blocks:
+            break
+        blocks.append(block)
+    return blocks
 
 
 def _side_by_side(x: Alike) -> str:
