@@ -29,18 +29,32 @@ def main(argv: list[str] | None = None) -> int:
                             "ship in the Gradescope zips, so that the image installs it instead "
                             "of PyPI's CUDA build")
 
+    new = commands.add_parser(
+        "new", help="write a working skeleton of a new assignment",
+        description="Write a new assignment's master (solutions/ID/ID.py, one stub with a "
+                    "public check), reference, one hidden test, demo submissions and "
+                    "grading_config/ID.toml; `build ID` and `grade ... --assignment ID` "
+                    "accept it at once. Nothing existing is overwritten.",
+        epilog="example: python -m autograder new hw7_layernorm && "
+               "python -m autograder build hw7_layernorm")
+    new.add_argument("id", metavar="ID", help="the new assignment's id, e.g. hw7_layernorm")
+    new.add_argument("--title", default=None, metavar="TEXT",
+                     help="its title (default: 'ID: a new assignment')")
+
     grade = commands.add_parser(
         "grade", help="grade a folder of submissions",
         description="Grade every entry of SUBMISSIONS (.ipynb, folder or .zip), writing "
                     "DIR/grades.csv and DIR/<submission id>/results.json, the students' "
                     "feedback DIR/<submission id>/feedback.md and .html, the gradebooks "
-                    "DIR/gradebook.csv and DIR/canvas.csv, the class report DIR/report.html "
+                    "DIR/gradebook.csv and DIR/canvas.csv, the class report DIR/report.html, "
+                    "DIR/similarity.html (pairs of unusually alike answers, to look at) "
                     "and, when DIR held an earlier run, DIR/regrade.md (whose scores changed "
                     "and why).",
         epilog="example: python -m autograder grade examples/hw1_attention "
                "--assignment hw1_attention --out out/hw1_attention")
     grade.add_argument("submissions", type=Path, metavar="SUBMISSIONS",
-                       help="folder with one .ipynb, folder or .zip per student; the "
+                       help="folder with one .ipynb, folder or .zip per student (an unzipped "
+                            "Canvas or Gradescope download works as is), or one .ipynb; the "
                             "entry's name is the submission id")
     grade.add_argument("--assignment", required=True, metavar="ID",
                        help=f"one of: {', '.join(paths.known_assignments())}")
@@ -107,6 +121,9 @@ def main(argv: list[str] | None = None) -> int:
         return run_bench(assignments=args.assignment, n=args.n, otter_n=args.otter_n,
                          skip_otter=args.skip_otter, seed=args.seed, jobs=args.jobs,
                          keep=args.keep, dask=args.dask)
+    if args.command == "new":
+        from autograder.build.scaffold import main as new_assignment
+        return new_assignment(args.id, args.title)
     if args.command == "build":
         from autograder.build import build_all
         return build_all(args.assignments, args.torch_wheel)
@@ -141,11 +158,13 @@ def _grade(args) -> int:
 
 def _bad_options(args) -> str | None:
     """What is wrong with the grade command's arguments, if anything."""
+    from autograder.engine import submissions
     if args.assignment not in paths.known_assignments():
         return (f"unknown assignment {args.assignment!r}; known: "
                 f"{', '.join(paths.known_assignments())}")
-    if not args.submissions.is_dir():
-        return f"{args.submissions} is not a folder of submissions"
+    problem = submissions.problem_with(args.submissions)
+    if problem:
+        return problem
     if args.out.exists() and not args.out.is_dir():
         return f"--out {args.out} is a file; give a folder (it is created if needed)"
     if args.jobs is not None and args.jobs < 1:

@@ -264,3 +264,32 @@ def test_build_refuses_an_unknown_assignment(capsys):
     err = capsys.readouterr().err
     assert "no_such_assignment" in err and ASSIGNMENTS[0] in err
     assert not (paths.ASSIGNMENTS / "no_such_assignment").exists()
+
+
+def test_points_are_written_from_the_config_and_disagreements_refused():
+    """Does build give each question the config's points, refuse a master (or
+    its prompt) that says otherwise, and leave manual questions alone?"""
+    import dataclasses
+
+    import jupytext
+
+    from autograder.build import points
+    cfg = config.load("exam_midterm")
+    text = master_text("exam_midterm")
+    nb = jupytext.reads(text, fmt="py:percent")
+    points.apply(nb, cfg)
+    settings = {c.source.split("\n")[1]: c.source for c in nb.cells
+                if c.cell_type == "raw" and c.source.startswith("# BEGIN QUESTION")}
+    assert settings["name: encoder_params"].endswith("\npoints: 3")  # 0.5 + 2.5 in the config
+    assert "points: 4" in settings["name: fr_bidirectional"]  # manual: the master's own
+    prompt = "**Question A1 (3 points).**"
+    for broken, says in (
+            (text.replace(prompt, "**Question A1 (4 points).**"), "the master says 4 points"),
+            (text.replace("# name: encoder_params\n", "# name: encoder_params\n# points: 2\n"),
+             "the master says 2 points")):
+        with pytest.raises(transforms.BuildError, match=says):
+            points.apply(jupytext.reads(broken, fmt="py:percent"), cfg)
+    fewer = dataclasses.replace(cfg, tests={q: t for q, t in cfg.tests.items()
+                                            if q != "perplexity"})
+    with pytest.raises(transforms.BuildError, match=r"'perplexity' of the master has no \[tests"):
+        points.apply(jupytext.reads(text, fmt="py:percent"), fewer)

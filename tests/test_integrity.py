@@ -75,7 +75,7 @@ FORGED_METADATA = {"users": [{"name": "Ada L", "sid": "s2001", "email": "ada@uni
 """What Bob uploads inside his export folder: he claims to be Ada, and on time."""
 OUTPUT_CAPS = {"results.json": 2**20, "feedback.md": 2**20, "feedback.html": 2 * 2**20,
                "grades.csv": 64 * 2**10, "gradebook.csv": 256 * 2**10, "canvas.csv": 64 * 2**10,
-               "report.html": 4 * 2**20}
+               "report.html": 4 * 2**20, "similarity.html": 8 * 2**20}
 """The most grading this corpus may write per file (the 4 MB class name once
 made a 16 MB feedback.md): every student text is capped where it enters
 (engine/untrusted.py), and results.json and feedback cap each test's text."""
@@ -244,9 +244,10 @@ def test_who_and_when_come_from_the_export_not_from_the_upload(attacked):
     out = attacked["out"]
     with open(out / "canvas.csv", newline="") as f:
         canvas = {r["SIS Login ID"]: r for r in csv.DictReader(f)}
-    assert canvas["submission_1002"]["Student"] == "Bob M"
-    assert canvas["submission_1001"]["Student"] == "Ada L"
-    assert float(canvas["submission_1001"]["Homework 1: attention and masks"]) == 18
+    assert canvas["bob@uni.edu"]["Student"] == "Bob M"
+    assert canvas["bob@uni.edu"]["SIS User ID"] == "s2002"
+    assert canvas["ada@uni.edu"]["Student"] == "Ada L"
+    assert float(canvas["ada@uni.edu"]["Homework 1: attention and masks"]) == 18
     with open(out / "gradebook.csv", newline="") as f:
         book = {r["submission"]: r for r in csv.DictReader(f)}
     assert book["submission_1002"]["status"] == "late"

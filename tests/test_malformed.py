@@ -130,8 +130,11 @@ def test_nothing_shipped_is_unpickled_or_evaluated(graded):
     assert not Path("/tmp/autograder-escaped.txt").exists()
 
 
-def test_skipped_files_are_not_submissions(graded):
-    assert "notes" not in graded[1]
+def test_a_file_that_is_no_notebook_keeps_its_student_not_graded(graded):
+    """Is notes.txt beside the notebooks kept (its student listed) with the reason, unrun?"""
+    r = graded[1]["notes"]
+    assert r.error and "notes.txt is not a notebook, so it was not graded" in r.error
+    assert r.score == 0 and r.notebook_output == ""
 
 
 def test_a_dead_template_is_replaced(tmp_path):

@@ -10,7 +10,7 @@ import pytest
 
 from autograder import cli
 
-COMMANDS = ("build", "grade", "run-gradescope", "bench")
+COMMANDS = ("new", "build", "grade", "run-gradescope", "bench")
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:
@@ -54,7 +54,7 @@ def test_grade_help_names_outputs_and_demo(capsys):
     _, out, _ = run(capsys, "grade", "--help")
     flat = " ".join(out.split())
     for name in ("grades.csv", "results.json", "feedback.md", "gradebook.csv", "canvas.csv",
-                 "report.html", "regrade.md", "--roster", "--due"):
+                 "report.html", "regrade.md", "similarity.html", "--roster", "--due"):
         assert name in flat
     assert "python -m autograder grade examples/hw1_attention --assignment hw1_attention" in flat
 
@@ -77,6 +77,7 @@ def test_user_mistakes_stop_before_grading(capsys, tmp_path, args, says):
     """Does each mistake end with status 2 and a message saying what to do, nothing graded?"""
     subs = tmp_path / "subs"
     subs.mkdir()
+    (subs / "ada.ipynb").write_text("{}")
     (tmp_path / "bad.csv").write_text("name,score\nAda,3\n")
     args = [a.replace("{tmp}", str(tmp_path)) for a in args]
     if "--assignment" not in args:
@@ -89,6 +90,7 @@ def test_user_mistakes_stop_before_grading(capsys, tmp_path, args, says):
 
 def test_out_must_not_be_a_file(capsys, tmp_path):
     (tmp_path / "subs").mkdir()
+    (tmp_path / "subs" / "ada.ipynb").write_text("{}")
     (tmp_path / "file").write_text("")
     code, _, err = run(capsys, "grade", str(tmp_path / "subs"), "--assignment", "hw1_attention",
                        "--out", str(tmp_path / "file"))
@@ -96,16 +98,17 @@ def test_out_must_not_be_a_file(capsys, tmp_path):
 
 
 def test_missing_submissions_folder(capsys, tmp_path):
+    """Does a path that does not exist say so (not that it is no folder), grading nothing?"""
     code, _, err = run(capsys, "grade", str(tmp_path / "nowhere"), "--assignment",
                        "hw1_attention", "--out", str(tmp_path / "out"))
-    assert code == 2 and "is not a folder of submissions" in err
+    assert code == 2 and f"error: {tmp_path / 'nowhere'} does not exist" in err
+    assert not (tmp_path / "out").exists()
 
 
-def test_empty_folder_is_graded_with_a_warning(capsys, tmp_path):
-    """An empty folder is the user's business: status 0, a warning, empty exports."""
+def test_empty_folder_stops_with_a_reason(capsys, tmp_path):
+    """An empty folder is nothing to grade: status 2, and what to put there."""
     (tmp_path / "subs").mkdir()
-    code, out, _ = run(capsys, "grade", str(tmp_path / "subs"), "--assignment", "hw1_attention",
+    code, _, err = run(capsys, "grade", str(tmp_path / "subs"), "--assignment", "hw1_attention",
                        "--out", str(tmp_path / "out"))
-    assert code == 0 and "warning: no submissions found in" in out
-    assert (tmp_path / "out" / "report.html").exists()
-    assert (tmp_path / "out" / "gradebook.csv").read_text().count("\n") == 1
+    assert code == 2 and "is empty: put one .ipynb, .zip or folder per student there" in err
+    assert not (tmp_path / "out" / "grades.csv").exists()

@@ -55,7 +55,7 @@ def test_roster_from_canvas_export_and_gradescope_metadata(tmp_path):
     path = tmp_path / "roster.csv"
     path.write_text("\ufeffStudent,ID,SIS User ID,SIS Login ID,Section\n"
                     "Points Possible,,,,\nAda L,1,s1,ada,A\nBo K,2,s2,bok,B\nCy N,3,s3,cy,B\n")
-    students = roster.read(path)
+    students = roster.read(path).students
     assert [s.label for s in students] == ["Ada L", "Bo K", "Cy N"]
     results = [result("ADA", {}), result("submission_991", {}, metadata={
         "users": [{"email": "bok@uni.edu", "name": "Bo K", "sid": "other"}]}),

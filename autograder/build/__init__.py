@@ -30,12 +30,8 @@ from autograder.build.transforms import (SOLUTION_PIPELINE, STUDENT_PIPELINE, Bu
 GRADESCOPE_DIR = paths.ROOT / "build" / "gradescope"
 
 
-def master_path(assignment_id: str) -> Path:
-    return paths.SOLUTIONS / assignment_id / f"{assignment_id}.py"
-
-
-def student_path(assignment_id: str) -> Path:
-    return paths.ASSIGNMENTS / assignment_id / f"{assignment_id}.ipynb"
+master_path = paths.master
+student_path = paths.student_notebook
 
 
 def buildable() -> list[str]:
@@ -47,13 +43,16 @@ def _assign(assignment_id: str):
     """otter assign's output for the master as it is now (cached by content)."""
     master = master_path(assignment_id)
     if not master.is_file():
-        raise BuildError(f"no master notebook {master.relative_to(paths.ROOT)}")
-    return assign_cached(assignment_id, hashlib.sha256(master.read_bytes()).hexdigest())
+        raise BuildError(f"no master notebook {paths.relative(master)}")
+    config = paths.config(assignment_id)
+    sources = master.read_bytes() + (config.read_bytes() if config.is_file() else b"")
+    return assign_cached(assignment_id, hashlib.sha256(sources).hexdigest())
 
 
 @functools.lru_cache(maxsize=8)
-def assign_cached(assignment_id: str, master_sha256: str):
-    """One otter assign run per master content (`assign_cached.cache_clear()` to redo)."""
+def assign_cached(assignment_id: str, sources_sha256: str):
+    """One otter assign run per content of master and config (points come
+    from the config); `assign_cached.cache_clear()` to redo."""
     from autograder.build.assign import run_otter_assign
     return run_otter_assign(master_path(assignment_id))
 
@@ -82,6 +81,7 @@ class Built:
 def build_assignment(assignment_id: str, torch_wheel: Path | None = None) -> Built:
     from autograder.build import examples
     from autograder.gradescope import package
+    check_hidden_tests(assignment_id)
     data = student_notebook(assignment_id)
     target = student_path(assignment_id)
     changed = not target.is_file() or target.read_bytes() != data
@@ -92,6 +92,17 @@ def build_assignment(assignment_id: str, torch_wheel: Path | None = None) -> Bui
                                  torch_wheel)
     demo = examples.write_examples(assignment_id, data, solution_notebook(assignment_id))
     return Built(target, changed, zip_path, demo)
+
+
+def check_hidden_tests(assignment_id: str) -> None:
+    """The grading config and the hidden tests agree (as `grade` requires);
+    raises BuildError with the message `grade` would give."""
+    from autograder.engine import assignment as assignment_mod
+    from autograder.engine.config import ConfigError
+    try:
+        assignment_mod.load(assignment_id)
+    except ConfigError as exc:
+        raise BuildError(str(exc)) from None
 
 
 def build_all(ids: list[str], torch_wheel: Path | None = None) -> int:
@@ -122,10 +133,7 @@ def build_all(ids: list[str], torch_wheel: Path | None = None) -> int:
             status = 1
             continue
         state = "updated" if built.changed else "unchanged"
-        print(f"{assignment_id}: {_rel(built.notebook)} ({state}), {_rel(built.zip)}, "
-              f"{len(built.examples)} examples in {_rel(paths.EXAMPLES / assignment_id)}")
+        print(f"{assignment_id}: {paths.relative(built.notebook)} ({state}), "
+              f"{paths.relative(built.zip)}, {len(built.examples)} examples in "
+              f"{paths.relative(paths.EXAMPLES / assignment_id)}")
     return status
-
-
-def _rel(path: Path) -> Path:
-    return path.relative_to(paths.ROOT) if path.is_relative_to(paths.ROOT) else path

@@ -1,7 +1,9 @@
 """Running otter-grader's assign machinery on a jupytext master.
 
-py:percent master -> .ipynb in a temporary folder -> `otter.assign.main`
--> (student notebook, autograder notebook), read back as NotebookNodes.
+py:percent master -> the config's points written into its questions
+(autograder.build.points) -> .ipynb in a temporary folder ->
+`otter.assign.main` -> (student notebook, autograder notebook), read back
+as NotebookNodes.
 Otter writes the public tests into the student notebook's metadata
 (`tests: files: false` in the master's ASSIGNMENT CONFIG), so the notebook
 alone is enough for `grader.check` in plain Jupyter.
@@ -19,7 +21,18 @@ from pathlib import Path
 import jupytext
 import nbformat
 
+from autograder.build import points
 from autograder.build.transforms import BuildError
+from autograder.engine.config import ConfigError
+from autograder.engine.config import load as _load_config
+
+
+def load_config(assignment_id: str):
+    """The grading config; a missing or broken one is a BuildError."""
+    try:
+        return _load_config(assignment_id)
+    except ConfigError as exc:
+        raise BuildError(str(exc)) from None
 
 
 @dataclass
@@ -56,7 +69,9 @@ def assign_into(master: Path, work: Path, generate: bool = False) -> Path:
             text = text.replace("# # ASSIGNMENT CONFIG", "# # ASSIGNMENT CONFIG\n# generate: true", 1)
     source = work / "master" / f"{master.stem}.ipynb"
     source.parent.mkdir(parents=True, exist_ok=True)
-    nbformat.write(jupytext.reads(text, fmt="py:percent"), str(source))
+    nb = jupytext.reads(text, fmt="py:percent")
+    points.apply(nb, load_config(master.stem))  # the config's points, into each question
+    nbformat.write(nb, str(source))
     dist = work / "dist"
     _quiet_assign(source, dist)
     return dist

@@ -40,7 +40,7 @@ def make(assignment_id: str, limits: dict | None = None) -> dict:
     folder = paths.hidden_tests(assignment_id)
     files = {p.relative_to(folder).as_posix(): p.read_bytes()
              for p in sorted(folder.rglob("*")) if p.is_file() and "__pycache__" not in p.parts}
-    config = paths.config_file(assignment_id).read_bytes()
+    config = paths.config(assignment_id).read_bytes()
     limits = dict(limits or {})
     digest = hashlib.sha256(json.dumps([assignment_id, limits], sort_keys=True).encode())
     digest.update(config)
@@ -114,7 +114,7 @@ def _register(assignment_id: str, package_dir: Path, config: Path, digest: str) 
     spec = importlib.util.spec_from_file_location(
         name, package_dir / "__init__.py", submodule_search_locations=[str(package_dir)])
     module = importlib.util.module_from_spec(spec)
-    module.__grading_config__ = str(config)  # read by paths.config_file
+    module.__grading_config__ = str(config)  # read by paths.config
     module.__bundle_digest__ = digest
     sys.modules[name] = module
     spec.loader.exec_module(module)

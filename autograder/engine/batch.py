@@ -15,7 +15,7 @@ from pathlib import Path
 from autograder import checks, paths
 from autograder.engine import assignment as assignment_mod
 from autograder.engine import results as results_mod
-from autograder.engine import untrusted
+from autograder.engine import foreign, untrusted
 from autograder.engine.notebook import NotebookError, read_cells
 from autograder.engine.progress import Progress
 from autograder.engine.results import SubmissionResult
@@ -130,7 +130,9 @@ def grade_submission(template: Template | None, assignment, result: SubmissionRe
     needs none)."""
     start = time.perf_counter()
     try:
-        grade_cells(template, read_cells(read()), assignment, result)
+        raw = read()
+        foreign.check(raw, assignment.id, result)
+        grade_cells(template, read_cells(raw), assignment, result)
     except (SubmissionError, NotebookError) as exc:
         result.error = untrusted.text(exc)  # may quote names from the submission
     except WorkerDied as exc:

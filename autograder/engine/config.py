@@ -62,7 +62,7 @@ class ConfigError(Exception):
 
 
 def load(assignment: str) -> Config:
-    path = paths.config_file(assignment)
+    path = paths.config(assignment)
     if not path.exists():
         known = ", ".join(paths.known_assignments()) or "none"
         raise ConfigError(f"no grading config {path} (known assignments: {known})")

@@ -1,14 +1,18 @@
 """Finding the submissions in a folder and the notebook inside each.
 
-An entry is a .ipynb file, a folder holding one notebook, or a .zip (an
-otter export, a download from an LMS). Everything in it is hostile input:
-files are read through engine.files (no link followed, regular files only,
-sizes bounded while reading); zips are read member by member, nothing is
+An entry is a .ipynb file, a folder holding one notebook (or the zip the
+notebook's export cell makes), or a .zip (an otter export); any other file
+is an entry that is not graded, so its student is still listed. Files named
+by a Canvas download give one entry per student (engine.canvas_download).
+Everything in an entry is hostile input: files are read through
+engine.files (no link followed, regular files only, sizes bounded while
+reading); zips are read member by member, nothing is
 extracted, so paths like ../x in a zip are inert. Ids never collide with
 each other (also ignoring case) nor with a file `grade` writes beside them.
 Who submitted and when comes only from the LMS's own files (a Gradescope
-export's submission_metadata.yml, or what run-gradescope was told), never
-from a file inside a submission.
+export's submission_metadata.yml, the names Canvas gives the files of its
+download, or what run-gradescope was told), never from a file inside a
+submission.
 """
 from __future__ import annotations
 
@@ -20,10 +24,11 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from autograder.engine import files, gradescope_export, untrusted
+from autograder.engine import canvas_download, files, gradescope_export, untrusted
 from autograder.engine.notebook import MAX_NOTEBOOK_BYTES
 from autograder.engine.results import OUTPUT_NAMES
 
+GRADABLE = (".ipynb", ".zip")
 UPLOADED_METADATA = "submission_metadata.json"
 """Gradescope's metadata file name: inside a submission it is the student's
 upload, so it is never read there."""
@@ -43,28 +48,77 @@ class SubmissionError(Exception):
     """The entry holds no gradable notebook; the message is for the student."""
 
 
-def discover(folder: Path) -> tuple[list[Entry], list[str]]:
-    """Submission entries, sorted by id, and warnings about skipped files."""
-    entries, warnings = [], []
-    for path in sorted(folder.iterdir()):
-        if path.name.startswith(".") or path.name == gradescope_export.EXPORT_METADATA:
-            continue  # hidden files; a Gradescope export's metadata (read per entry)
-        mode = os.lstat(path).st_mode
-        notebook_or_zip = path.suffix.lower() in (".ipynb", ".zip")
-        if stat.S_ISDIR(mode) or stat.S_ISLNK(mode) or notebook_or_zip:
-            stem = path.stem if notebook_or_zip else path.name
-            entries.append(Entry(safe_id(stem), path, _refused_inside(path, mode),
-                                 gradescope_export.metadata_for(path)))
-        else:
-            warnings.append(f"skipped {safe_id(path.name)}: not a .ipynb, .zip or folder")
+def discover(target: Path) -> tuple[list[Entry], list[str]]:
+    """Submission entries, sorted by id, and warnings. `target` is a folder
+    of entries or a single notebook. Every file becomes an entry (one that
+    is not a notebook is not graded, and the student is told why), except
+    hidden files and the LMS's own; files Canvas named give one entry per
+    student."""
+    if not target.is_dir():
+        entries = _entries([target])
+    else:
+        entries = _entries([p for p in sorted(target.iterdir()) if not p.name.startswith(".")
+                            and p.name != gradescope_export.EXPORT_METADATA])
     _assign_ids(entries)
+    warnings = []
     uploaded = [e.id for e in entries if os.path.lexists(e.path / UPLOADED_METADATA)]
     if uploaded:
         warnings.append(f"ignored {UPLOADED_METADATA} inside {len(uploaded)} submissions "
                         f"({', '.join(uploaded[:5])}): a student can upload that file; who "
                         "submitted and when come only from an export's "
                         f"{gradescope_export.EXPORT_METADATA}")
+    resubmitted = [e.id for e in entries if e.metadata.get("lms") == "canvas"
+                   and any(canvas_download.SEVERAL_FILES in n for n in e.notes)]
+    if resubmitted:
+        warnings.append(f"several files in the Canvas download for {len(resubmitted)} "
+                        f"students ({', '.join(resubmitted[:5])}): the latest of each is graded")
     return sorted(entries, key=lambda e: e.id), warnings
+
+
+def _entries(paths: list[Path]) -> list[Entry]:
+    entries, canvas = [], []
+    for path in paths:
+        mode = os.lstat(path).st_mode
+        named = None if stat.S_ISDIR(mode) else canvas_download.parse(path)
+        if named is not None:
+            canvas.append(named)
+            continue
+        stem = path.stem if stat.S_ISREG(mode) or path.suffix.lower() in GRADABLE else path.name
+        entries.append(Entry(safe_id(stem), path, _refused_inside(path, mode),
+                             gradescope_export.metadata_for(path)))
+    entries += [Entry(safe_id(f.entry_id), f.path, notes, f.metadata())
+                for f, notes in canvas_download.latest_per_student(canvas)]
+    return entries
+
+
+def gradable(entry: Entry) -> bool:
+    """A folder, a notebook or a zip: something that may hold a notebook."""
+    return entry.path.is_dir() or entry.path.suffix.lower() in GRADABLE
+
+
+def problem_with(target: Path) -> str | None:
+    """Why `target` cannot be graded at all, for the user (None when it can)."""
+    if not os.path.lexists(target):
+        return (f"{target} does not exist; give the folder that holds the submissions "
+                "(one .ipynb, .zip or folder per student) or a single .ipynb")
+    if not target.is_dir():
+        if target.suffix.lower() == ".ipynb":
+            return None
+        if target.suffix.lower() == ".zip":
+            return (f"{target} is a zip file: unzip it and give the folder (a Canvas or "
+                    "Gradescope download holds every student's submission)")
+        return f"{target} is neither a folder of submissions nor a .ipynb notebook"
+    entries, _ = discover(target)
+    if not entries:
+        return (f"{target} is empty: put one .ipynb, .zip or folder per student there "
+                "(an unzipped Canvas or Gradescope download works as is)")
+    if not any(gradable(e) for e in entries):
+        shown = ", ".join(e.path.name for e in entries[:5]) + (" ..." if len(entries) > 5 else "")
+        return (f"{target} holds nothing to grade: {len(entries)} files "
+                f"({untrusted.name(shown)}) and none is a .ipynb notebook, a .zip or a folder; "
+                "students must submit the notebook itself (File > Download > Notebook) or "
+                "the zip its export cell makes")
+    return None
 
 
 def _refused_inside(path: Path, mode: int) -> list[str]:
@@ -127,14 +181,20 @@ def read_notebook_bytes(entry: Entry, assignment: str) -> tuple[bytes, str]:
         if stat.S_ISDIR(mode):
             found = files.walk(path)
             notebooks = [f for f in found.files if f.lower().endswith(".ipynb")]
-            if not notebooks and found.refused:
+            zips = [f for f in found.files if f.lower().endswith(".zip")]
+            if not notebooks and not zips and found.refused:
                 raise SubmissionError(f"no notebook could be read: {found.refused[0]}")
+            if not notebooks and zips:  # the zip the notebook's export cell makes
+                return _from_zip(path / _choose(zips, assignment, ".zip"), assignment)
             chosen = _choose(notebooks, assignment)
             return (files.read_regular(path / chosen, MAX_NOTEBOOK_BYTES, untrusted.name(chosen)),
                     untrusted.name(chosen))
         if path.suffix.lower() == ".zip" and not stat.S_ISLNK(mode):
             return _from_zip(path, assignment)
-        label = untrusted.name(path.name)
+        label = untrusted.name(entry.metadata.get("original_name") or path.name)
+        if path.suffix.lower() != ".ipynb" and not stat.S_ISLNK(mode):
+            raise SubmissionError(f"{label} is not a notebook, so it was not graded: submit the "
+                                  ".ipynb file itself (or the zip the notebook's export cell makes)")
         return files.read_regular(path, MAX_NOTEBOOK_BYTES, label), label
     except files.UnreadableFile as exc:
         raise SubmissionError(str(exc)) from None
@@ -166,14 +226,16 @@ def _is_link(info: zipfile.ZipInfo) -> bool:
     return stat.S_ISLNK(info.external_attr >> 16)
 
 
-def _choose(names: list[str], assignment: str) -> str:
+def _choose(names: list[str], assignment: str, suffix: str = ".ipynb") -> str:
+    """The one notebook (or zip) to grade among `names`; raises SubmissionError."""
     if len(names) == 1:
         return names[0]
     if not names:
-        raise SubmissionError("no .ipynb notebook found in the submission")
+        raise SubmissionError("no .ipynb notebook (nor a zip holding one) found in the submission")
     preferred = [n for n in names if PurePosixPath(n).stem == assignment]
     if len(preferred) == 1:
         return preferred[0]
     shown = ", ".join(untrusted.name(n) for n in names[:5])
-    raise SubmissionError(f"found {len(names)} notebooks ({shown}); "
-                          f"submit one, or name it {assignment}.ipynb")
+    kind = "notebooks" if suffix == ".ipynb" else "zip files and no notebook"
+    raise SubmissionError(f"found {len(names)} {kind} ({shown}); "
+                          f"submit one, or name it {assignment}{suffix}")

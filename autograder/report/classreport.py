@@ -2,7 +2,8 @@
 
 Score distribution, per-question and per-test pass rates with each test's
 most common failure (the class's misconceptions), runtime per submission,
-and the submissions that hit limits or errors. Plots are embedded PNGs, so
+the submissions that hit limits or errors, and those that are another
+assignment's notebook. Plots are embedded PNGs, so
 the page is one file that can be mailed or archived.
 """
 from __future__ import annotations
@@ -36,6 +37,7 @@ def render(batch) -> str:
     body += _tests(ts)
     body += _runtimes(results, a.config.limits.notebook_seconds)
     body += _problems(problems.of_batch(results))
+    body += _other_assignments(results, a.id)
     return page(f"{a.config.title}: class report", body, script=True)
 
 
@@ -91,6 +93,18 @@ def _runtimes(results, limit: float) -> list[str]:
     return ["<h2>Runtime</h2>", _img(plots.runtimes, "runtime per submission", items, limit),
             table(["submission (slowest first)", "seconds"],
                   [[n, f"{s:.2f}"] for n, s in slowest], numeric={1})]
+
+
+def _other_assignments(results, assignment_id: str) -> list[str]:
+    """Submissions that are another assignment's notebook (engine.foreign)."""
+    found = [(r.submission, r.annotations["other_assignment"]) for r in results
+             if r.annotations.get("other_assignment")]
+    if not found:
+        return []
+    return ["<h2>Notebooks of another assignment</h2>",
+            f"<p>{len(found)} submissions look like the notebook of another assignment "
+            f"and were graded as <code>{esc(assignment_id)}</code>; their students were told.</p>",
+            table(["submission", "looks like"], [list(pair) for pair in found])]
 
 
 def _problems(found) -> list[str]:

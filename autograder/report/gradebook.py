@@ -1,14 +1,20 @@
 """Gradebook exports beside the contract's grades.csv.
 
 DIR/gradebook.csv: one row per student (per roster row when there is a
-roster, else per submission) with a status: graded, late, missing (on the
-roster, no submission) or not graded (the submission could not be run); a
-submission no roster row claims is listed with on_roster "no".
+roster, else per submitter of each submission: every member of a group gets
+the group's row) with a status: graded, late, missing (on the roster, no
+submission) or not graded (the submission could not be run, or was not a
+notebook); a submission no roster row claims is listed with on_roster "no".
 
 DIR/canvas.csv: Canvas's gradebook import format (Student, ID, SIS User ID,
 SIS Login ID, Section, then one column for this assignment and a "Points
-Possible" row). Keyed by the roster's identifiers, or by the submission id
-(as SIS Login ID) without a roster. Missing students get an empty cell, which
+Possible" row). Canvas matches a row to a student by ID (its user id), then
+SIS User ID, then SIS Login ID, then the name. Keyed by the roster's
+identifiers; without a roster by what the submission says: the Canvas user
+id of a Canvas download, the sid and e-mail of a Gradescope submitter, else
+the submission id (as SIS Login ID). The score column is the roster's own
+column for this assignment when it is a Canvas export ("<title> (<id>)"),
+else the assignment's title. Missing students get an empty cell, which
 Canvas leaves ungraded.
 
 Names and notes are the students' text: a cell that a spreadsheet would run
@@ -21,7 +27,8 @@ import io
 from dataclasses import dataclass
 
 from autograder.engine.results import SubmissionResult
-from autograder.report.lateness import Timing, duration
+from autograder.report.lateness import Timing
+from autograder.report import roster
 from autograder.report.roster import Student
 
 GRADEBOOK_COLUMNS = ["student", "section", "submission", "status", "on_roster", "total",
@@ -37,6 +44,8 @@ class Row:
     timing: Timing | None
     on_roster: str
     """"yes", "no" or "" (no roster given)."""
+    member: dict | None = None
+    """Without a roster: the submitter this row is for (one row per member of a group)."""
 
     @property
     def status(self) -> str:
@@ -50,10 +59,23 @@ class Row:
     def name(self) -> str:
         if self.student is not None:
             return self.student.label
-        users = (self.result.metadata or {}).get("users") if self.result else None
-        if isinstance(users, list) and users and isinstance(users[0], dict):
-            return ", ".join(str(u.get("name", "")) for u in users if isinstance(u, dict))
-        return self.result.submission if self.result else ""
+        users = [self.member] if self.member is not None else \
+            roster.members(self.result) if self.result else []
+        names = [u["name"] for u in users if isinstance(u.get("name"), str) and u["name"]]
+        return ", ".join(names) or (self.result.submission if self.result else "")
+
+    @property
+    def note(self) -> str:
+        """The error, else the first note, else who shares a group submission."""
+        r = self.result
+        if r is None:
+            return ""
+        if r.error or r.notes:
+            return r.error or r.notes[0]
+        group = roster.members(r)
+        if len(group) < 2:
+            return ""
+        return "group submission of " + ", ".join(str(u.get("name", "?")) for u in group)
 
 
 def gradebook_csv(rows: list[Row], max_total: float) -> str:
@@ -67,8 +89,7 @@ def gradebook_csv(rows: list[Row], max_total: float) -> str:
                     _num(r.score) if r else "", _num(max_total),
                     f"{100 * r.score / max_total:.1f}" if r and max_total else "",
                     t.submitted.isoformat(timespec="seconds") if t and t.submitted else "",
-                    duration(t.late_seconds) if t and t.late else "",
-                    _text((r.error or (r.notes[0] if r.notes else "")) if r else "")])
+                    t.late_by if t else "", _text(row.note)])
     return buf.getvalue()
 
 
@@ -86,12 +107,24 @@ def canvas_csv(rows: list[Row], column: str, max_total: float) -> str:
 
 def _canvas_ids(row: Row) -> list[str]:
     if row.student is None:
-        return [_text(row.name), "", "", row.result.submission, ""]
+        return [_text(row.name), *_member_ids(row.member or {}, row.result.submission), ""]
     keys = row.student.keys
     login = keys.get("sis login id") or keys.get("login") or keys.get("username") \
         or keys.get("submission") or keys.get("email") or ""
     return [_text(row.student.label), keys.get("id", ""), keys.get("sis user id", ""), login,
             _text(row.student.section)]
+
+
+def _member_ids(member: dict, submission: str) -> list[str]:
+    """ID, SIS User ID, SIS Login ID of a submitter without a roster."""
+    def field(key: str) -> str:
+        value = member.get(key)
+        return _text(value) if isinstance(value, str) else ""
+    if field("canvas_user_id"):
+        return [field("canvas_user_id"), "", ""]
+    if field("sid") or field("email"):
+        return ["", field("sid"), field("email")]
+    return ["", "", _text(submission)]
 
 
 def _text(value: str) -> str:

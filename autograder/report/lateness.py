@@ -5,7 +5,10 @@ submission_metadata.json on Gradescope, an export's submission_metadata.yml
 locally; never a file inside a submission) when there is some, else from the
 entry's own modification time in the submissions folder (a link is not
 followed). The due date is --due, else the one in the metadata; without
-either, nothing is late.
+either, nothing is late. A Canvas download says whether Canvas recorded the
+submission late (_LATE in the file's name) but not when it came in: that
+mark is kept as it is, and its files' times (the time of unzipping) are
+never used.
 """
 from __future__ import annotations
 
@@ -22,7 +25,9 @@ class Timing:
     submitted: datetime | None
     due: datetime | None
     source: str
-    """Where `submitted` came from: "gradescope", "file time" or ""."""
+    """Where `submitted` came from: "gradescope", "file time", "canvas" or ""."""
+    recorded_late: bool = False
+    """The LMS marked the submission late without saying when it came in (Canvas)."""
 
     @property
     def late_seconds(self) -> float:
@@ -32,7 +37,14 @@ class Timing:
 
     @property
     def late(self) -> bool:
-        return self.late_seconds > 0
+        return self.recorded_late or self.late_seconds > 0
+
+    @property
+    def late_by(self) -> str:
+        """How late, as the gradebook shows it ('' when on time)."""
+        if self.late_seconds:
+            return duration(self.late_seconds)
+        return "recorded late by Canvas" if self.recorded_late else ""
 
 
 def parse_time(text: str) -> datetime:
@@ -53,6 +65,8 @@ def timing(result: SubmissionResult, entry: Path | None, due: datetime | None) -
     meta = result.metadata or {}
     due = due or _meta_time((meta.get("assignment") or {}).get("due_date")
                             if isinstance(meta.get("assignment"), dict) else None)
+    if meta.get("lms") == "canvas":
+        return Timing(None, due, "canvas", meta.get("late") is True)
     submitted = _meta_time(meta.get("created_at"))
     if submitted is not None:
         return Timing(submitted, due, "gradescope")
@@ -84,6 +98,6 @@ def duration(seconds: float) -> str:
 
 def status_line(t: Timing) -> str:
     """The line a student's feedback shows about timing ('' when nothing is known)."""
-    if t.late:
+    if t.late_seconds:
         return f"Submitted {duration(t.late_seconds)} after the due date."
-    return ""
+    return "Canvas recorded this submission as late." if t.recorded_late else ""

@@ -2,9 +2,9 @@
 
 1. before grading: `prepare` reads the roster (so a bad one stops us before
    minutes of grading) and snapshots the previous results for the regrade diff;
-2. after grading: `write_all` writes feedback, gradebooks, the class report
-   and, when there was a previous run, regrade.md; it returns the lines the
-   command prints.
+2. after grading: `write_all` writes feedback, gradebooks, the class report,
+   regrade.md when there was a previous run and similarity.html when there
+   are two submissions or more; it returns the lines the command prints.
 """
 from __future__ import annotations
 
@@ -14,14 +14,15 @@ from datetime import datetime
 from pathlib import Path
 
 from autograder.engine.results import write_atomic
-from autograder.report import classreport, feedback, gradebook, lateness, regrade, roster
+from autograder.report import (classreport, feedback, gradebook, lateness, regrade, roster,
+                               similarity)
 
 log = logging.getLogger(__name__)
 
 
 @dataclass
 class Prepared:
-    students: list[roster.Student] | None = None
+    roster: roster.Roster | None = None
     previous: dict[str, regrade.Tests] = field(default_factory=dict)
     due: datetime | None = None
 
@@ -45,7 +46,8 @@ def write_all(batch, submissions: Path, prepared: Prepared) -> list[str]:
     for r in batch.results:
         _attempt(lines, f"the feedback of {r.submission}", feedback.write,
                  out, r, ctx, lateness.status_line(timings[r.submission]))
-    rows, found = _rows(batch.results, prepared.students, timings)
+    students = prepared.roster.students if prepared.roster else None
+    rows, found = _rows(batch.results, students, timings)
     lines += found
     late = sorted(sid for sid, t in timings.items() if t.late)
     if late:
@@ -56,14 +58,17 @@ def write_all(batch, submissions: Path, prepared: Prepared) -> list[str]:
                         "folder or .zip per student there")
     _attempt(lines, "gradebook.csv", lambda: write_atomic(
         out / "gradebook.csv", gradebook.gradebook_csv(rows, a.max_total)))
+    column = (prepared.roster and prepared.roster.assignment_column(a.id, a.config.title)) \
+        or a.config.title
     _attempt(lines, "canvas.csv", lambda: write_atomic(
-        out / "canvas.csv", gradebook.canvas_csv(rows, a.config.title, a.max_total)))
+        out / "canvas.csv", gradebook.canvas_csv(rows, column, a.max_total)))
     _attempt(lines, "report.html", classreport.write, out / "report.html", batch)
     lines += [f"feedback for students: {out}/<submission>/feedback.md and feedback.html",
               f"gradebook: {out / 'gradebook.csv'} (status per student), "
               f"{out / 'canvas.csv'} (Canvas import)",
               f"class report: {out / 'report.html'}"]
     lines += _attempt(lines, "regrade.md", _regrade, batch, prepared.previous) or []
+    lines += _attempt(lines, "similarity.html", _similarity, batch) or []
     return lines
 
 
@@ -81,8 +86,9 @@ def _attempt(lines: list[str], what: str, write, *args):
 
 def _rows(results, students, timings) -> tuple[list[gradebook.Row], list[str]]:
     ordered = sorted(results, key=lambda r: r.submission)
-    if students is None:
-        return [gradebook.Row(None, r, timings[r.submission], "") for r in ordered], []
+    if students is None:  # a row per submitter: each member of a group gets the group's score
+        return [gradebook.Row(None, r, timings[r.submission], "", member)
+                for r in ordered for member in roster.members(r)], []
     pairs, unclaimed = roster.match(students, ordered)
     rows = [gradebook.Row(s, r, timings[r.submission] if r else None, "yes") for s, r in pairs]
     rows += [gradebook.Row(None, r, timings[r.submission], "no") for r in unclaimed]
@@ -96,6 +102,14 @@ def _rows(results, students, timings) -> tuple[list[gradebook.Row], list[str]]:
                      "gradebook.csv with on_roster=no, left out of canvas.csv): "
                      + ", ".join(r.submission for r in unclaimed[:10]))
     return rows, lines
+
+
+def _similarity(batch) -> list[str]:
+    path = batch.out / "similarity.html"
+    if len(batch.results) < 2:
+        path.unlink(missing_ok=True)  # never leave a page that belongs to another run
+        return []
+    return [similarity.write(path, batch)]
 
 
 def _regrade(batch, previous) -> list[str]:

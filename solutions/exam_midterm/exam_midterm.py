@@ -71,7 +71,6 @@ from torch import nn
 # %% [raw]
 # # BEGIN QUESTION
 # name: identity
-# points: 1
 
 # %% [raw]
 # # BEGIN SOLUTION
@@ -153,7 +152,6 @@ P = exam_parameters(STUDENT_ID)
 # %% [raw]
 # # BEGIN QUESTION
 # name: encoder_params
-# points: 3
 
 # %% [markdown]
 # **Question A1 (3 points).** How many trainable parameters does
@@ -194,7 +192,6 @@ def test_encoder_params_format(ENCODER_LAYER_PARAMS):
 # %% [raw]
 # # BEGIN QUESTION
 # name: cross_attention_shape
-# points: 3
 
 # %% [markdown]
 # **Question A2 (3 points).** A decoder layer's cross-attention, with your
@@ -233,7 +230,6 @@ def test_cross_attention_shape_format(CROSS_ATTENTION_SHAPE):
 # %% [raw]
 # # BEGIN QUESTION
 # name: mask_fraction
-# points: 3
 
 # %% [markdown]
 # **Question A3 (3 points).** BERT's masked-language-model corruption, with
@@ -276,7 +272,6 @@ def test_mask_fraction_format(MASK_FRACTION):
 # %% [raw]
 # # BEGIN QUESTION
 # name: chance_level
-# points: 3
 
 # %% [markdown]
 # **Question A4 (3 points).** With your `chance_level` numbers: a masked
@@ -324,7 +319,6 @@ def test_chance_level_format(CHANCE_LOSS, CHANCE_PERPLEXITY):
 # %% [raw]
 # # BEGIN QUESTION
 # name: key_padding_mask
-# points: 4
 
 # %% [markdown]
 # **Question B1 (4 points).** In a batch, source sentences of different
@@ -386,7 +380,6 @@ def test_key_padding_mask_format(key_padding_mask, np):
 # %% [raw]
 # # BEGIN QUESTION
 # name: perplexity
-# points: 4
 
 # %% [markdown]
 # **Question B2 (4 points).** Write `perplexity(logits, labels, ignore_index=-100)`:

@@ -75,7 +75,6 @@ from torch import nn
 # %% [raw]
 # # BEGIN QUESTION
 # name: causal_mask
-# points: 4
 
 # %% [markdown]
 # **Question 1.** Write `causal_mask(n)`. It returns a `torch.float32` tensor
@@ -207,7 +206,6 @@ print("largest softmax weight of one row, unscaled:", round(torch.softmax(row, 0
 # %% [raw]
 # # BEGIN QUESTION
 # name: scaled_dot_product_attention
-# points: 8
 
 # %% [markdown]
 # **Question 2.** Write `scaled_dot_product_attention(q, k, v, mask=None)`.
@@ -352,7 +350,6 @@ assert torch.allclose(bert_table[0, 0], torch.tensor([0.2442, 0.2573, 0.2261, 0.
 # %% [raw]
 # # BEGIN QUESTION
 # name: TinySelfAttn
-# points: 6
 
 # %% [markdown]
 # **Question 3.** Write the module `TinySelfAttn(h, heads)`:

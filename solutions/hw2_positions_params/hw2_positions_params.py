@@ -118,7 +118,6 @@ print("wavelengths for d = 8:",
 # %% [raw]
 # # BEGIN QUESTION
 # name: sinusoidal_pe
-# points: 8
 
 # %% [markdown]
 # **Question 1.** Write `sinusoidal_pe(n_pos, d)`. It returns a `float64`
@@ -344,7 +343,6 @@ print("state_dict() keys: ", list(tied.state_dict()))
 # %% [raw]
 # # BEGIN QUESTION
 # name: count_parameters
-# points: 8
 
 # %% [markdown]
 # **Question 2.** Write `count_parameters(model, trainable_only=False)`. It
@@ -474,7 +472,6 @@ print(f"{'whole layer':15s} {total:>10,} = {total / d_model ** 2:.3f} d^2")
 # %% [raw]
 # # BEGIN QUESTION
 # name: encoder_layer_param_count
-# points: 5
 
 # %% [markdown]
 # **Question 3.** Write `encoder_layer_param_count(d, d_ff=None)`: the
@@ -549,7 +546,6 @@ def test_encoder_count_explicit_width(encoder_layer_param_count, nn):
 # %% [raw]
 # # BEGIN QUESTION
 # name: decoder_layer_param_count
-# points: 5
 
 # %% [markdown]
 # **Question 4.** Write `decoder_layer_param_count(d, d_ff=None)`, the

@@ -161,7 +161,6 @@ print("each position with p = 0.15 (random):", per_position.tolist())
 # %% [raw]
 # # BEGIN QUESTION
 # name: mask_tokens
-# points: 13
 
 # %% [markdown]
 # **Question 1.** Write `mask_tokens(input_ids, vocab_size, mask_id,
@@ -336,7 +335,6 @@ print("probability that 10 ordinary tokens give no target:", round(0.85 ** 10, 3
 # %% [raw]
 # # BEGIN QUESTION
 # name: mlm_loss
-# points: 7
 
 # %% [markdown]
 # **Question 2.** Write `mlm_loss(logits, labels)`. `logits` has shape
@@ -457,7 +455,6 @@ print("after raising the correct logit at one target:", round(mlm_loss(wild, lab
 # %% [raw]
 # # BEGIN QUESTION
 # name: nsp_pair
-# points: 5
 
 # %% [markdown]
 # **Question 3.** Write `nsp_pair(tokens_a, tokens_b, cls_id, sep_id)`. The

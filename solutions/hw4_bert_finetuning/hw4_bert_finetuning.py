@@ -130,7 +130,6 @@ class TinySelfAttn(nn.Module):
 # %% [raw]
 # # BEGIN QUESTION
 # name: TinyBertForClassification
-# points: 9
 
 # %% [markdown]
 # **Question 1, first cell.** Write `EncoderLayer(h, heads)`. In
@@ -346,7 +345,6 @@ print(f"changing the last token moved the [CLS] logits by {moved:.2e}")
 # %% [raw]
 # # BEGIN QUESTION
 # name: train_classifier
-# points: 7
 
 # %% [markdown]
 # **Question 2.** Write `train_classifier(model, ids, labels, epochs=30, lr=1e-3)`.

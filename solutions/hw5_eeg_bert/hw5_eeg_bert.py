@@ -114,7 +114,6 @@ print(f"mean {eeg.mean():+.4f}, std {eeg.std():.4f}")
 # %% [raw]
 # # BEGIN QUESTION
 # name: patchify
-# points: 4
 
 # %% [markdown]
 # **Question 1.** Write `patchify(signal, patch_len)`. `signal` has shape
@@ -277,7 +276,6 @@ print("Z0.shape =", Z0.shape)
 # %% [raw]
 # # BEGIN QUESTION
 # name: layer_norm
-# points: 4
 
 # %% [markdown]
 # **Question 2.** Write `layer_norm(x, eps=1e-5)`: normalise every row of
@@ -357,7 +355,6 @@ print("row stds :", Z_ln.std(axis=1))
 # %% [raw]
 # # BEGIN QUESTION
 # name: mask_patches
-# points: 4
 
 # %% [markdown]
 # **Question 3.** Write `mask_patches(z, positions, mask_vector)`. Return a
@@ -447,7 +444,6 @@ print("targets.shape =", targets.shape)
 # %% [raw]
 # # BEGIN QUESTION
 # name: bidirectional_self_attention
-# points: 6
 
 # %% [markdown]
 # **Question 4.** Write `bidirectional_self_attention(x, Wq, Wk, Wv, Wo, heads)`.
@@ -580,7 +576,6 @@ print("weights:", " ".join(f"{w:.5f}" for w in e / e.sum()))
 # %% [raw]
 # # BEGIN QUESTION
 # name: masked_reconstruction_loss
-# points: 4
 
 # %% [markdown]
 # **Question 5.** Write `masked_reconstruction_loss(recon, target, masked)`.
@@ -691,7 +686,6 @@ print("no better than the baseline:", loss >= baseline)
 # %% [raw]
 # # BEGIN QUESTION
 # name: cls_probability
-# points: 3
 
 # %% [markdown]
 # **Question 6.** Write `cls_probability(h_cls, w, b)`: return

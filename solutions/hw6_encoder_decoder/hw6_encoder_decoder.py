@@ -124,7 +124,6 @@ print("continuation ids:", cont_ids)
 # %% [raw]
 # # BEGIN QUESTION
 # name: xavier_uniform
-# points: 4
 
 # %% [markdown]
 # **Question 1.** Write `xavier_uniform(fan_in, fan_out, rng)`: a `float64`
@@ -267,7 +266,6 @@ print("'the' at position 4:", X_enc[4])
 # %% [raw]
 # # BEGIN QUESTION
 # name: teacher_forcing
-# points: 2.5
 
 # %% [markdown]
 # **Question 2.** Write `teacher_forcing(continuation, sos_id, eos_id)`:
@@ -346,7 +344,6 @@ for t, (i, l) in enumerate(zip(dec_input, labels)):
 # %% [raw]
 # # BEGIN QUESTION
 # name: cross_attention
-# points: 5
 
 # %% [markdown]
 # **Question 3.** Write `cross_attention(y, h, Wq, Wk, Wv, Wo, heads)`. `y`
@@ -530,7 +527,6 @@ print("largest change per decoder position, last prefix token changed:", np.roun
 # %% [raw]
 # # BEGIN QUESTION
 # name: sequence_cross_entropy
-# points: 3.5
 
 # %% [markdown]
 # **Question 4.** Write `sequence_cross_entropy(logits, labels)`. `logits`
@@ -615,7 +611,6 @@ print(f"equal logits                      : {sequence_cross_entropy(np.zeros_lik
 # %% [raw]
 # # BEGIN QUESTION
 # name: greedy_decode
-# points: 4.5
 
 # %% [markdown]
 # **Question 5.** Write `greedy_decode(step, sos_id, eos_id, max_len)`.
@@ -717,7 +712,6 @@ print("words    :", [names.get(i, f"<{i}>") for i in generated])
 # %% [raw]
 # # BEGIN QUESTION
 # name: sample_next
-# points: 5
 
 # %% [markdown]
 # **Question 6.** Write `sample_next(logits, temperature, rng, top_k=None)`:
