@@ -55,6 +55,10 @@ def main(argv: list[str] | None = None) -> int:
     grade.add_argument("--roster", type=Path, default=None, metavar="FILE",
                        help="CSV of the class (a Canvas gradebook export works): the "
                             "gradebook then lists every student, missing ones as missing")
+    grade.add_argument("--unsafe-no-sandbox", action="store_true",
+                       help="grade even where no sandbox works (student code then runs with "
+                            "your permissions and network); without it grading is refused "
+                            "there, with a message saying what to enable")
     grade.add_argument("--due", default=None, metavar="DATETIME",
                        help="due date, e.g. 2026-03-01T23:59 (local time) or with +01:00; "
                             "later submissions show as late (default: Gradescope's due date)")
@@ -67,6 +71,8 @@ def main(argv: list[str] | None = None) -> int:
                             help="the assignment the container grades")
     gradescope.add_argument("--root", type=Path, default=Path("/autograder"), metavar="ROOT",
                             help="Gradescope's folder (default: /autograder)")
+    gradescope.add_argument("--unsafe-no-sandbox", action="store_true",
+                            help="grade even where no sandbox works (see grade --help)")
 
     bench = commands.add_parser(
         "bench", help="time our grader against `otter run` on generated submissions",
@@ -90,7 +96,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command == "run-gradescope":
         from autograder.gradescope.run import main as run_gradescope
-        return run_gradescope(args.assignment, args.root)
+        return run_gradescope(args.assignment, args.root, allow_unsafe=args.unsafe_no_sandbox)
     if args.command == "bench":
         from autograder.bench import main as run_bench
         return run_bench(assignments=args.assignment, n=args.n, otter_n=args.otter_n,
@@ -105,6 +111,7 @@ def main(argv: list[str] | None = None) -> int:
 def _grade(args) -> int:
     from autograder.engine import batch, summary
     from autograder.engine.config import ConfigError
+    from autograder.engine.sandbox import SandboxUnavailable
     from autograder.report import run as report_run
     from autograder.report.roster import RosterError
     if args.assignment not in paths.known_assignments():
@@ -129,8 +136,9 @@ def _grade(args) -> int:
     try:
         result = batch.grade_folder(args.assignment, args.submissions, args.out,
                                     jobs=args.jobs, progress=not args.quiet,
-                                    limits=_limits(args.limit))
-    except (ConfigError, TypeError, ValueError) as exc:
+                                    limits=_limits(args.limit),
+                                    allow_unsafe=args.unsafe_no_sandbox)
+    except (ConfigError, SandboxUnavailable, TypeError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     result.reports.extend(_reports(result, args.submissions, prepared))

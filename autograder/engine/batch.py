@@ -20,13 +20,9 @@ from autograder.engine.results import SubmissionResult
 from autograder.engine.runner import grade_cells
 from autograder.engine.submissions import (Entry, SubmissionError, discover, read_metadata,
                                            read_notebook_bytes)
-from autograder.engine.workers import Template, WorkerDied, running_as_root
+from autograder.engine.workers import Template, WorkerDied
 
 log = logging.getLogger(__name__)
-
-ROOT_WARNING = ("warning: not running as root, so student code runs as your own user: "
-                "it can read what you can read, signal your processes and leave processes "
-                "behind. Grade as root (or on Gradescope) for the full sandbox.")
 
 
 @dataclass
@@ -43,24 +39,26 @@ class Batch:
 
 
 def grade_folder(assignment_id: str, submissions: Path, out: Path, jobs: int | None = None,
-                 progress: bool = True, limits: dict | None = None) -> Batch:
+                 progress: bool = True, limits: dict | None = None,
+                 allow_unsafe: bool = False) -> Batch:
     """Grade every entry of `submissions` into `out`; `limits` overrides the
-    config's (tests use short timeouts)."""
+    config's (tests use short timeouts). Raises SandboxUnavailable, before
+    anything is written, where no sandbox works and `allow_unsafe` is False."""
     assignment = assignment_mod.load(assignment_id, limits)
     if checks.torch is not None:
         # the trusted side's reference computations are small; threads would only
         # fight the workers (one core each) and each other
         checks.torch.set_num_threads(1)
+    template = Template(assignment.config, paths.secret_paths() + [submissions.resolve(),
+                                                                    out.resolve()],
+                        allow_unsafe=allow_unsafe)
+    print(template.sandbox.line(assignment.config.limits), file=sys.stderr)
     out.mkdir(parents=True, exist_ok=True)
     entries, warnings = discover(submissions)
     batch = Batch(assignment, out, entries=entries, warnings=warnings)
-    if not running_as_root():
-        batch.warnings.append(ROOT_WARNING)
     for w in batch.warnings:
         print(w, file=sys.stderr)
     start = time.monotonic()
-    template = Template(assignment.config, paths.secret_paths() + [submissions.resolve(),
-                                                                    out.resolve()])
     bar = Progress(len(entries), enabled=progress)
     try:
         with ThreadPoolExecutor(jobs or os.cpu_count() or 1) as pool:

@@ -65,7 +65,8 @@ def stage(root: Path, sub_id: str, folder: Path) -> Path:
                        "Upload your .ipynb file, or the zip made by the notebook's export cell.")
 
 
-def grade(assignment_id: str, root: Path, limits: dict | None = None) -> dict:
+def grade(assignment_id: str, root: Path, limits: dict | None = None,
+          allow_unsafe: bool = False) -> dict:
     """Grade the submission under `root`; the Gradescope results as a dict."""
     from autograder.engine import batch
     sub_id = submission_id(root)
@@ -74,7 +75,7 @@ def grade(assignment_id: str, root: Path, limits: dict | None = None) -> dict:
         folder.mkdir()
         stage(root, sub_id, folder)
         graded = batch.grade_folder(assignment_id, folder, Path(tmp) / "out", jobs=1,
-                                    progress=False, limits=limits)
+                                    progress=False, limits=limits, allow_unsafe=allow_unsafe)
         if len(graded.results) != 1:
             raise RuntimeError(f"expected one result, got {len(graded.results)}")
         return results_mod.to_gradescope(graded.results[0])
@@ -100,11 +101,12 @@ def _max_total(assignment_id: str) -> float:
         return 0.0
 
 
-def main(assignment_id: str, root: Path, limits: dict | None = None) -> int:
+def main(assignment_id: str, root: Path, limits: dict | None = None,
+         allow_unsafe: bool = False) -> int:
     """Always leaves <root>/results/results.json; returns 0 when it could be written."""
     data = error_results(assignment_id, INTERRUPTED)
     try:
-        data = grade(assignment_id, root, limits)
+        data = grade(assignment_id, root, limits, allow_unsafe=allow_unsafe)
     except NoSubmission as exc:
         data = error_results(assignment_id, str(exc))
     except Exception as exc:  # the grader's own failure: detail to stderr, advice to the student

@@ -2,10 +2,14 @@
 submission on the grader's request (a fork costs milliseconds; a fresh
 interpreter importing torch costs seconds).
 
-Control channel (from the grader): {"op": "spawn", "spec": {...}} with the
-worker's socket attached as a passed descriptor; the reply is {"pid": n},
-the pid of the worker's process group. The template itself never runs
-student code and holds no secret.
+Control channel (from the grader): a JSON spec with the worker's socket
+attached as a passed descriptor; the reply is the pid of the worker's process
+group. On the worker's socket the grader then reads {"worker_pid": n} (the
+process that runs student code) and {"ready": 1} once the worker is fully
+confined, or {"failed": reason} if confinement failed: no student code runs
+before "ready". The template itself never runs student code and holds no
+secret. The sandbox mode in the spec was chosen once by the grader
+(engine/sandbox.py); this module only carries it out.
 """
 from __future__ import annotations
 
@@ -14,9 +18,10 @@ import os
 import signal
 import socket
 import sys
+import time
 
 from autograder import protocol
-from autograder.worker import confine, server
+from autograder.worker import confine, landlock, seccomp, server
 
 
 def preload(modules: list[str]) -> None:
@@ -43,7 +48,7 @@ def run_template(control_fd: int, modules: list[str]) -> None:
         except OSError:
             return
         if not msg:
-            return
+            return  # the grader is gone: every worker's parent-death signal follows
         spec = protocol_json(msg)
         if spec is None or len(fds) != 1:
             for fd in fds:
@@ -69,39 +74,100 @@ def protocol_json(msg: bytes):
 def become_worker(fd: int, spec: dict) -> None:
     """In the forked child: confine, then serve until the grader hangs up."""
     code = 0
+    sock = None
     try:
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
         os.setsid()
         sock = socket.socket(fileno=fd)
-        workdir = spec["workdir"]
-        if spec["sandbox"] == "namespaces":
-            child = confine.isolate_as_root(spec)
-            if child:  # the root waiter outside the namespace
-                protocol.send_frame(sock, {"worker_pid": child})
-                sock.close()
-                os.waitpid(child, 0)
-                os._exit(0)
-            confine.enter_new_root(spec)
-            confine.drop_privileges(spec["uid"])
-            workdir = confine.WORKDIR_IN_ROOT
-        else:
-            if spec["sandbox"] == "uid":  # root without namespaces: a uid of its own only
-                confine.drop_privileges(spec["uid"])
-            protocol.send_frame(sock, {"worker_pid": os.getpid()})
+        confine.join_cgroups(spec["cgroups"])
+        workdir = CONFINE[spec["sandbox"]](sock, spec)
         confine.apply_limits(spec["limits"])
         confine.scrub_process(sock.fileno(), workdir)
+        if spec["sandbox"] != "none":
+            confine.no_new_privs()
+            if spec["sandbox"] == "landlock":
+                landlock.restrict(read=[*confine.SYSTEM_DIRS, *confine.python_paths(spec["hide"])],
+                                  write=[workdir], devices=[f"/dev/{d}" for d in confine.DEVICES])
+            seccomp.install(allow_exec=spec["limits"]["exec"])
+        protocol.send_frame(sock, {"ready": 1})
         sys.modules["otter"] = server.otter_stub()
         if spec.get("forbid"):
             for name in spec["forbid"]:
                 sys.modules.pop(name, None)
             sys.meta_path.insert(0, server.ForbiddenImports(spec["forbid"]))
         server.Server(sock, spec["seed"]).serve()
-    except BaseException:
-        import traceback
-        traceback.print_exc()  # reaches the grader's stderr only before scrub_process
+    except BaseException as exc:
         code = 70
+        try:  # before any student code: the reason is the grader's to read
+            protocol.send_frame(sock, {"failed": f"{type(exc).__name__}: {exc}"[:300]})
+        except BaseException:
+            pass
     finally:
         os._exit(code)
+
+
+def _namespaces(sock, spec: dict, user_ns: bool = False) -> str:
+    child = confine.isolate(spec, user_ns)
+    if child:  # the waiter outside the namespace: when it dies, the namespace dies
+        confine.parent_death_signal(signal.SIGKILL)
+        protocol.send_frame(sock, {"worker_pid": child})
+        sock.close()
+        os.waitpid(child, 0)
+        os._exit(0)
+    confine.enter_new_root(spec)
+    if user_ns:
+        confine.drop_capabilities()
+    else:
+        confine.become(spec["uid"])
+    confine.parent_death_signal(signal.SIGKILL)
+    return confine.WORKDIR_IN_ROOT
+
+
+def _landlock(sock, spec: dict) -> str:
+    """No namespaces: a root waiter that adopts every orphan of the worker
+    (a subreaper) and, if the template dies, kills every process of the
+    worker's uid before it goes; the worker drops to that uid."""
+    confine.become_subreaper()
+    child = os.fork()
+    if child:
+        signal.signal(signal.SIGTERM, lambda *_: _kill_uid_and_exit(spec["uid"]))
+        confine.parent_death_signal(signal.SIGTERM)
+        protocol.send_frame(sock, {"worker_pid": child})
+        sock.close()
+        while True:  # reap the worker and every adopted orphan
+            try:
+                os.waitpid(-1, 0)
+            except ChildProcessError:
+                os._exit(0)
+    confine.become(spec["uid"])
+    confine.parent_death_signal(signal.SIGKILL)
+    return spec["workdir"]
+
+
+def _kill_uid_and_exit(uid: int) -> None:
+    confine.become(uid)
+    for _ in range(5000):
+        try:
+            os.kill(-1, signal.SIGKILL)  # as that uid: all of its processes, none other
+        except ProcessLookupError:
+            break
+        time.sleep(0.001)
+    os._exit(0)
+
+
+def _none(sock, spec: dict) -> str:
+    if spec["uid"] is not None:  # root: a uid of its own is the one thing left to give
+        confine.become(spec["uid"])
+    protocol.send_frame(sock, {"worker_pid": os.getpid()})
+    return spec["workdir"]
+
+
+CONFINE = {
+    "namespaces": _namespaces,
+    "userns": lambda sock, spec: _namespaces(sock, spec, user_ns=True),
+    "landlock": _landlock,
+    "none": _none,
+}
 
 
 def main(argv: list[str]) -> None:
