@@ -30,6 +30,11 @@ from autograder.engine.config import Config
 from autograder.engine.uidpool import UidPool
 from autograder.worker import landlock
 
+PROBE_CELL = ("import os, sysconfig\n"
+              "for key in ('stdlib', 'platstdlib', 'purelib', 'platlib'):\n"
+              "    os.listdir(sysconfig.get_paths()[key])\n")
+
+
 class WorkerDied(Exception):
     """The worker exited or was killed before answering."""
 
@@ -88,20 +93,24 @@ class Template:
         self.control = ours
 
     def _probe(self, mode: str) -> str | None:
-        """Start a worker in `mode`, ask it one thing, stop it: None if it
-        worked, else why not."""
+        """Start a worker in `mode`, have it import from Python's own folders,
+        stop it: None if it worked, else why not."""
         self._use(mode)
         try:
             conn = self.spawn()
         except WorkerDied as exc:
             return str(exc)
         try:
-            conn.request({"op": "has", "name": "__name__"}, timeout=30)
-        except (WorkerDied, WorkerTimeout) as exc:
+            reply, buffers = conn.request({"op": "run_cell", "index": 0, "source": PROBE_CELL},
+                                          timeout=30)
+            report = protocol.unpack(reply.get("ok"), buffers, lambda handle: None)
+            error = report.get("error") if isinstance(report, dict) else "no report"
+            return None if error is None else (
+                f"a worker cannot read Python's own folders ({error})")
+        except (WorkerDied, WorkerTimeout, protocol.ProtocolError) as exc:
             return str(exc)
         finally:
             conn.kill()
-        return None
 
     def spawn(self) -> "WorkerConnection":
         uid = self.sandbox.uids.acquire() if self.sandbox.uids else None
