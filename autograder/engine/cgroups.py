@@ -67,18 +67,21 @@ class Cgroups:
         for controller, batch in self.batch.items():
             folder = batch / name
             folder.mkdir()
-            for file, value in self._settings(controller, memory_bytes, processes):
-                if (folder / file).exists():
+            for file, value, optional in self._settings(controller, memory_bytes, processes):
+                if not optional or (folder / file).exists():
                     (folder / file).write_text(str(value))
             procs.append(str(folder / "cgroup.procs"))
         return procs
 
     def _settings(self, controller: str, memory: int, processes: int):
+        """(file, value, optional): swap files exist only with swap accounting."""
         if self.version == "v2":
-            return [("memory.max", memory), ("memory.swap.max", 0), ("pids.max", processes)]
+            return [("memory.max", memory, False), ("memory.swap.max", 0, True),
+                    ("pids.max", processes, False)]
         if controller == "memory":  # memsw (memory + swap) must not be below the memory limit
-            return [("memory.limit_in_bytes", memory), ("memory.memsw.limit_in_bytes", memory)]
-        return [("pids.max", processes)]
+            return [("memory.limit_in_bytes", memory, False),
+                    ("memory.memsw.limit_in_bytes", memory, True)]
+        return [("pids.max", processes, False)]
 
     def remove(self, name: str, seconds: float = 2.0) -> None:
         """Remove the worker's folders (its processes are gone; the kernel may

@@ -159,7 +159,8 @@ def _kill_all(uid: int, seconds: float) -> bool:
 
 
 def _processes_of(uid: int) -> list[str]:
-    """Live (not zombie) processes whose real or saved uid is `uid`, but this one."""
+    """Processes whose real or saved uid is `uid`, but this one; zombies too,
+    since they count against the uid's process limit until reaped."""
     me, wanted, found = str(os.getpid()), str(uid).encode(), []
     for name in os.listdir("/proc"):
         if not name.isdigit() or name == me:
@@ -171,8 +172,7 @@ def _processes_of(uid: int) -> list[str]:
             continue  # gone meanwhile
         fields = dict(line.split(b":", 1) for line in status.splitlines() if b":" in line)
         uids = fields.get(b"Uid", b"").split()
-        if len(uids) == 4 and wanted in (uids[0], uids[2]) and \
-                not fields.get(b"State", b"").strip().startswith(b"Z"):
+        if len(uids) == 4 and wanted in (uids[0], uids[2]):
             found.append(name)
     return found
 

@@ -144,7 +144,7 @@ class Template:
                     self._restart()  # the template died (killed, out of memory): a new one
                 finally:
                     theirs.close()
-        return WorkerConnection(ours, pid, workdir, cleanup)
+        return WorkerConnection(ours, pid, workdir, cleanup, uid)
 
     def _cleanup(self, uid: int | None, name: str) -> None:
         """After a worker's processes were killed: sweep its uid (every
@@ -191,9 +191,10 @@ class WorkerConnection:
     """The grader's end of one worker."""
 
     def __init__(self, sock: socket.socket, group: int, workdir: Path,
-                 cleanup: Callable[[], None] = lambda: None):
+                 cleanup: Callable[[], None] = lambda: None, uid: int | None = None):
         self.sock = sock
         self.cleanup = cleanup  # the template's sweep of the worker's uid and cgroups
+        self.uid = uid  # its own uid, if it has one
         self.group = group
         self.workdir = workdir
         self.pid = None

@@ -40,7 +40,10 @@ def preload(modules: list[str]) -> None:
 
 def run_template(control_fd: int, modules: list[str]) -> None:
     preload(modules)
-    signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # the kernel reaps finished workers
+    # the kernel reaps finished workers, and (as a subreaper) whatever they
+    # orphaned, at once: a zombie still counts against its uid's process limit
+    signal.signal(signal.SIGCHLD, signal.SIG_IGN)
+    confine.become_subreaper()
     control = socket.socket(fileno=control_fd)
     while True:
         try:
