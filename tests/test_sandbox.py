@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 
 from autograder.engine import assignment as assignment_mod
-from autograder.engine import cgroups, sandbox, uidpool
+from autograder.engine import cgroups, sandbox
 from autograder.engine.workers import Template
-from autograder.worker import landlock, seccomp
+from autograder.worker import landlock, sweep
 from tests import sandbox_modes
 from tests.conftest import write_notebook
 
@@ -60,7 +60,7 @@ def test_a_reused_uid_never_kills_a_live_worker(monkeypatch, mode):
             assert run_cell(conn, DETACH)["error"] is None
             others.append(conn.uid)
             conn.kill()
-            assert not uidpool._processes_of(conn.uid), "a detached process survived"
+            assert not sweep.processes_of(conn.uid), "a detached process survived"
         assert set(others) == {others[0]} and others[0] != keeper.uid
         assert run_cell(keeper, "print(kept)")["output"].strip() == "42"
         keeper.kill()
@@ -276,3 +276,41 @@ def _run_bare(script: str, work: Path):
                               f"{sandbox_modes.REPO / 'tests' / 'dockerlike.py'} setpriv")
     return subprocess.run(cmd, capture_output=True, text=True, timeout=300,
                           cwd=sandbox_modes.REPO)
+
+
+GRADER_DIES = f"""
+import os, signal, sys
+sys.path.insert(0, {str(sandbox_modes.REPO)!r})
+from autograder.engine import assignment
+from autograder.engine.workers import Template
+from tests.test_sandbox import DETACH, run_cell
+t = Template(assignment.load("hw1_attention").config, [])
+conn = t.spawn()
+assert run_cell(conn, DETACH)["error"] is None
+print(t.sandbox.mode, flush=True)
+os.kill(os.getpid(), signal.SIGKILL)  # no cleanup of any kind
+"""
+
+
+@pytest.mark.parametrize("mode", list(sandbox_modes.MODES))
+def test_nothing_of_a_worker_outlives_a_killed_grader(mode):
+    """The grader is SIGKILLed while its worker has a detached process: 3 s
+    later no process is left (the template sees its control socket close, the
+    waiters get their parent-death signal, and the namespace or the uid goes
+    with them)."""
+    if sandbox_modes.unavailable(mode):
+        pytest.skip(sandbox_modes.unavailable(mode))
+    from tests.test_integrity import LEFTOVER
+    work = sandbox_modes.workdir(mode)
+    try:
+        (work / "grader.py").write_text(GRADER_DIES)
+        script = (f"cd {work} && {sys.executable} grader.py; sleep 3; "
+                  f"{sys.executable} -c \"{LEFTOVER}\"")
+        proc = subprocess.run(sandbox_modes.command(mode, script, "unused", work),
+                              capture_output=True, text=True, timeout=300,
+                              cwd=sandbox_modes.REPO)
+        mode_used, left = proc.stdout.split()
+        assert mode_used == sandbox_modes.MODES[mode], proc.stderr
+        assert left == "0", proc.stdout + proc.stderr
+    finally:
+        subprocess.run(["rm", "-rf", str(work)])

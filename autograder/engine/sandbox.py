@@ -30,6 +30,7 @@ from autograder.engine.uidpool import UidPool
 from autograder.worker import landlock, seccomp
 
 MODES = ("namespaces", "userns", "landlock")
+NAMESPACE_MODES = ("namespaces", "userns")
 FALLBACK_PROCESSES = 4
 """Without a memory cgroup: processes per submission, each with 1/4 of memory_mb."""
 

@@ -1,9 +1,9 @@
-"""Worker uids (grader running as root): a pool, and the sweep of a uid.
+"""Worker uids (grader running as root): a pool.
 
 What must stay true: two workers that may both still have a process never
-share a uid. A uid is handed out again only after a sweep, run as that uid,
-found none of its processes left (kill(-1) answered "no such process"); a
-uid whose sweep fails is never handed out again by this grader. Across
+share a uid. A uid is handed out again only after the grader found none of
+its processes left (worker/sweep.py); a uid for which that failed is never
+handed out again by this grader. Across
 graders on one machine, each uid in use is held with a lock on its file in
 LOCKS, and a uid newly taken from the machine is swept before its first use.
 Uids of existing users and the subordinate ranges in /etc/subuid and
@@ -11,31 +11,26 @@ Uids of existing users and the subordinate ranges in /etc/subuid and
 """
 from __future__ import annotations
 
-import ctypes
 import fcntl
 import os
 import pwd
-import shutil
-import signal
 import threading
-import time
 from collections import deque
 from pathlib import Path
+from typing import Callable
 
 BASE, SPAN = 200_000, 100_000
 LOCKS = Path("/run/autograder-uids")
-SHARED_TEMP = ("/tmp", "/var/tmp", "/dev/shm")
-IPC_RMID = 0
-_libc = ctypes.CDLL(None, use_errno=True)
 
 
 class UidPool:
     """Uids for workers; `size` caps how many this grader holds at once
-    (None: as many as are needed at once, reusing released ones first)."""
+    (None: as many as are needed at once, reusing released ones first).
+    `sweep(uid)` kills whatever a uid still runs and says if it is clean."""
 
-    def __init__(self, size: int | None = None, shared: bool = False):
+    def __init__(self, sweep: Callable[[int], bool], size: int | None = None):
         self.size = size
-        self.shared = shared  # workers share the machine's /tmp and IPC: sweep those too
+        self.sweep = sweep
         self.free: deque[int] = deque()  # held by us, swept clean
         self.held: dict[int, int] = {}  # uid -> lock file descriptor (-1 without LOCKS)
         self.cond = threading.Condition()
@@ -49,8 +44,8 @@ class UidPool:
                 if self.free:
                     return self.free.popleft()
                 if self.size is None or len(self.held) < self.size:
-                    uid = self._take_new()
-                    if sweep(uid, self.shared):
+                    uid = self._take_new()  # maybe a crashed grader's: swept first
+                    if self.sweep(uid):
                         return uid
                     continue  # someone's leftovers we cannot clear: held, never used
                 self.cond.wait()
@@ -118,99 +113,3 @@ def _taken_uids() -> set[int]:
                 start, count = int(parts[1]), int(parts[2])
                 taken |= set(range(max(start, BASE), min(start + count, BASE + SPAN)))
     return taken
-
-
-def sweep(uid: int, shared: bool, seconds: float = 5.0) -> bool:
-    """Kill every process of `uid` (detached ones included) and, with `shared`,
-    remove its SysV IPC objects and its files in the shared temp folders.
-    Runs as `uid` in a forked child, so it can touch nothing else. True when
-    no process of the uid is left."""
-    pid = os.fork()
-    if pid == 0:  # only system calls and modules already imported: a threaded parent
-        code = 2
-        try:
-            os.setgroups([])
-            os.setresgid(uid, uid, uid)
-            os.setresuid(uid, uid, uid)
-            code = 0 if _kill_all(uid, seconds) else 1
-            if shared:
-                _remove_ipc(uid)
-                for folder in SHARED_TEMP:
-                    _remove_owned(folder, uid)
-        finally:
-            os._exit(code)
-    _, status = os.waitpid(pid, 0)
-    return os.waitstatus_to_exitcode(status) == 0
-
-
-def _kill_all(uid: int, seconds: float) -> bool:
-    deadline = time.monotonic() + seconds
-    while True:
-        try:
-            os.kill(-1, signal.SIGKILL)  # every process this uid may signal: its own
-        except ProcessLookupError:
-            return True  # no other process at all
-        # kill(-1) succeeds even when every target refused: look for what is left
-        if not _processes_of(uid):
-            return True
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.002)  # killed processes take a moment to go
-
-
-def _processes_of(uid: int) -> list[str]:
-    """Processes whose real or saved uid is `uid`, but this one; zombies too,
-    since they count against the uid's process limit until reaped."""
-    me, wanted, found = str(os.getpid()), str(uid).encode(), []
-    for name in os.listdir("/proc"):
-        if not name.isdigit() or name == me:
-            continue
-        try:
-            with open(f"/proc/{name}/status", "rb") as f:
-                status = f.read(2048)
-        except OSError:
-            continue  # gone meanwhile
-        fields = dict(line.split(b":", 1) for line in status.splitlines() if b":" in line)
-        uids = fields.get(b"Uid", b"").split()
-        if len(uids) == 4 and wanted in (uids[0], uids[2]):
-            found.append(name)
-    return found
-
-
-IPC_TABLES = (("shm", "shmid", "shmctl"), ("sem", "semid", "semctl"), ("msg", "msqid", "msgctl"))
-
-
-def _remove_ipc(uid: int) -> None:
-    for table, id_column, call in IPC_TABLES:
-        try:
-            header, *rows = Path(f"/proc/sysvipc/{table}").read_text().splitlines()
-        except OSError:
-            continue
-        columns = header.split()
-        for row in rows:
-            values = dict(zip(columns, row.split()))
-            if str(uid) in (values.get("uid"), values.get("cuid")):
-                ident = int(values[id_column])
-                args = (ident, 0, IPC_RMID) if table == "sem" else (ident, IPC_RMID, None)
-                getattr(_libc, call)(*args)
-
-
-def _remove_owned(folder: str, uid: int) -> None:
-    """The uid's entries in `folder`, and in any world-writable folder below
-    it (the only places it could have written)."""
-    try:
-        entries = list(os.scandir(folder))
-    except OSError:
-        return
-    for entry in entries:
-        try:
-            st = entry.stat(follow_symlinks=False)
-            if st.st_uid == uid:
-                if entry.is_dir(follow_symlinks=False):
-                    shutil.rmtree(entry.path, ignore_errors=True)
-                else:
-                    os.unlink(entry.path)
-            elif entry.is_dir(follow_symlinks=False) and st.st_mode & 0o002:
-                _remove_owned(entry.path, uid)
-        except OSError:
-            continue

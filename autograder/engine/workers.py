@@ -24,11 +24,12 @@ from pathlib import Path
 from typing import Callable
 
 from autograder import paths, protocol
-from autograder.engine import cgroups, uidpool
+from autograder.engine import cgroups
 from autograder.engine import sandbox as sandbox_mod
 from autograder.engine.config import Config
 from autograder.engine.uidpool import UidPool
 from autograder.worker import landlock
+from autograder.worker.sweep import SECONDS as SWEEP_SECONDS
 
 PROBE_CELL = ("import os, sysconfig\n"
               "for key in ('stdlib', 'platstdlib', 'purelib', 'platlib'):\n"
@@ -64,10 +65,11 @@ class Template:
         self.scratch.chmod(0o711)  # workers may pass through to their own folder, not list it
         self.names = itertools.count(1)  # the workers' cgroup names
         tag = f"autograder-{os.getpid()}-{self.scratch.name.rsplit('-', 1)[-1]}"
-        self.sandbox = sandbox_mod.Sandbox(
-            "none", UidPool(uid_pool_size) if running_as_root() else None,
-            cgroups.create(tag) if use_cgroups else None, landlock.abi_version())
+        self.sandbox = sandbox_mod.Sandbox(  # cgroups first: v2 may move this process
+            "none", None, cgroups.create(tag) if use_cgroups else None, landlock.abi_version())
         self._start()
+        if running_as_root():
+            self.sandbox.uids = UidPool(self._sweep, uid_pool_size)
         try:
             self._use(sandbox_mod.choose(self._probe, allow_unsafe))
         except sandbox_mod.SandboxUnavailable:
@@ -76,8 +78,6 @@ class Template:
 
     def _use(self, mode: str) -> None:
         self.sandbox.mode = mode
-        if self.sandbox.uids:  # without namespaces, a uid's IPC and temp files are shared
-            self.sandbox.uids.shared = mode in ("landlock", "none")
 
     def _start(self) -> None:
         ours, theirs = socket.socketpair()
@@ -104,9 +104,9 @@ class Template:
             reply, buffers = conn.request({"op": "run_cell", "index": 0, "source": PROBE_CELL},
                                           timeout=30)
             report = protocol.unpack(reply.get("ok"), buffers, lambda handle: None)
-            error = report.get("error") if isinstance(report, dict) else "no report"
-            return None if error is None else (
-                f"a worker cannot read Python's own folders ({error})")
+            error = report.get("error") if isinstance(report, dict) else {"type": "no report"}
+            return None if error is None else ("a worker cannot read Python's own folders "
+                                               f"({error.get('type')}: {error.get('message')})")
         except (WorkerDied, WorkerTimeout, protocol.ProtocolError) as exc:
             return str(exc)
         finally:
@@ -128,7 +128,7 @@ class Template:
                                "hide": self.hide, "cgroups": procs, "seed": self.config.seed,
                                "limits": limits, "forbid": list(self.config.forbid)}).encode()
         except BaseException:
-            cleanup()
+            cleanup(True)
             raise
         with self.lock:
             for attempt in (1, 2):
@@ -139,23 +139,48 @@ class Template:
                 except (OSError, ValueError):
                     ours.close()
                     if attempt == 2:
-                        cleanup()
+                        cleanup(True)
                         raise WorkerDied("the worker template cannot start workers") from None
                     self._restart()  # the template died (killed, out of memory): a new one
                 finally:
                     theirs.close()
         return WorkerConnection(ours, pid, workdir, cleanup, uid)
 
-    def _cleanup(self, uid: int | None, name: str) -> None:
-        """After a worker's processes were killed: sweep its uid (every
-        process, and where workers share the machine's IPC and temp folders,
-        what it left there), remove its cgroups, and give the uid back only
-        if nothing of it is left."""
-        clean = uid is None or uidpool.sweep(uid, self.sandbox.uids.shared)
+    def _cleanup(self, uid: int | None, name: str, gone: bool) -> None:
+        """After a worker was killed (`gone`: its waiter and worker are dead):
+        without a PID namespace, sweep its uid (every process, IPC objects and
+        shared temp files); remove its cgroups; give the uid back only if
+        nothing of it is left. With a PID namespace, the worker's death (as
+        its init) was the death of every process of its uid."""
+        clean = gone and (uid is None or self.sandbox.mode in sandbox_mod.NAMESPACE_MODES
+                          or self._sweep(uid))
         if self.sandbox.cgroups:
             self.sandbox.cgroups.remove(name)
         if uid is not None:
             self.sandbox.uids.release(uid, clean)
+
+    def _sweep(self, uid: int) -> bool:
+        """Have the template fork a child that, as `uid`, kills all its
+        processes (and, without namespaces, removes its IPC objects and shared
+        temp files); True if nothing of it is left. The grader never forks
+        for this: a fork while another thread is in a BLAS call can hang it."""
+        shared = self.sandbox.mode not in sandbox_mod.NAMESPACE_MODES
+        spec = json.dumps({"op": "sweep", "uid": uid, "shared": shared}).encode()
+        ours, theirs = socket.socketpair()
+        try:
+            with self.lock:
+                try:
+                    self._fork(spec, theirs)
+                except (OSError, ValueError):
+                    return False
+                finally:
+                    theirs.close()
+            ours.settimeout(SWEEP_SECONDS + 10)
+            return ours.recv(1) == b"1"
+        except OSError:
+            return False
+        finally:
+            ours.close()
 
     def _fork(self, spec: bytes, theirs: socket.socket) -> int:
         socket.send_fds(self.control, [spec], [theirs.fileno()])
@@ -191,7 +216,7 @@ class WorkerConnection:
     """The grader's end of one worker."""
 
     def __init__(self, sock: socket.socket, group: int, workdir: Path,
-                 cleanup: Callable[[], None] = lambda: None, uid: int | None = None):
+                 cleanup: Callable[[bool], None] = lambda gone: None, uid: int | None = None):
         self.sock = sock
         self.cleanup = cleanup  # the template's sweep of the worker's uid and cgroups
         self.uid = uid  # its own uid, if it has one
@@ -256,8 +281,9 @@ class WorkerConnection:
         while time.monotonic() < deadline and any(
                 _alive(p) for p in (self.group, self.pid) if p):
             time.sleep(0.002)
-        cleanup, self.cleanup = self.cleanup, lambda: None
-        cleanup()
+        gone = not any(_alive(p) for p in (self.group, self.pid) if p)
+        cleanup, self.cleanup = self.cleanup, lambda gone: None
+        cleanup(gone)
         _remove_tree(self.workdir)
 
 

@@ -18,10 +18,9 @@ import os
 import signal
 import socket
 import sys
-import time
 
 from autograder import protocol
-from autograder.worker import confine, landlock, seccomp, server
+from autograder.worker import confine, landlock, seccomp, server, sweep
 
 
 def preload(modules: list[str]) -> None:
@@ -49,9 +48,9 @@ def run_template(control_fd: int, modules: list[str]) -> None:
         try:
             msg, fds, _, _ = socket.recv_fds(control, 1 << 20, 4)
         except OSError:
-            return
-        if not msg:
-            return  # the grader is gone: every worker's parent-death signal follows
+            os._exit(0)
+        if not msg:  # the grader is gone: exit at once (no interpreter teardown), and
+            os._exit(0)  # every worker's waiter gets its parent-death signal
         spec = protocol_json(msg)
         if spec is None or len(fds) != 1:
             for fd in fds:
@@ -60,6 +59,8 @@ def run_template(control_fd: int, modules: list[str]) -> None:
         pid = os.fork()
         if pid == 0:
             control.close()
+            if spec.get("op") == "sweep":
+                sweep_uid(fds[0], spec)  # never returns
             become_worker(fds[0], spec)  # never returns
         os.close(fds[0])
         control.sendall((str(pid) + "\n").encode())
@@ -72,6 +73,18 @@ def protocol_json(msg: bytes):
     except ValueError:
         return None
     return spec if isinstance(spec, dict) else None
+
+
+def sweep_uid(fd: int, spec: dict) -> None:
+    """In the forked child: sweep a worker uid, answer b"1" if it is clean."""
+    clean = False
+    try:
+        clean = sweep.sweep_as(int(spec["uid"]), bool(spec["shared"]))
+    finally:
+        try:
+            os.write(fd, b"1" if clean else b"0")
+        finally:
+            os._exit(0)
 
 
 def become_worker(fd: int, spec: dict) -> None:
@@ -110,13 +123,14 @@ def become_worker(fd: int, spec: dict) -> None:
 
 
 def _namespaces(sock, spec: dict, user_ns: bool = False) -> str:
+    sent = os.pipe()
     child = confine.isolate(spec, user_ns)
     if child:  # the waiter outside the namespace: when it dies, the namespace dies
         confine.parent_death_signal(signal.SIGKILL)
-        protocol.send_frame(sock, {"worker_pid": child})
-        sock.close()
+        _send_pid(sock, child, sent)
         os.waitpid(child, 0)
         os._exit(0)
+    _after_pid_sent(sent)
     confine.enter_new_root(spec)
     if user_ns:
         confine.drop_capabilities()
@@ -131,30 +145,41 @@ def _landlock(sock, spec: dict) -> str:
     (a subreaper) and, if the template dies, kills every process of the
     worker's uid before it goes; the worker drops to that uid."""
     confine.become_subreaper()
+    sent = os.pipe()
     child = os.fork()
     if child:
         signal.signal(signal.SIGTERM, lambda *_: _kill_uid_and_exit(spec["uid"]))
         confine.parent_death_signal(signal.SIGTERM)
-        protocol.send_frame(sock, {"worker_pid": child})
-        sock.close()
+        _send_pid(sock, child, sent)
         while True:  # reap the worker and every adopted orphan
             try:
                 os.waitpid(-1, 0)
             except ChildProcessError:
                 os._exit(0)
+    _after_pid_sent(sent)
     confine.become(spec["uid"])
     confine.parent_death_signal(signal.SIGKILL)
     return spec["workdir"]
 
 
+def _send_pid(sock, child: int, sent: tuple[int, int]) -> None:
+    """The waiter's one frame; closing the pipe then lets the worker go on,
+    so that its own frames never cross this one on the socket."""
+    protocol.send_frame(sock, {"worker_pid": child})
+    sock.close()
+    for fd in sent:
+        os.close(fd)
+
+
+def _after_pid_sent(sent: tuple[int, int]) -> None:
+    os.close(sent[1])
+    os.read(sent[0], 1)  # end of file: the waiter sent its frame (or died)
+    os.close(sent[0])
+
+
 def _kill_uid_and_exit(uid: int) -> None:
     confine.become(uid)
-    for _ in range(5000):
-        try:
-            os.kill(-1, signal.SIGKILL)  # as that uid: all of its processes, none other
-        except ProcessLookupError:
-            break
-        time.sleep(0.001)
+    sweep.kill_all(uid, sweep.SECONDS)
     os._exit(0)
 
 
