@@ -69,6 +69,10 @@ def main(argv: list[str] | None = None) -> int:
     grade.add_argument("--roster", type=Path, default=None, metavar="FILE",
                        help="CSV of the class (a Canvas gradebook export works): the "
                             "gradebook then lists every student, missing ones as missing")
+    grade.add_argument("--unsafe-no-sandbox", action="store_true",
+                       help="grade even where no sandbox works (student code then runs with "
+                            "your permissions and network); without it grading is refused "
+                            "there, with a message saying what to enable")
     grade.add_argument("--due", default=None, metavar="DATETIME",
                        help="due date, e.g. 2026-03-01T23:59 (local time) or with +01:00; "
                             "later submissions show as late (default: Gradescope's due date)")
@@ -88,6 +92,8 @@ def main(argv: list[str] | None = None) -> int:
                             help="the assignment the container grades")
     gradescope.add_argument("--root", type=Path, default=Path("/autograder"), metavar="ROOT",
                             help="Gradescope's folder (default: /autograder)")
+    gradescope.add_argument("--unsafe-no-sandbox", action="store_true",
+                            help="grade even where no sandbox works (see grade --help)")
 
     bench = commands.add_parser(
         "bench", help="time our grader against `otter run` on generated submissions",
@@ -115,7 +121,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command == "run-gradescope":
         from autograder.gradescope.run import main as run_gradescope
-        return run_gradescope(args.assignment, args.root)
+        return run_gradescope(args.assignment, args.root, allow_unsafe=args.unsafe_no_sandbox)
     if args.command == "bench":
         from autograder.bench import main as run_bench
         return run_bench(assignments=args.assignment, n=args.n, otter_n=args.otter_n,
@@ -134,6 +140,7 @@ def _grade(args) -> int:
     from autograder.cluster import ClusterError  # the exception only: no Dask import
     from autograder.engine import summary
     from autograder.engine.config import ConfigError
+    from autograder.engine.sandbox import SandboxUnavailable
     from autograder.report import run as report_run
     from autograder.report.roster import RosterError
     problem = _bad_options(args)
@@ -147,7 +154,7 @@ def _grade(args) -> int:
         return 2
     try:
         result = _grade_batch(args)
-    except (ClusterError, ConfigError, TypeError, ValueError) as exc:
+    except (ClusterError, ConfigError, SandboxUnavailable, TypeError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     result.reports.extend(_reports(result, args.submissions, prepared))
@@ -171,6 +178,9 @@ def _bad_options(args) -> str | None:
         return "--jobs must be 1 or more"
     if args.resume and not args.scheduler:
         return "--resume needs --scheduler (it finishes an interrupted cluster run)"
+    if args.scheduler and args.unsafe_no_sandbox:
+        return ("--unsafe-no-sandbox applies to local grading only: each Dask host chooses "
+                "its own sandbox when it starts (docs/scaling.md)")
     if args.scheduler and args.jobs is not None:
         return ("--jobs does not apply with --scheduler: each Dask worker grades as many "
                 "submissions at once as it has threads (dask worker --nthreads)")
@@ -183,7 +193,8 @@ def _grade_batch(args):
         from autograder.engine import batch
         return batch.grade_folder(args.assignment, args.submissions, args.out,
                                   jobs=args.jobs, progress=not args.quiet,
-                                  limits=_limits(args.limit))
+                                  limits=_limits(args.limit),
+                                  allow_unsafe=args.unsafe_no_sandbox)
     from autograder.cluster import client
     return client.grade_folder(args.assignment, args.submissions, args.out, args.scheduler,
                                resume_run=args.resume, progress=not args.quiet,

@@ -19,6 +19,7 @@ from autograder.build import buildable, solution_notebook, student_path
 from autograder.engine import assignment as assignment_mod
 from autograder.gradescope import package, run
 from tests.conftest import FAST_LIMITS
+from tests import sandbox_modes
 from tests.test_build import SCORED
 
 ASSIGNMENTS = buildable()
@@ -48,6 +49,7 @@ def test_zip_layout(zips, assignment_id):
         assert "${AUTOGRADER_ROOT:-/autograder}" in run_script
         setup = zf.read("setup.sh").decode()
         assert "requirements.txt" in setup and "useradd" in setup and "--index-url" not in setup
+        assert "libseccomp2" in setup  # the Landlock mode's seccomp filter
         names = set(infos)
     expected = {"requirements.txt", "pyproject.toml", f"grading_config/{assignment_id}.toml",
                 "autograder/__main__.py", "autograder/cli.py", "autograder/gradescope/run.py",
@@ -83,7 +85,8 @@ def autograder_root(tmp_path: Path, files: dict[str, bytes], metadata: dict | No
 def run_entry(root: Path, assignment_id: str, monkeypatch) -> dict:
     """run_autograder's command line, with the suite's short limits."""
     real = run.grade
-    monkeypatch.setattr(run, "grade", lambda a, r, limits=None: real(a, r, FAST_LIMITS))
+    monkeypatch.setattr(run, "grade", lambda a, r, limits=None, allow_unsafe=False:
+                        real(a, r, FAST_LIMITS, allow_unsafe))
     status = cli.main(["run-gradescope", "--assignment", assignment_id, "--root", str(root)])
     assert status == 0
     path = root / "results" / "results.json"
@@ -316,3 +319,75 @@ assert not stolen, "the hidden reference was readable"
     assert json.loads((root / "results" / "results.json").read_text()) == data
     if os.geteuid() == 0:
         assert "hidden reference was readable" not in json.dumps(data)
+
+
+@pytest.mark.skipif(sandbox_modes.unavailable("container") is not None,
+                    reason=str(sandbox_modes.unavailable("container")))
+def test_unpacked_zip_under_dockers_default_profile(zips):
+    """run_autograder as Gradescope's container most likely runs it: root with
+    Docker's default capabilities and seccomp profile (no namespaces) and no
+    writable cgroups. It gets the Landlock sandbox; a submission that reads
+    the zip's hidden tests and reference, the grading user's SSH key and the
+    loopback, and rewrites results.json from a detached process, gets exactly
+    what its answers earn and leaks nothing."""
+    import inspect
+    import socket
+    import sys
+    loaded = assignment_mod.load("hw1_attention")
+    work = sandbox_modes.workdir("container")
+    try:
+        root = autograder_root(work, {}, {"id": 3})
+        with zipfile.ZipFile(zips["hw1_attention"]) as zf:
+            zf.extractall(root / "source")
+        listener = socket.create_server(("127.0.0.1", 0))
+        attack = ATTACK.format(source=root / "source", port=listener.getsockname()[1],
+                               results=root / "results" / "results.json")
+        nb = nbformat.v4.new_notebook()
+        nb.cells = [nbformat.v4.new_code_cell(inspect.getsource(loaded.reference)),
+                    nbformat.v4.new_code_cell(attack)]
+        (root / "submission" / "hw1_attention.ipynb").write_bytes(_nb_bytes(nb))
+        secret = f"FAKE-SSH-KEY-{os.urandom(8).hex()}"
+        script = (f"AUTOGRADER_ROOT={root} AUTOGRADER_PYTHON={sys.executable} "
+                  f"bash {root}/source/run_autograder")
+        proc = subprocess.run(sandbox_modes.command("container", script, secret, work),
+                              capture_output=True, text=True, timeout=600)
+        listener.close()
+        assert "sandbox: landlock (" in proc.stderr, proc.stderr[-2000:]
+        data = json.loads((root / "results" / "results.json").read_text())
+        check_schema(data)
+        assert data["score"] == pytest.approx(loaded.max_total), data
+        assert secret not in json.dumps(data) and "def scaled_dot" not in json.dumps(data)
+        time.sleep(1.5)  # a surviving rewriter would have struck by now
+        assert json.loads((root / "results" / "results.json").read_text()) == data
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+ATTACK = '''
+import glob, os, socket, time
+leaks = []
+for pattern in ("{source}/autograder/*/reference.py", "{source}/autograder/*/test_*.py",
+                "/root/.ssh/*", "/autograder/source/autograder/*/*.py"):
+    for path in glob.glob(pattern):
+        try:
+            leaks.append(open(path).read()[:300])
+        except OSError:
+            pass
+try:
+    socket.create_connection(("127.0.0.1", {port}), timeout=1).close()
+    leaks.append("loopback reached")
+except OSError:
+    pass
+if os.fork() == 0:
+    os.setsid()
+    for _ in range(40):
+        try:
+            open("{results}", "w").write('{{"score": 1000, "tests": []}}')
+        except OSError:
+            pass
+        time.sleep(0.1)
+    os._exit(0)
+if leaks:
+    def causal_mask(n):
+        raise ValueError(repr(leaks)[:2000])
+'''

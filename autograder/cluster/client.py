@@ -33,7 +33,7 @@ from autograder.cluster import host as host_mod
 from autograder.cluster import resume
 from autograder.engine import assignment as assignment_mod
 from autograder.engine import batch as batch_mod
-from autograder.engine import results
+from autograder.engine import results, untrusted
 from autograder.engine.progress import Progress
 from autograder.engine.submissions import discover, read_notebook_bytes
 
@@ -189,12 +189,11 @@ class _Run:
         self.batch.results.append(result)
         self.bar.advance()
 
-    def _sandbox(self, mode: str) -> None:
-        if mode != "namespaces" and mode not in self.sandboxes:
-            print(f"\nwarning: a grading host runs student code without the full sandbox "
-                  f"(mode {mode!r}); run `dask worker` as root (docs/scaling.md)",
-                  file=sys.stderr)
-        self.sandboxes.add(mode)
+    def _sandbox(self, line: str) -> None:
+        """Each grading host's `sandbox: ...` line, said once per distinct line."""
+        if line not in self.sandboxes:
+            print(f"\ngrading host {untrusted.name(line, 500)}", file=sys.stderr)
+        self.sandboxes.add(line)
 
     def _written(self) -> str:
         done = self.total - self.bar.total + self.bar.done

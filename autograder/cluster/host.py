@@ -68,9 +68,10 @@ def grade(host_name: str, plain: dict, notebook: bytes) -> dict:
     """The Dask task: grade one submission's notebook bytes on this host.
 
     `plain` is the result the client started (id, metadata, notes). Returns
-    {"result": the graded result as plain data, "sandbox": this host's mode}."""
+    {"result": the graded result as plain data, "sandbox": this host's sandbox line}."""
     host: GradingHost = get_worker().plugins[host_name]
     assignment, template = host.loaded()
     result = batch.grade_submission(template, assignment, results.from_plain(plain),
                                     lambda: notebook)
-    return {"result": results.to_plain(result), "sandbox": template.sandbox}
+    return {"result": results.to_plain(result),
+            "sandbox": template.sandbox.line(assignment.config.limits)}

@@ -21,13 +21,9 @@ from autograder.engine.progress import Progress
 from autograder.engine.results import SubmissionResult
 from autograder.engine.runner import grade_cells
 from autograder.engine.submissions import Entry, SubmissionError, discover, read_notebook_bytes
-from autograder.engine.workers import Template, WorkerDied, running_as_root
+from autograder.engine.workers import Template, WorkerDied
 
 log = logging.getLogger(__name__)
-
-ROOT_WARNING = ("warning: not running as root, so student code runs as your own user: "
-                "it can read what you can read, signal your processes and leave processes "
-                "behind. Grade as root (or on Gradescope) for the full sandbox.")
 
 
 @dataclass
@@ -45,33 +41,34 @@ class Batch:
 
 def grade_folder(assignment_id: str, submissions: Path, out: Path, jobs: int | None = None,
                  progress: bool = True, limits: dict | None = None,
-                 entries: list[Entry] | None = None) -> Batch:
+                 entries: list[Entry] | None = None, allow_unsafe: bool = False) -> Batch:
     """Grade every entry of `submissions` into `out`; `limits` overrides the
     config's (tests use short timeouts). `entries`: the caller's own
     discovery of `submissions`, carrying what it knows that the folder does
-    not (run-gradescope: Gradescope's metadata)."""
+    not (run-gradescope: Gradescope's metadata). Raises SandboxUnavailable,
+    before anything is written, where no sandbox works and `allow_unsafe` is False."""
     assignment = assignment_mod.load(assignment_id, limits)
     one_thread_for_references()
-    out.mkdir(parents=True, exist_ok=True)
-    entries, warnings = (entries, []) if entries is not None else discover(submissions)
-    batch = Batch(assignment, out, entries=entries, warnings=warnings)
-    if not running_as_root():
-        batch.warnings.append(ROOT_WARNING)
-    for w in batch.warnings:
-        print(w, file=sys.stderr)
-    start = time.monotonic()
     template = Template(assignment.config, paths.secret_paths() + [submissions.resolve(),
-                                                                    out.resolve()])
-    bar = Progress(len(entries), enabled=progress)
+                                                                    out.resolve()],
+                        allow_unsafe=allow_unsafe)
+    print(template.sandbox.line(assignment.config.limits), file=sys.stderr)
+    start = time.monotonic()
     try:
+        out.mkdir(parents=True, exist_ok=True)
+        entries, warnings = (entries, []) if entries is not None else discover(submissions)
+        batch = Batch(assignment, out, entries=entries, warnings=warnings)
+        for w in batch.warnings:
+            print(w, file=sys.stderr)
+        bar = Progress(len(entries), enabled=progress)
         with ThreadPoolExecutor(jobs or os.cpu_count() or 1) as pool:
             futures = [pool.submit(grade_entry, template, assignment, e, out) for e in entries]
             for future in as_completed(futures):
                 batch.results.append(future.result())
                 bar.advance()
+        bar.close()
     finally:
         template.close()
-        bar.close()
     batch.seconds = time.monotonic() - start
     finish(batch)
     return batch

@@ -8,6 +8,8 @@ and PID namespace with it.
 """
 from __future__ import annotations
 
+import functools
+import itertools
 import json
 import os
 import shutil
@@ -19,11 +21,19 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import Callable
 
 from autograder import paths, protocol
+from autograder.engine import cgroups
+from autograder.engine import sandbox as sandbox_mod
 from autograder.engine.config import Config
+from autograder.engine.uidpool import UidPool
+from autograder.worker import landlock
+from autograder.worker.sweep import SECONDS as SWEEP_SECONDS
 
-_uid_counter = iter(range(1, 10**9))
+PROBE_CELL = ("import os, sysconfig\n"
+              "for key in ('stdlib', 'platstdlib', 'purelib', 'platlib'):\n"
+              "    os.listdir(sysconfig.get_paths()[key])\n")
 
 
 class WorkerDied(Exception):
@@ -34,25 +44,40 @@ class WorkerTimeout(Exception):
     """The worker did not answer within its wall-clock limit (it has been killed)."""
 
 
+class _StartFailed(Exception):
+    """The worker reported why it could not confine itself."""
+
+
 def running_as_root() -> bool:
     return os.geteuid() == 0
 
 
 class Template:
-    """The forking template for one assignment's batch."""
+    """The forking template for one assignment's batch, and the sandbox its
+    workers get (chosen once, here, before any submission is graded)."""
 
-    def __init__(self, config: Config, hide: list[Path]):
+    def __init__(self, config: Config, hide: list[Path], allow_unsafe: bool = False,
+                 uid_pool_size: int | None = None, use_cgroups: bool = True):
         self.config = config
-        self.hide = [str(p) for p in hide if p.exists()]
-        # "namespaces" (root: the full sandbox), "uid" (root where namespaces are
-        # refused, as in some containers), "none" (not root): see docs/security.md
-        self.sandbox = "namespaces" if running_as_root() else "none"
-        self.verified = False  # a worker has started in this sandbox mode
+        self.hide = [str(p) for p in hide] + [str(Path.home())]
         self.lock = threading.Lock()
         self.scratch = Path(tempfile.mkdtemp(prefix="autograder-workers-"))
         self.scratch.chmod(0o711)  # workers may pass through to their own folder, not list it
-        self.uid_base = 200_000 + (os.getpid() % 10_000) * 1_000
+        self.names = itertools.count(1)  # the workers' cgroup names
+        tag = f"autograder-{os.getpid()}-{self.scratch.name.rsplit('-', 1)[-1]}"
+        self.sandbox = sandbox_mod.Sandbox(  # cgroups first: v2 may move this process
+            "none", None, cgroups.create(tag) if use_cgroups else None, landlock.abi_version())
         self._start()
+        if running_as_root():
+            self.sandbox.uids = UidPool(self._sweep, uid_pool_size)
+        try:
+            self._use(sandbox_mod.choose(self._probe, allow_unsafe))
+        except sandbox_mod.SandboxUnavailable:
+            self.close()
+            raise
+
+    def _use(self, mode: str) -> None:
+        self.sandbox.mode = mode
 
     def _start(self) -> None:
         ours, theirs = socket.socketpair()
@@ -67,29 +92,44 @@ class Template:
         theirs.close()
         self.control = ours
 
-    def spawn(self) -> "WorkerConnection":
+    def _probe(self, mode: str) -> str | None:
+        """Start a worker in `mode`, have it import from Python's own folders,
+        stop it: None if it worked, else why not."""
+        self._use(mode)
         try:
-            conn = self._spawn()
-        except WorkerDied:
-            if self.sandbox != "namespaces" or self.verified:
-                raise
-            self.sandbox = "uid"
-            print("warning: this machine refuses the worker's namespaces; grading with a "
-                  "separate uid and resource limits only (secrets are then protected by "
-                  "file permissions alone, see docs/security.md)", file=sys.stderr)
-            conn = self._spawn()
-        self.verified = True
-        return conn
+            conn = self.spawn()
+        except WorkerDied as exc:
+            return str(exc)
+        try:
+            reply, buffers = conn.request({"op": "run_cell", "index": 0, "source": PROBE_CELL},
+                                          timeout=30)
+            report = protocol.unpack(reply.get("ok"), buffers, lambda handle: None)
+            error = report.get("error") if isinstance(report, dict) else {"type": "no report"}
+            return None if error is None else ("a worker cannot read Python's own folders "
+                                               f"({error.get('type')}: {error.get('message')})")
+        except (WorkerDied, WorkerTimeout, protocol.ProtocolError) as exc:
+            return str(exc)
+        finally:
+            conn.kill()
 
-    def _spawn(self) -> "WorkerConnection":
-        uid = self.uid_base + next(_uid_counter) % 1_000
-        workdir = Path(tempfile.mkdtemp(prefix="w", dir=self.scratch))
-        if self.sandbox == "uid":
-            os.chown(workdir, uid, uid)
-        limits = dict(vars(self.config.limits), own_uid=self.sandbox != "none")
-        spec = json.dumps({"sandbox": self.sandbox, "uid": uid, "workdir": str(workdir),
-                           "hide": self.hide, "limits": limits, "seed": self.config.seed,
-                           "forbid": list(self.config.forbid)}).encode()
+    def spawn(self) -> "WorkerConnection":
+        uid = self.sandbox.uids.acquire() if self.sandbox.uids else None
+        name = f"w{next(self.names)}"
+        cleanup = functools.partial(self._cleanup, uid, name)
+        try:
+            workdir = Path(tempfile.mkdtemp(prefix="w", dir=self.scratch))
+            if uid is not None:
+                os.chown(workdir, uid, uid)
+            limits = self.sandbox.worker_limits(self.config.limits)
+            procs = (self.sandbox.cgroups.make(name, self.config.limits.memory_mb * 2**20,
+                                               limits["processes"] + 1)  # + the waiter
+                     if self.sandbox.cgroups else [])
+            spec = json.dumps({"sandbox": self.sandbox.mode, "uid": uid, "workdir": str(workdir),
+                               "hide": self.hide, "cgroups": procs, "seed": self.config.seed,
+                               "limits": limits, "forbid": list(self.config.forbid)}).encode()
+        except BaseException:
+            cleanup(True)
+            raise
         with self.lock:
             for attempt in (1, 2):
                 ours, theirs = socket.socketpair()
@@ -99,11 +139,48 @@ class Template:
                 except (OSError, ValueError):
                     ours.close()
                     if attempt == 2:
+                        cleanup(True)
                         raise WorkerDied("the worker template cannot start workers") from None
                     self._restart()  # the template died (killed, out of memory): a new one
                 finally:
                     theirs.close()
-        return WorkerConnection(ours, pid, workdir, uid if self.sandbox == "uid" else None)
+        return WorkerConnection(ours, pid, workdir, cleanup, uid)
+
+    def _cleanup(self, uid: int | None, name: str, gone: bool) -> None:
+        """After a worker was killed (`gone`: its waiter and worker are dead):
+        without a PID namespace, sweep its uid (every process, IPC objects and
+        shared temp files); remove its cgroups; give the uid back only if
+        nothing of it is left. With a PID namespace, the worker's death (as
+        its init) was the death of every process of its uid."""
+        clean = gone and (uid is None or self.sandbox.mode in sandbox_mod.NAMESPACE_MODES
+                          or self._sweep(uid))
+        if self.sandbox.cgroups:
+            self.sandbox.cgroups.remove(name)
+        if uid is not None:
+            self.sandbox.uids.release(uid, clean)
+
+    def _sweep(self, uid: int) -> bool:
+        """Have the template fork a child that, as `uid`, kills all its
+        processes (and, without namespaces, removes its IPC objects and shared
+        temp files); True if nothing of it is left. The grader never forks
+        for this: a fork while another thread is in a BLAS call can hang it."""
+        shared = self.sandbox.mode not in sandbox_mod.NAMESPACE_MODES
+        spec = json.dumps({"op": "sweep", "uid": uid, "shared": shared}).encode()
+        ours, theirs = socket.socketpair()
+        try:
+            with self.lock:
+                try:
+                    self._fork(spec, theirs)
+                except (OSError, ValueError):
+                    return False
+                finally:
+                    theirs.close()
+            ours.settimeout(SWEEP_SECONDS + 10)
+            return ours.recv(1) == b"1"
+        except OSError:
+            return False
+        finally:
+            ours.close()
 
     def _fork(self, spec: bytes, theirs: socket.socket) -> int:
         socket.send_fds(self.control, [spec], [theirs.fileno()])
@@ -129,25 +206,46 @@ class Template:
             self.proc.kill()
             self.proc.wait()
         _remove_tree(self.scratch)
+        if self.sandbox.cgroups:
+            self.sandbox.cgroups.close()
+        if self.sandbox.uids:
+            self.sandbox.uids.close()
 
 
 class WorkerConnection:
     """The grader's end of one worker."""
 
-    def __init__(self, sock: socket.socket, group: int, workdir: Path, sweep_uid: int | None = None):
+    def __init__(self, sock: socket.socket, group: int, workdir: Path,
+                 cleanup: Callable[[bool], None] = lambda gone: None, uid: int | None = None):
         self.sock = sock
-        self.sweep_uid = sweep_uid  # without a PID namespace, strays are found by their uid
+        self.cleanup = cleanup  # the template's sweep of the worker's uid and cgroups
+        self.uid = uid  # its own uid, if it has one
         self.group = group
         self.workdir = workdir
         self.pid = None
         self.dead = False
         try:
             self.sock.settimeout(30)
-            header, _ = protocol.recv_frame(self.sock)
-            self.pid = int(header["worker_pid"])
+            self._handshake()
+        except _StartFailed as exc:
+            self.kill()
+            raise WorkerDied(f"the worker could not start ({exc})") from None
         except (EOFError, OSError, protocol.ProtocolError, KeyError, TypeError, ValueError):
             self.kill()
             raise WorkerDied("the worker could not start") from None
+
+    def _handshake(self) -> None:
+        """{"worker_pid": n}, then {"ready": 1} once it is confined; a
+        {"failed": reason} instead comes before any student code ran."""
+        for expected in ("worker_pid", "ready"):
+            header, _ = protocol.recv_frame(self.sock)
+            if "failed" in header:
+                raise _StartFailed("".join(c if c.isprintable() else "?"
+                                           for c in str(header["failed"])[:300]))
+            if expected == "worker_pid":
+                self.pid = int(header["worker_pid"])
+            elif header != {"ready": 1}:
+                raise ValueError("unexpected start frame")
 
     def request(self, header: dict, buffers=(), timeout: float = 10.0):
         """Send one request; return (reply header, buffers) or raise.
@@ -179,12 +277,13 @@ class WorkerConnection:
                     killer(target, signal.SIGKILL)
                 except (ProcessLookupError, PermissionError):
                     pass
-        if self.sweep_uid is not None:
-            _kill_all_of(self.sweep_uid)
         deadline = time.monotonic() + 5
         while time.monotonic() < deadline and any(
                 _alive(p) for p in (self.group, self.pid) if p):
             time.sleep(0.002)
+        gone = not any(_alive(p) for p in (self.group, self.pid) if p)
+        cleanup, self.cleanup = self.cleanup, lambda gone: None
+        cleanup(gone)
         _remove_tree(self.workdir)
 
 
@@ -207,21 +306,6 @@ class _Deadline:
     def sendall(self, data: bytes) -> None:
         self._arm()
         self.sock.sendall(data)
-
-
-def _kill_all_of(uid: int) -> None:
-    """kill(-1) as `uid`: every process that uid still has (without a PID
-    namespace, this is how processes a worker detached are found)."""
-    pid = os.fork()
-    if pid == 0:  # only system calls here: safe in a child of a threaded process
-        try:
-            os.setgroups([])
-            os.setresgid(uid, uid, uid)
-            os.setresuid(uid, uid, uid)
-            os.kill(-1, signal.SIGKILL)
-        finally:
-            os._exit(0)
-    os.waitpid(pid, 0)
 
 
 def _alive(pid: int) -> bool:

@@ -99,7 +99,8 @@ def _copy(source: Path, target: Path, limit: int, refused: list[str]) -> bool:
     return True
 
 
-def grade(assignment_id: str, root: Path, limits: dict | None = None) -> dict:
+def grade(assignment_id: str, root: Path, limits: dict | None = None,
+          allow_unsafe: bool = False) -> dict:
     """Grade the submission under `root`; the Gradescope results as a dict.
     Gradescope's metadata reaches the engine on the entry, never as a file
     beside the student's notebook."""
@@ -115,7 +116,8 @@ def grade(assignment_id: str, root: Path, limits: dict | None = None) -> dict:
         entries[0].metadata = metadata
         entries[0].notes[:0] = refused[:3]
         graded = batch.grade_folder(assignment_id, folder, Path(tmp) / "out", jobs=1,
-                                    progress=False, limits=limits, entries=entries)
+                                    progress=False, limits=limits, entries=entries,
+                                    allow_unsafe=allow_unsafe)
         if len(graded.results) != 1:
             raise RuntimeError(f"expected one result, got {len(graded.results)}")
         return results_mod.to_gradescope(graded.results[0])
@@ -141,11 +143,12 @@ def _max_total(assignment_id: str) -> float:
         return 0.0
 
 
-def main(assignment_id: str, root: Path, limits: dict | None = None) -> int:
+def main(assignment_id: str, root: Path, limits: dict | None = None,
+         allow_unsafe: bool = False) -> int:
     """Always leaves <root>/results/results.json; returns 0 when it could be written."""
     data = error_results(assignment_id, INTERRUPTED)
     try:
-        data = grade(assignment_id, root, limits)
+        data = grade(assignment_id, root, limits, allow_unsafe=allow_unsafe)
     except NoSubmission as exc:
         data = error_results(assignment_id, str(exc))
     except Exception as exc:  # the grader's own failure: detail to stderr, advice to the student

@@ -12,6 +12,9 @@ cd /autograder/source
 export DEBIAN_FRONTEND=noninteractive PIP_DISABLE_PIP_VERSION_CHECK=1
 
 apt-get update
+# The sandbox's seccomp filter is built with libseccomp; Gradescope's containers
+# most likely refuse namespaces, so workers get Landlock + seccomp (README.md).
+apt-get install -y --no-install-recommends libseccomp2
 wheel=$(ls wheels/torch-*.whl 2>/dev/null | head -n 1 || true)
 if [ -n "$wheel" ]; then
   # A bundled torch wheel (python -m autograder build --torch-wheel) decides

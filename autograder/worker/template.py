@@ -2,10 +2,14 @@
 submission on the grader's request (a fork costs milliseconds; a fresh
 interpreter importing torch costs seconds).
 
-Control channel (from the grader): {"op": "spawn", "spec": {...}} with the
-worker's socket attached as a passed descriptor; the reply is {"pid": n},
-the pid of the worker's process group. The template itself never runs
-student code and holds no secret.
+Control channel (from the grader): a JSON spec with the worker's socket
+attached as a passed descriptor; the reply is the pid of the worker's process
+group. On the worker's socket the grader then reads {"worker_pid": n} (the
+process that runs student code) and {"ready": 1} once the worker is fully
+confined, or {"failed": reason} if confinement failed: no student code runs
+before "ready". The template itself never runs student code and holds no
+secret. The sandbox mode in the spec was chosen once by the grader
+(engine/sandbox.py); this module only carries it out.
 """
 from __future__ import annotations
 
@@ -16,7 +20,7 @@ import socket
 import sys
 
 from autograder import protocol
-from autograder.worker import confine, server
+from autograder.worker import confine, landlock, seccomp, server, sweep
 
 
 def preload(modules: list[str]) -> None:
@@ -35,15 +39,18 @@ def preload(modules: list[str]) -> None:
 
 def run_template(control_fd: int, modules: list[str]) -> None:
     preload(modules)
-    signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # the kernel reaps finished workers
+    # the kernel reaps finished workers, and (as a subreaper) whatever they
+    # orphaned, at once: a zombie still counts against its uid's process limit
+    signal.signal(signal.SIGCHLD, signal.SIG_IGN)
+    confine.become_subreaper()
     control = socket.socket(fileno=control_fd)
     while True:
         try:
             msg, fds, _, _ = socket.recv_fds(control, 1 << 20, 4)
         except OSError:
-            return
-        if not msg:
-            return
+            os._exit(0)
+        if not msg:  # the grader is gone: exit at once (no interpreter teardown), and
+            os._exit(0)  # every worker's waiter gets its parent-death signal
         spec = protocol_json(msg)
         if spec is None or len(fds) != 1:
             for fd in fds:
@@ -52,6 +59,8 @@ def run_template(control_fd: int, modules: list[str]) -> None:
         pid = os.fork()
         if pid == 0:
             control.close()
+            if spec.get("op") == "sweep":
+                sweep_uid(fds[0], spec)  # never returns
             become_worker(fds[0], spec)  # never returns
         os.close(fds[0])
         control.sendall((str(pid) + "\n").encode())
@@ -66,42 +75,127 @@ def protocol_json(msg: bytes):
     return spec if isinstance(spec, dict) else None
 
 
+def sweep_uid(fd: int, spec: dict) -> None:
+    """In the forked child: sweep a worker uid, answer b"1" if it is clean."""
+    clean = False
+    try:
+        clean = sweep.sweep_as(int(spec["uid"]), bool(spec["shared"]))
+    finally:
+        try:
+            os.write(fd, b"1" if clean else b"0")
+        finally:
+            os._exit(0)
+
+
 def become_worker(fd: int, spec: dict) -> None:
     """In the forked child: confine, then serve until the grader hangs up."""
     code = 0
+    sock = None
     try:
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
         os.setsid()
         sock = socket.socket(fileno=fd)
-        workdir = spec["workdir"]
-        if spec["sandbox"] == "namespaces":
-            child = confine.isolate_as_root(spec)
-            if child:  # the root waiter outside the namespace
-                protocol.send_frame(sock, {"worker_pid": child})
-                sock.close()
-                os.waitpid(child, 0)
-                os._exit(0)
-            confine.enter_new_root(spec)
-            confine.drop_privileges(spec["uid"])
-            workdir = confine.WORKDIR_IN_ROOT
-        else:
-            if spec["sandbox"] == "uid":  # root without namespaces: a uid of its own only
-                confine.drop_privileges(spec["uid"])
-            protocol.send_frame(sock, {"worker_pid": os.getpid()})
+        confine.join_cgroups(spec["cgroups"])
+        workdir = CONFINE[spec["sandbox"]](sock, spec)
         confine.apply_limits(spec["limits"])
         confine.scrub_process(sock.fileno(), workdir)
+        if spec["sandbox"] != "none":
+            confine.no_new_privs()
+            if spec["sandbox"] == "landlock":
+                landlock.restrict(read=[*confine.SYSTEM_DIRS, *confine.python_paths(spec["hide"])],
+                                  write=[workdir], devices=[f"/dev/{d}" for d in confine.DEVICES])
+            seccomp.install(allow_exec=spec["limits"]["exec"])
+        protocol.send_frame(sock, {"ready": 1})
         sys.modules["otter"] = server.otter_stub()
         if spec.get("forbid"):
             for name in spec["forbid"]:
                 sys.modules.pop(name, None)
             sys.meta_path.insert(0, server.ForbiddenImports(spec["forbid"]))
         server.Server(sock, spec["seed"]).serve()
-    except BaseException:
-        import traceback
-        traceback.print_exc()  # reaches the grader's stderr only before scrub_process
+    except BaseException as exc:
         code = 70
+        try:  # before any student code: the reason is the grader's to read
+            protocol.send_frame(sock, {"failed": f"{type(exc).__name__}: {exc}"[:300]})
+        except BaseException:
+            pass
     finally:
         os._exit(code)
+
+
+def _namespaces(sock, spec: dict, user_ns: bool = False) -> str:
+    sent = os.pipe()
+    child = confine.isolate(spec, user_ns)
+    if child:  # the waiter outside the namespace: when it dies, the namespace dies
+        confine.parent_death_signal(signal.SIGKILL)
+        _send_pid(sock, child, sent)
+        os.waitpid(child, 0)
+        os._exit(0)
+    _after_pid_sent(sent)
+    confine.enter_new_root(spec)
+    if user_ns:
+        confine.drop_capabilities()
+    else:
+        confine.become(spec["uid"])
+    confine.parent_death_signal(signal.SIGKILL)
+    return confine.WORKDIR_IN_ROOT
+
+
+def _landlock(sock, spec: dict) -> str:
+    """No namespaces: a root waiter that adopts every orphan of the worker
+    (a subreaper) and, if the template dies, kills every process of the
+    worker's uid before it goes; the worker drops to that uid."""
+    confine.become_subreaper()
+    sent = os.pipe()
+    child = os.fork()
+    if child:
+        signal.signal(signal.SIGTERM, lambda *_: _kill_uid_and_exit(spec["uid"]))
+        confine.parent_death_signal(signal.SIGTERM)
+        _send_pid(sock, child, sent)
+        while True:  # reap the worker and every adopted orphan
+            try:
+                os.waitpid(-1, 0)
+            except ChildProcessError:
+                os._exit(0)
+    _after_pid_sent(sent)
+    confine.become(spec["uid"])
+    confine.parent_death_signal(signal.SIGKILL)
+    return spec["workdir"]
+
+
+def _send_pid(sock, child: int, sent: tuple[int, int]) -> None:
+    """The waiter's one frame; closing the pipe then lets the worker go on,
+    so that its own frames never cross this one on the socket."""
+    protocol.send_frame(sock, {"worker_pid": child})
+    sock.close()
+    for fd in sent:
+        os.close(fd)
+
+
+def _after_pid_sent(sent: tuple[int, int]) -> None:
+    os.close(sent[1])
+    os.read(sent[0], 1)  # end of file: the waiter sent its frame (or died)
+    os.close(sent[0])
+
+
+def _kill_uid_and_exit(uid: int) -> None:
+    confine.become(uid)
+    sweep.kill_all(uid, sweep.SECONDS)
+    os._exit(0)
+
+
+def _none(sock, spec: dict) -> str:
+    if spec["uid"] is not None:  # root: a uid of its own is the one thing left to give
+        confine.become(spec["uid"])
+    protocol.send_frame(sock, {"worker_pid": os.getpid()})
+    return spec["workdir"]
+
+
+CONFINE = {
+    "namespaces": _namespaces,
+    "userns": lambda sock, spec: _namespaces(sock, spec, user_ns=True),
+    "landlock": _landlock,
+    "none": _none,
+}
 
 
 def main(argv: list[str]) -> None:

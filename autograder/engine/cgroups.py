@@ -1,0 +1,175 @@
+"""Per-worker cgroups: one memory budget and one process count per submission.
+
+What must stay true: a worker writes itself into its cgroups before anything
+else runs in it (worker/confine.py), so every process it and the student's
+code start is counted; the memory limit is the budget of all of them
+together, not of each. Where no cgroup can be made (not root and no
+delegated subtree, or a read-only /sys/fs/cgroup as in Docker's default
+setup) `create` returns None and the grader falls back to per-process
+limits (engine/sandbox.py says which in its one line).
+
+Layouts: cgroup v1 (a `memory` and a `pids` hierarchy, writable as root) and
+cgroup v2 (as root: a folder at the hierarchy's root; as another user: the
+cgroup the grader runs in, when it is delegated to that user and holds only
+the grader, e.g. under `systemd-run --user --scope -p Delegate=yes`).
+"""
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+MOUNTINFO, OWN_CGROUP = Path("/proc/self/mountinfo"), Path("/proc/self/cgroup")
+
+
+def _mounts(mountinfo: Path = MOUNTINFO) -> list[tuple[str, str, str, set[str]]]:
+    """(mount root, mount point, fstype, super options) of every cgroup mount."""
+    found = []
+    for line in mountinfo.read_text().splitlines():
+        left, _, right = line.partition(" - ")
+        fields, tail = left.split(), right.split()
+        if len(fields) >= 5 and len(tail) >= 3 and tail[0] in ("cgroup", "cgroup2"):
+            found.append((fields[3], fields[4], tail[0], set(tail[2].split(","))))
+    return found
+
+
+def _own_paths(own: Path = OWN_CGROUP) -> dict[str, str]:
+    """Controller name ("" for v2) -> this process's cgroup path."""
+    paths = {}
+    for line in own.read_text().splitlines():
+        _, controllers, path = line.split(":", 2)
+        for name in controllers.split(",") if controllers else [""]:
+            paths[name] = path
+    return paths
+
+
+def _under(mount_root: str, mount_point: str, path: str) -> Path | None:
+    if mount_root != "/" and not (path + "/").startswith(mount_root.rstrip("/") + "/"):
+        return None
+    rel = path[len(mount_root.rstrip("/")):] if mount_root != "/" else path
+    return Path(mount_point + rel)
+
+
+class Cgroups:
+    """The batch's cgroup folders, one per controller hierarchy; a worker gets
+    a subfolder in each."""
+
+    def __init__(self, version: str, batch: dict[str, Path]):
+        self.version = version
+        self.batch = batch  # "memory"/"pids" (v1) or "" (v2) -> batch folder
+
+    def describe(self) -> str:
+        return f"cgroup {self.version}"
+
+    def make(self, name: str, memory_bytes: int, processes: int) -> list[str]:
+        """Create the worker's cgroups; return the cgroup.procs files it joins."""
+        procs = []
+        for controller, batch in self.batch.items():
+            folder = batch / name
+            folder.mkdir()
+            for file, value, optional in self._settings(controller, memory_bytes, processes):
+                if not optional or (folder / file).exists():
+                    (folder / file).write_text(str(value))
+            procs.append(str(folder / "cgroup.procs"))
+        return procs
+
+    def _settings(self, controller: str, memory: int, processes: int):
+        """(file, value, optional): swap files exist only with swap accounting."""
+        if self.version == "v2":
+            return [("memory.max", memory, False), ("memory.swap.max", 0, True),
+                    ("pids.max", processes, False)]
+        if controller == "memory":  # memsw (memory + swap) must not be below the memory limit
+            return [("memory.limit_in_bytes", memory, False),
+                    ("memory.memsw.limit_in_bytes", memory, True)]
+        return [("pids.max", processes, False)]
+
+    def remove(self, name: str, seconds: float = 2.0) -> None:
+        """Remove the worker's folders (its processes are gone; the kernel may
+        take a moment to let go of the last one)."""
+        for batch in self.batch.values():
+            _rmdir(batch / name, seconds)
+
+    def close(self) -> None:
+        for batch in self.batch.values():
+            for leftover in (p for p in batch.iterdir() if p.is_dir()):
+                _rmdir(leftover, 1.0)
+            _rmdir(batch, 1.0)
+
+
+def _rmdir(folder: Path, seconds: float) -> None:
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            folder.rmdir()
+            return
+        except FileNotFoundError:
+            return
+        except OSError:
+            if time.monotonic() > deadline:
+                return  # left for the administrator; an empty cgroup costs nothing
+            time.sleep(0.01)
+
+
+def create(tag: str, mountinfo: Path = MOUNTINFO, own: Path = OWN_CGROUP) -> Cgroups | None:
+    """The batch's cgroups, or None where this process cannot make them."""
+    mounts, paths = _mounts(mountinfo), _own_paths(own)
+    v1 = {opt: (root, point) for root, point, kind, opts in mounts if kind == "cgroup"
+          for opt in opts & {"memory", "pids"}}
+    if "memory" in v1:
+        return _create_v1(tag, v1, paths)
+    v2 = [(root, point) for root, point, kind, _ in mounts if kind == "cgroup2"]
+    return _create_v2(tag, v2[0], paths.get("", "/")) if v2 else None
+
+
+def _create_v1(tag, mounts, paths) -> Cgroups | None:
+    batch = {}
+    for controller, (root, point) in mounts.items():
+        base = _under(root, point, paths.get(controller, "/"))
+        try:
+            (base / tag).mkdir()
+        except (OSError, TypeError):
+            if controller == "memory":
+                _drop(batch)
+                return None
+            continue  # no pids cgroup: RLIMIT_NPROC still counts the worker's processes
+        batch[controller] = base / tag
+    return Cgroups("v1", batch)
+
+
+def _drop(batch: dict[str, Path]) -> None:
+    for folder in batch.values():
+        _rmdir(folder, 0)
+
+
+def _create_v2(tag, mount, own_path) -> Cgroups | None:
+    root, point = mount
+    base = _under(root, point, own_path)
+    candidates = [(Path(point), True)] if os.geteuid() == 0 else []
+    candidates += [(base, False)] if base is not None else []
+    for parent, is_root in candidates:
+        batch = _v2_batch(parent, tag, is_root)
+        if batch is not None:
+            return Cgroups("v2", {"": batch})
+    return None
+
+
+def _v2_batch(parent: Path, tag: str, is_root: bool) -> Path | None:
+    """A batch folder under `parent` with memory and pids enabled for its
+    children. `parent` must have no process of its own to enable them: the
+    hierarchy's root is exempt; the grader's own cgroup qualifies when the
+    grader is its only process, after moving it into a leaf of its own."""
+    try:
+        if not {"memory", "pids"} <= set((parent / "cgroup.controllers").read_text().split()):
+            return None
+        procs = (parent / "cgroup.procs").read_text().split()
+        if not is_root and procs != [str(os.getpid())]:
+            return None
+        if not is_root:
+            (parent / f"{tag}-grader").mkdir()
+            (parent / f"{tag}-grader" / "cgroup.procs").write_text(str(os.getpid()))
+        (parent / "cgroup.subtree_control").write_text("+memory +pids")
+        (parent / tag).mkdir()
+        (parent / tag / "cgroup.subtree_control").write_text("+memory +pids")
+        return parent / tag
+    except OSError:
+        return None

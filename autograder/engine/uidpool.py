@@ -1,0 +1,115 @@
+"""Worker uids (grader running as root): a pool.
+
+What must stay true: two workers that may both still have a process never
+share a uid. A uid is handed out again only after the grader found none of
+its processes left (worker/sweep.py); a uid for which that failed is never
+handed out again by this grader. Across
+graders on one machine, each uid in use is held with a lock on its file in
+LOCKS, and a uid newly taken from the machine is swept before its first use.
+Uids of existing users and the subordinate ranges in /etc/subuid and
+/etc/subgid (rootless containers) are never used.
+"""
+from __future__ import annotations
+
+import fcntl
+import os
+import pwd
+import threading
+from collections import deque
+from pathlib import Path
+from typing import Callable
+
+BASE, SPAN = 200_000, 100_000
+LOCKS = Path("/run/autograder-uids")
+
+
+class UidPool:
+    """Uids for workers; `size` caps how many this grader holds at once
+    (None: as many as are needed at once, reusing released ones first).
+    `sweep(uid)` kills whatever a uid still runs and says if it is clean."""
+
+    def __init__(self, sweep: Callable[[int], bool], size: int | None = None):
+        self.size = size
+        self.sweep = sweep
+        self.free: deque[int] = deque()  # held by us, swept clean
+        self.held: dict[int, int] = {}  # uid -> lock file descriptor (-1 without LOCKS)
+        self.cond = threading.Condition()
+        self.excluded = _taken_uids()
+        self.next = BASE
+        self.locks = _lock_dir()
+
+    def acquire(self) -> int:
+        with self.cond:
+            while True:
+                if self.free:
+                    return self.free.popleft()
+                if self.size is None or len(self.held) < self.size:
+                    uid = self._take_new()  # maybe a crashed grader's: swept first
+                    if self.sweep(uid):
+                        return uid
+                    continue  # someone's leftovers we cannot clear: held, never used
+                self.cond.wait()
+
+    def release(self, uid: int, clean: bool) -> None:
+        """Back to the pool only if `clean` (its sweep found nothing left)."""
+        with self.cond:
+            if clean:
+                self.free.append(uid)
+            self.cond.notify()
+
+    def close(self) -> None:
+        with self.cond:
+            for fd in self.held.values():
+                if fd >= 0:
+                    os.close(fd)  # the lock goes with the descriptor
+            self.held.clear()
+            self.free.clear()
+
+    def _take_new(self) -> int:
+        for _ in range(SPAN):
+            uid, self.next = self.next, BASE + (self.next + 1 - BASE) % SPAN
+            if uid in self.held or uid in self.excluded:
+                continue
+            fd = self._lock(uid)
+            if fd is not None:
+                self.held[uid] = fd
+                return uid
+        raise RuntimeError(f"no free worker uid in {BASE}..{BASE + SPAN - 1}")
+
+    def _lock(self, uid: int) -> int | None:
+        if self.locks is None:
+            return -1
+        fd = os.open(self.locks / str(uid), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return fd
+        except BlockingIOError:
+            os.close(fd)
+            return None  # another grader on this machine holds it
+
+
+def _lock_dir() -> Path | None:
+    """LOCKS, if it is (or can be made) a folder of root's alone; else None
+    and the pool is this grader's only (its uids still never collide here)."""
+    try:
+        LOCKS.mkdir(mode=0o700, exist_ok=True)
+        st = LOCKS.lstat()
+        return LOCKS if st.st_uid == 0 and st.st_mode & 0o777 == 0o700 and LOCKS.is_dir() \
+            and not LOCKS.is_symlink() else None
+    except OSError:
+        return None
+
+
+def _taken_uids() -> set[int]:
+    taken = {p.pw_uid for p in pwd.getpwall()}
+    for name in ("/etc/subuid", "/etc/subgid"):
+        try:
+            lines = Path(name).read_text().splitlines()
+        except OSError:
+            continue
+        for line in lines:
+            parts = line.split(":")
+            if len(parts) == 3 and parts[1].isdigit() and parts[2].isdigit():
+                start, count = int(parts[1]), int(parts[2])
+                taken |= set(range(max(start, BASE), min(start + count, BASE + SPAN)))
+    return taken
