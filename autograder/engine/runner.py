@@ -58,7 +58,9 @@ class NotebookSession:
                 if remaining <= 0:
                     raise WorkerTimeout("notebook time used up")
                 reply, buffers = self.conn.request(
-                    {"op": "run_cell", "index": index, "source": source}, timeout=remaining)
+                    {"op": "run_cell", "index": index, "source": source}, timeout=remaining,
+                    max_reply=0)  # a cell report is text: no arrays
+                report = _cell_report(reply, buffers)
             except (WorkerTimeout, WorkerDied) as exc:
                 self.conn.kill()
                 self.skip.add(index)
@@ -71,7 +73,6 @@ class NotebookSession:
                     self.conn = self.template.spawn()
                     self.run_notebook()
                 return
-            report = _cell_report(reply, buffers)
             if index not in self.reported:  # a re-run after a hang reports nothing twice
                 self.reported.add(index)
                 self.result.notebook_output = (self.result.notebook_output
@@ -91,11 +92,20 @@ class NotebookSession:
 
 
 def _cell_report(reply: dict, buffers) -> dict:
+    """The worker's report of one cell: {"output": str, "error": dict or None, ...}.
+    Anything else is a malformed reply: WorkerDied (the caller kills the worker)."""
     try:
-        report = protocol.unpack(reply.get("ok"), buffers, lambda handle: None)
-    except (protocol.ProtocolError, IndexError, ValueError, TypeError):
-        return {}
-    return report if isinstance(report, dict) else {}
+        report = protocol.unpack(reply["ok"], buffers, _no_handle)
+    except (KeyError, protocol.ProtocolError):
+        report = None
+    if not (isinstance(report, dict) and isinstance(report.get("output"), str)
+            and (report.get("error") is None or isinstance(report["error"], dict))):
+        raise WorkerDied("malformed cell report")
+    return report
+
+
+def _no_handle(handle):
+    raise protocol.ProtocolError("a cell report holds no objects")
 
 
 def run_case(case: Case, session: NotebookSession, assignment: Assignment) -> TestResult:
