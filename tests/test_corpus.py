@@ -6,9 +6,12 @@ buggy/ is a typical mistake, declared by its first line `# question: <stub>`:
 it must lose points on that question and keep full marks on all others.
 Each variant is the reference solution plus the variant's source as a
 second cell, graded through the real engine, one batch per assignment.
+The same batch holds a notebook whose every answer raises ValueError: it must
+score 0 (points for rejecting bad input count only when valid input works).
 """
 from __future__ import annotations
 
+import ast
 import inspect
 import re
 from pathlib import Path
@@ -45,10 +48,33 @@ def graded(tmp_path_factory):
             for p in sorted((CORPUS / assignment_id).glob("*/*.py")):
                 write_notebook(subs / f"{p.parent.name}__{p.stem}.ipynb",
                                [reference, p.read_text()])
+            write_notebook(subs / "raises__everywhere.ipynb", [raise_everywhere(reference)])
             cache[assignment_id] = (a, grade(assignment_id, subs, root / "out"))
         a, results = cache[assignment_id]
         return a, results[f"{kind}__{path.stem}"]
     return get
+
+
+def raise_everywhere(reference: str) -> str:
+    """A notebook cell defining every function and class of the reference so
+    that calling it raises ValueError."""
+    raises = "raise ValueError('no answer')"
+    cells = []
+    for node in ast.parse(reference).body:
+        if isinstance(node, ast.FunctionDef):
+            cells.append(f"def {node.name}(*args, **kwargs):\n    {raises}\n")
+        elif isinstance(node, ast.ClassDef):
+            cells.append(f"class {node.name}:\n    def __init__(self, *args, **kwargs):\n"
+                         f"        {raises}\n")
+    return "\n\n".join(cells)
+
+
+@pytest.mark.parametrize("assignment_id", sorted(p.name for p in CORPUS.iterdir() if p.is_dir()))
+def test_answers_that_all_raise_score_zero(graded, assignment_id):
+    """No test pays for an exception alone: rejecting bad input counts only with valid input working."""
+    a, result = graded(assignment_id, "raises", Path("everywhere"))
+    passed = [f"{t.question}::{t.name}" for t in result.tests if t.score > 0]
+    assert result.score == 0 and not passed, passed
 
 
 @pytest.mark.parametrize("assignment_id, kind, path", list(variants()))

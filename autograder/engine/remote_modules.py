@@ -165,6 +165,8 @@ class StudentModule(nn.Module):
         if not isinstance(values, dict) or not all(
                 isinstance(v, torch.Tensor) and v.is_floating_point() for v in values.values()):
             fail("the model's named_parameters() are not floating-point tensors")
+        if not values:
+            fail("the model has no parameters to train")
         remote.names = list(values)
         self.weights = nn.ParameterList(nn.Parameter(v.detach().clone()) for v in values.values())
         self._remote = remote
