@@ -5,13 +5,16 @@ whose first lines declare the expected outcome:
 
     # expect: zero | full | partial <question> | any
     # with: reference        (the reference solution is the notebook's first cell)
+    # score: 13              (optional: the exact total it must get)
 
 The whole corpus is graded in ONE batch with two jobs, next to honest
 submissions, inside a private PID namespace (so a defence that fails cannot
 take this machine's other processes with it), and then:
 every submission has a result; each attack gets its declared outcome; the
 honest submissions get exactly the scores they get when graded alone; no
-output contains secrets; no process of the batch is left.
+output contains secrets; no process of the batch is left, nor any worker's
+folder. Where the machine allows it, the batch runs under a memory limit (a
+cgroup made for it), which the grader must never reach (reply bombs included).
 """
 from __future__ import annotations
 
@@ -19,6 +22,7 @@ import inspect
 import json
 import os
 import re
+import shlex
 import shutil
 import socket
 import subprocess
@@ -29,11 +33,16 @@ from pathlib import Path
 import pytest
 
 from autograder.engine import assignment as assignment_mod
+from tests import leaks
+from tests.cgroup import MemoryLimit
 from tests.conftest import grade, write_notebook
 
 ATTACKS = Path(__file__).parent / "attacks"
 CORPUS = Path(__file__).parent / "corpus"
 LIMITS = ["notebook_seconds=6", "call_seconds=3", "restarts=2"]
+# The whole batch (grader, template, two workers at a time, page cache) stays
+# below this; a 128 MB reply bomb parsed as JSON takes the grader beyond it.
+BATCH_MEMORY = 2048 * 2**20
 LEFTOVER = ("import os; print(sum(1 for p in os.listdir('/proc') if p.isdigit() "
             "and os.stat('/proc/' + p).st_uid >= 200000))")
 
@@ -45,7 +54,7 @@ needs_root_and_unshare = pytest.mark.skipif(
 def _header(path: Path) -> dict:
     head = {}
     for line in path.read_text().splitlines()[:3]:
-        m = re.match(r"#\s*(expect|with):\s*(.+)", line)
+        m = re.match(r"#\s*(expect|with|score):\s*(.+)", line)
         if m:
             head[m.group(1)] = m.group(2).strip()
     return head
@@ -78,12 +87,20 @@ def attacked(tmp_path_factory):
     cmd = (f"{sys.executable} -m autograder grade {subs} --assignment {a.id} --out {out} "
            f"--jobs 2 --quiet " + " ".join(f"--limit {x}" for x in LIMITS)
            + f"; {sys.executable} -c \"{LEFTOVER}\"")
-    proc = subprocess.run(["unshare", "--pid", "--fork", "--mount-proc", "sh", "-c", cmd],
-                          capture_output=True, text=True, timeout=600, cwd=Path(__file__).parent.parent)
+    scratch = root / "tmp"  # the grader's temporary folders (TMPDIR), to find leftovers
+    scratch.mkdir()
+    with MemoryLimit(BATCH_MEMORY) as memory:
+        batch = shlex.join(["unshare", "--pid", "--fork", "--mount-proc", "sh", "-c", cmd])
+        proc = subprocess.run(["sh", "-c", memory.wrap(batch)], capture_output=True, text=True,
+                              timeout=600, cwd=Path(__file__).parent.parent,
+                              env=dict(os.environ, TMPDIR=str(scratch)))
+        memory_used = {"peak": memory.peak(), "oom_kills": memory.oom_kills(),
+                       "reason": memory.reason}
     listener.close()
     results = {p.parent.name: json.loads(p.read_text()) for p in out.glob("*/results.json")}
     return {"a": a, "proc": proc, "out": out, "results": results, "baseline": baseline,
-            "attacks": sorted((ATTACKS / a.id).glob("*.py")), "reference": reference}
+            "attacks": sorted((ATTACKS / a.id).glob("*.py")), "reference": reference,
+            "memory": memory_used, "scratch": scratch}
 
 
 @needs_root_and_unshare
@@ -100,6 +117,27 @@ def test_batch_survives_and_every_submission_has_a_result(attacked):
 @needs_root_and_unshare
 def test_no_process_of_the_batch_is_left(attacked):
     assert attacked["proc"].stdout.strip().splitlines()[-1] == "0", attacked["proc"].stdout
+
+
+@needs_root_and_unshare
+def test_no_worker_folder_is_left(attacked):
+    """Every worker's folder is gone, even those of workers the grader stopped
+    talking to (a reply bomb, then sleep)."""
+    assert list(attacked["scratch"].iterdir()) == []
+
+
+@needs_root_and_unshare
+def test_the_batch_stays_within_its_memory_limit(attacked):
+    """Under a memory limit for the whole batch, nothing is killed for memory
+    and the batch ends normally (every result, grades.csv): reply bombs are
+    refused unread, never parsed."""
+    memory = attacked["memory"]
+    if memory["peak"] is None:
+        pytest.skip(f"no memory limit for the batch: {memory['reason']}")
+    print(f"batch memory peak: {memory['peak'] / 2**20:.0f} MB of {BATCH_MEMORY / 2**20:.0f} MB")
+    assert memory["oom_kills"] in (0, None), memory
+    assert memory["peak"] <= BATCH_MEMORY
+    assert attacked["proc"].returncode == 0 and (attacked["out"] / "grades.csv").exists()
 
 
 @needs_root_and_unshare
@@ -129,13 +167,17 @@ def test_attack_outcome(attacked, attack):
         assert all(per_question[o] == a.config.max_points(o) for o in a.questions if o != q), result
     else:
         assert expect[0] == "any"
+    score = _header(ATTACKS / a.id / f"{attack}.py").get("score")
+    if score is not None:
+        assert result["score"] == float(score), result
 
 
 @needs_root_and_unshare
 def test_no_secret_reaches_any_output(attacked):
     secrets = [line.strip() for line in attacked["reference"].splitlines()
                if len(line.strip()) > 25]
-    secrets += ["grading_config", "test_values_without_mask", "KNOWN_GOOD_SDPA", "0.2442"]
+    secrets += list(leaks.secret_lines())  # every assignment's reference, not only hw1's
+    secrets += ["grading_config", "test_values_without_mask", "0.2442"]
     for name, result in attacked["results"].items():
         text = json.dumps(result)
         leaked = [s for s in secrets if s in text]
