@@ -210,7 +210,7 @@ class Server:
             return scope[header["name"]](*args, **kwargs)
         if op == "callback":  # a proxy for a function the grader lends this test
             return GraderFunction(self, str(header["name"]))
-        if op == "define":  # the grader swaps in a known-good helper so one bug costs one question
+        if op == "define":  # a lent function in place of the student's: one bug costs one question
             self.namespace[header["name"]] = args[0]
             return None
         if op == "release":
