@@ -16,6 +16,8 @@ checked before use.
 """
 from __future__ import annotations
 
+import hashlib
+import threading
 from typing import Callable
 
 import torch
@@ -59,7 +61,8 @@ def make(values, grader_forward, grader_backward):
 '''
 
 # Worker side of StudentModule: the student's module run on parameter values
-# the grader sends, then backpropagated from an output gradient it sends.
+# the grader sends (all of them in one vector), then backpropagated from an
+# output gradient it sends; the gradients go back in one vector too.
 DIFFERENTIATOR = '''
 import torch
 
@@ -67,23 +70,24 @@ import torch
 class Differentiator:
     def __init__(self, module):
         self.module = module
-        self.params = dict(module.named_parameters())
+        self.params = list(module.parameters())
         self.output = None
 
     def values(self):
-        return {name: p.detach() for name, p in self.params.items()}
+        return torch.cat([p.detach().reshape(-1) for p in self.params])
 
-    def forward(self, values, *inputs):
+    def forward(self, vector, *inputs):
         with torch.no_grad():
-            for name, value in values.items():
-                self.params[name].copy_(value)
+            for p, part in zip(self.params, vector.split([p.numel() for p in self.params])):
+                p.copy_(part.view_as(p))
         self.module.zero_grad(set_to_none=True)
         self.output = self.module(*inputs)
         return self.output
 
     def backward(self, grad):
         self.output.backward(grad)
-        return {name: p.grad for name, p in self.params.items()}
+        return torch.cat([torch.zeros(p.numel(), dtype=p.dtype) if p.grad is None
+                          else p.grad.reshape(-1) for p in self.params])
 
 
 def make(module):
@@ -91,17 +95,42 @@ def make(module):
 '''
 
 
-def lend_module(student, module: nn.Module, check_inputs: Callable, max_calls: int = MAX_CALLS):
+class Memo:
+    """Answers of lent modules already computed, shared by every test that lends
+    a module of the same code and configuration: correct training loops send
+    the same parameter values, so their answers are computed once per batch.
+    Bounded (oldest entries go first) and safe to share between threads."""
+
+    def __init__(self, size: int = 256):
+        self._items: dict = {}
+        self._size = size
+        self._lock = threading.Lock()
+
+    def get(self, key):
+        with self._lock:
+            return self._items.get(key)
+
+    def put(self, key, value) -> None:
+        with self._lock:
+            self._items[key] = value
+            while len(self._items) > self._size:
+                del self._items[next(iter(self._items))]
+
+
+def lend_module(student, module: nn.Module, check_inputs: Callable, memo: Memo | None = None,
+                max_calls: int = MAX_CALLS):
     """A module in the worker that starts with the parameters of `module` (the
     grader's, trusted) and whose forward and backward the grader computes with
     `module`, on the parameter values the worker sends. check_inputs(inputs)
-    raises for inputs the test would not send (it bounds the grader's work).
+    raises for inputs the test would not send (tensors only; it bounds the
+    grader's work); `memo` may be shared by the tests lending the same model.
     Returns the worker's handle, for the rest of the current test; `module`
     belongs to this test alone (its parameters are overwritten)."""
     params = [p for _, p in module.named_parameters()]
-    last: dict = {}  # the latest forward's graph: the backward that follows reuses it
+    memo = Memo() if memo is None else memo
+    last: dict = {}  # the graph of the latest forward computed here, for its backward
 
-    def load(values) -> None:
+    def run(inputs, values, key) -> torch.Tensor:
         if type(values) is not list or len(values) != len(params) or not all(
                 isinstance(v, torch.Tensor) and v.dtype == p.dtype and v.shape == p.shape
                 for v, p in zip(values, params)):
@@ -109,24 +138,31 @@ def lend_module(student, module: nn.Module, check_inputs: Callable, max_calls: i
         with torch.no_grad():
             for p, v in zip(params, values):
                 p.copy_(v)
+        with torch.enable_grad():
+            last.update(key=key, out=module(*inputs))
+        return last["out"]
 
     def forward(inputs, values):
         check_inputs(inputs)
-        load(values)
-        with torch.enable_grad():
-            out = module(*inputs)
-        last.update(inputs=inputs, values=values, out=out)
-        return out.detach()
+        key = ("out", _digest(inputs), _digest(values))
+        out = memo.get(key)
+        if out is None:
+            out = run(inputs, values, key[1:]).detach()
+            memo.put(key, out)
+        return out
 
     def backward(inputs, values, grad):
         check_inputs(inputs)
-        if not (_equal(inputs, last.get("inputs")) and _equal(values, last.get("values"))):
-            forward(inputs, values)
-        out = last["out"]
-        if not isinstance(grad, torch.Tensor) or grad.shape != out.shape:
-            raise ValueError("the output's gradient does not match the output")
-        return list(torch.autograd.grad(out, params, grad.to(out.dtype), retain_graph=True,
-                                        allow_unused=True))
+        key = ("grads", _digest(inputs), _digest(values), _digest([grad]))
+        grads = memo.get(key)
+        if grads is None:
+            out = last["out"] if last.get("key") == key[1:3] else run(inputs, values, key[1:3])
+            if grad.shape != out.shape:
+                raise ValueError("the output's gradient does not match the output")
+            grads = list(torch.autograd.grad(out, params, grad.to(out.dtype), retain_graph=True,
+                                             allow_unused=True))
+            memo.put(key, grads)
+        return grads
 
     tag = f"{type(module).__name__}@{id(module):x}"
     return student.build(LENT_MODULE, "make", [p.detach() for p in params],
@@ -134,67 +170,62 @@ def lend_module(student, module: nn.Module, check_inputs: Callable, max_calls: i
                          student.callback(tag + ".backward", backward, max_calls=max_calls))
 
 
-def _equal(a: list, b: list | None) -> bool:
-    return b is not None and len(a) == len(b) and all(
-        type(x) is type(y) and (torch.equal(x, y) if isinstance(x, torch.Tensor) else x == y)
-        for x, y in zip(a, b))
+def _digest(tensors) -> bytes:
+    """A fingerprint of a list of tensors: dtypes, shapes and bytes."""
+    if type(tensors) is not list or not all(isinstance(t, torch.Tensor) for t in tensors):
+        raise TypeError("expected a list of tensors")
+    h = hashlib.blake2b(digest_size=16)
+    for t in tensors:
+        h.update(f"{t.dtype}{tuple(t.shape)};".encode())
+        h.update(t.detach().contiguous().reshape(-1).view(torch.uint8).numpy())
+    return h.digest()
 
 
 class _ComputedByStudent(torch.autograd.Function):
     @staticmethod
-    def forward(ctx, remote, inputs, *weights):
+    def forward(ctx, remote, inputs, weights):
         ctx.remote = remote
         return remote.run_forward(weights, inputs)
 
     @staticmethod
     def backward(ctx, grad):
-        return (None, None, *ctx.remote.run_backward(grad))
+        return None, None, ctx.remote.run_backward(grad)
 
 
 class StudentModule(nn.Module):
     """The student's module (a handle) as a module of the grader: its parameters
-    are copied here and trained here; each forward sends their values to the
-    worker, which runs the student's forward, and each backward sends the
-    output's gradient, which the worker backpropagates. check_output(value)
-    returns the output as a tensor or fails the test."""
+    are copied here, as one vector, and trained here; each forward sends their
+    values to the worker, which runs the student's forward, and each backward
+    sends the output's gradient, which the worker backpropagates. (An optimiser
+    acts on each entry alone, so one vector trains as the separate tensors
+    would.) check_output(value) returns the output as a tensor or fails the test."""
 
     def __init__(self, student, module, check_output: Callable):
         super().__init__()
-        remote = _Remote(student.build(DIFFERENTIATOR, "make", module), check_output)
-        values = remote.differentiator.values()
-        if not isinstance(values, dict) or not all(
-                isinstance(v, torch.Tensor) and v.is_floating_point() for v in values.values()):
-            fail("the model's named_parameters() are not floating-point tensors")
-        if not values:
+        self._remote = _Remote(student.build(DIFFERENTIATOR, "make", module), check_output)
+        values = self._remote.differentiator.values()
+        if not isinstance(values, torch.Tensor) or not values.is_floating_point() \
+                or values.dim() != 1:
+            fail("the model's parameters are not floating-point tensors of one dtype")
+        if not len(values):
             fail("the model has no parameters to train")
-        remote.names = list(values)
-        self.weights = nn.ParameterList(nn.Parameter(v.detach().clone()) for v in values.values())
-        self._remote = remote
+        self.weights = nn.Parameter(values.clone())
 
     def forward(self, *inputs):
-        return _ComputedByStudent.apply(self._remote, inputs, *self.weights)
+        return _ComputedByStudent.apply(self._remote, inputs, self.weights)
 
 
 class _Remote:
     def __init__(self, differentiator, check_output: Callable):
         self.differentiator, self.check_output = differentiator, check_output
-        self.names: list[str] = []
-        self.shapes: list[tuple] = []
+        self.size = 0
 
     def run_forward(self, weights, inputs):
-        self.shapes = [tuple(w.shape) for w in weights]
-        values = {n: w.detach() for n, w in zip(self.names, weights)}
-        return self.check_output(self.differentiator.forward(values, *inputs)).detach()
+        self.size = len(weights)
+        return self.check_output(self.differentiator.forward(weights.detach(), *inputs)).detach()
 
     def run_backward(self, grad):
         grads = self.differentiator.backward(grad.contiguous())
-        if not isinstance(grads, dict):
-            fail("the model's gradients are not a dict of tensors")
-        out = []
-        for name, shape in zip(self.names, self.shapes):
-            g = grads.get(name)
-            if g is not None and (not isinstance(g, torch.Tensor) or tuple(g.shape) != shape):
-                fail(f"the gradient of {name} is not a tensor of its shape")
-            out.append(g)
-        return out
-
+        if not isinstance(grads, torch.Tensor) or tuple(grads.shape) != (self.size,):
+            fail("the model's gradients are not one value per parameter")
+        return grads
