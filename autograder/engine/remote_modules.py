@@ -131,13 +131,7 @@ def lend_module(student, module: nn.Module, check_inputs: Callable, memo: Memo |
     last: dict = {}  # the graph of the latest forward computed here, for its backward
 
     def run(inputs, values, key) -> torch.Tensor:
-        if type(values) is not list or len(values) != len(params) or not all(
-                isinstance(v, torch.Tensor) and v.dtype == p.dtype and v.shape == p.shape
-                for v, p in zip(values, params)):
-            raise ValueError("the parameters no longer match the model's (shape or dtype)")
-        with torch.no_grad():
-            for p, v in zip(params, values):
-                p.copy_(v)
+        _load(params, values)
         with torch.enable_grad():
             last.update(key=key, out=module(*inputs))
         return last["out"]
@@ -168,6 +162,17 @@ def lend_module(student, module: nn.Module, check_inputs: Callable, memo: Memo |
     return student.build(LENT_MODULE, "make", [p.detach() for p in params],
                          student.callback(tag + ".forward", forward, max_calls=max_calls),
                          student.callback(tag + ".backward", backward, max_calls=max_calls))
+
+
+def _load(params: list, values) -> None:
+    """Copy the values the worker sent into the grader's parameters, once checked."""
+    if type(values) is not list or len(values) != len(params) or not all(
+            isinstance(v, torch.Tensor) and v.dtype == p.dtype and v.shape == p.shape
+            for v, p in zip(values, params)):
+        raise ValueError("the parameters no longer match the model's (shape or dtype)")
+    with torch.no_grad():
+        for p, v in zip(params, values):
+            p.copy_(v)
 
 
 def _digest(tensors) -> bytes:
