@@ -13,8 +13,16 @@ import json
 import math
 import struct
 import sys
+from typing import Callable
 
-MAX_FRAME = 256 * 1024 * 1024  # one frame may carry a few large tensors, never more
+# Limits on what one side accepts from the other. A header holds tags and small
+# values (arrays travel as buffers), so a megabyte is generous and parses in
+# milliseconds; the buffers' cap is the receiver's to choose, sized to the
+# answer it expects (a cell report carries none, a call up to MAX_BUFFERS).
+MAX_HEADER = 1 << 20
+MAX_BUFFERS = 64 << 20
+MAX_BUFFER_COUNT = 4096
+MAX_TRUSTED_FRAME = 256 << 20  # the worker reading the grader's requests (notebook cells)
 # dtypes accepted when decoding arrays/tensors: a fixed list, so a peer
 # cannot name an object dtype or anything else that runs code.
 ARRAY_DTYPES = (
@@ -60,29 +68,39 @@ def _recv_exact(sock, n: int) -> bytes:
 
 
 def send_frame(sock, header: dict, buffers=()) -> None:
-    body = json.dumps(header, allow_nan=True, separators=(",", ":")).encode()
+    body = json.dumps(dict(header, nbuf=len(buffers)), allow_nan=True,
+                      separators=(",", ":")).encode()
     parts = [struct.pack(">I", len(body)), body]
     for buf in buffers:
         parts += [struct.pack(">Q", len(buf)), buf]
     sock.sendall(b"".join(parts))
 
 
-def recv_frame(sock) -> tuple[dict, list[bytes]]:
+def recv_frame(sock, max_header: int = MAX_HEADER,
+               max_buffers: int | Callable[[dict], int] = MAX_BUFFERS) -> tuple[dict, list[bytes]]:
+    """One frame, refused (ProtocolError) as soon as it exceeds a limit: a header of
+    more than max_header bytes, or buffers of more than max_buffers bytes in all
+    (a number, or a function of the header: the answer it announces decides).
+    Nothing beyond a limit is read, so memory and parse time stay bounded."""
     (size,) = struct.unpack(">I", _recv_exact(sock, 4))
-    if size > MAX_FRAME:
-        raise ProtocolError(f"frame header of {size} bytes")
+    if size > max_header:
+        raise ProtocolError(f"frame header of {size} bytes (at most {max_header})")
     try:
         header = json.loads(_recv_exact(sock, size))
-    except ValueError as exc:
-        raise ProtocolError(f"bad frame header: {exc}") from None
+    except (ValueError, RecursionError) as exc:  # RecursionError: nested too deeply
+        raise ProtocolError(f"bad frame header: {type(exc).__name__}") from None
     if not isinstance(header, dict):
         raise ProtocolError("frame header is not an object")
+    limit = max_buffers(header) if callable(max_buffers) else max_buffers
+    count = _int(header.get("nbuf", 0))
+    if count > MAX_BUFFER_COUNT:
+        raise ProtocolError(f"{count} buffers in one frame")
     buffers, total = [], 0
-    for _ in range(_int(header.get("nbuf", 0))):
+    for _ in range(count):
         (n,) = struct.unpack(">Q", _recv_exact(sock, 8))
         total += n
-        if total > MAX_FRAME:
-            raise ProtocolError("frame too large")
+        if total > limit:
+            raise ProtocolError(f"frame buffers of more than {limit} bytes")
         buffers.append(_recv_exact(sock, n))
     return header, buffers
 
@@ -250,4 +268,10 @@ def pack(value, to_handle) -> tuple[object, list[bytes]]:
 
 
 def unpack(obj, buffers, from_handle):
-    return Decoder(buffers, from_handle).decode(obj)
+    """Decode a value; anything that does not decode is a ProtocolError."""
+    try:
+        return Decoder(buffers, from_handle).decode(obj)
+    except ProtocolError:
+        raise
+    except (LookupError, ValueError, TypeError, OverflowError, RecursionError) as exc:
+        raise ProtocolError(f"undecodable value ({type(exc).__name__}: {str(exc)[:200]})") from None

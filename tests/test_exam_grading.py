@@ -157,6 +157,14 @@ def perplexity(logits, labels, ignore_index=-100):
 '''),
 }
 
+# Coding answers that only raise: rejecting bad input must not pay for that alone.
+RAISES_EVERYWHERE = """
+def key_padding_mask(lengths, n_src):
+    raise ValueError("no answer")
+def perplexity(logits, labels, ignore_index=-100):
+    raise ValueError("no answer")
+"""
+
 # Claims that try to pass for the submitter without being its id.
 ATTACKS = {
     "attack_str_subclass": '''
@@ -222,6 +230,8 @@ def batch(tmp_path_factory):
         "'987655':\n  :submitters:\n  - :name: Bo\n    :sid: s3005\n    :email: bo@uni.edu\n")
     for name, (_, source) in BUGS.items():
         notebook(subs / f"{name}.ipynb", name, name, extra=source)
+    notebook(subs / "raises_everywhere.ipynb", "raises_everywhere", "raises_everywhere",
+             extra=RAISES_EVERYWHERE)
     for name, source in ATTACKS.items():
         notebook(subs / f"{name}.ipynb", COPIED, COPIED, extra=source)
     (subs / "broken.ipynb").write_text("this is not a notebook")
@@ -312,6 +322,13 @@ def test_coding_mistake_loses_points_on_its_question_only(batch, bug):
     assert s[question] < MAX[question], f"{bug} got full marks"
     others = {q: v for q, v in s.items() if q != question and v < MAX[q]}
     assert not others, f"{bug} also lost {others}"
+
+
+def test_coding_answers_that_only_raise_score_zero(batch):
+    """Every coding answer raises ValueError: its questions score 0, rejection tests included."""
+    results, _ = batch
+    s = scores(results["raises_everywhere"])
+    assert s["key_padding_mask"] == 0 and s["perplexity"] == 0, s
 
 
 def test_free_responses_are_collected_per_student_and_escaped(batch):

@@ -147,3 +147,17 @@ def test_examples_grade_as_described(tmp_path):
     assert loop_only["TinyBertForClassification"] == full["TinyBertForClassification"]
     assert loop_only["train_classifier"] < full["train_classifier"]
     assert all(scores["partial_mistakes"][q] < full[q] for q in full)
+
+
+def test_the_attention_sent_to_workers_is_the_notebooks_provided_cell():
+    """The only code the hidden tests send into a worker is Part 0's public
+    TinySelfAttn, exactly as the student notebook and the master hold it."""
+    import nbformat
+    notebook = nbformat.read(paths.ASSIGNMENTS / "hw4_bert_finetuning" / "hw4_bert_finetuning.ipynb",
+                             as_version=4)
+    cells = [c.source for c in notebook.cells
+             if c.cell_type == "code" and "class TinySelfAttn" in c.source]
+    assert cells == [common.PROVIDED_ATTENTION]
+    master = (paths.SOLUTIONS / "hw4_bert_finetuning" / "hw4_bert_finetuning.py").read_text()
+    assert "# %%\n" + common.PROVIDED_ATTENTION + "\n" in master
+    assert common.PROVIDED_SOURCE.count("class ") == 1 and "def train" not in common.PROVIDED_SOURCE

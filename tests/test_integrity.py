@@ -5,6 +5,7 @@ whose first lines declare the expected outcome:
 
     # expect: zero | full | partial <question> | any
     # with: reference        (the reference solution is the notebook's first cell)
+    # score: 13              (optional: the exact total it must get)
 
 The whole corpus is graded in ONE batch with two jobs, next to honest
 submissions, inside a private PID namespace (so a defence that fails cannot
@@ -15,7 +16,9 @@ every submission has a result; each attack gets its declared outcome; the
 honest submissions get exactly the scores they get when graded alone; no
 output contains secrets; nothing of the batch is left (processes, also 3 s
 after the grader exited; SysV IPC objects; files in the shared temporary
-folders) and grades.csv is not rewritten after the grader exited.
+folders; worker folders) and grades.csv is not rewritten after the grader
+exited. Where the machine allows it, each batch runs under a memory limit (a
+cgroup made for it), which the grader must never reach (reply bombs included).
 """
 from __future__ import annotations
 
@@ -25,6 +28,7 @@ import json
 import os
 import pwd
 import re
+import shlex
 import shutil
 import socket
 import subprocess
@@ -36,12 +40,16 @@ import pytest
 from autograder import paths
 from autograder.engine import assignment as assignment_mod
 from autograder.engine.results import OUTPUT_NAMES
-from tests import sandbox_modes
+from tests import leaks, sandbox_modes
+from tests.cgroup import MemoryLimit
 from tests.conftest import grade, write_notebook
 
 ATTACKS = Path(__file__).parent / "attacks"
 CORPUS = Path(__file__).parent / "corpus"
 LIMITS = ["notebook_seconds=6", "call_seconds=3", "restarts=2"]
+# The whole batch (grader, template, two workers at a time, page cache) stays
+# below this; a 128 MB reply bomb parsed as JSON takes the grader beyond it.
+BATCH_MEMORY = 2048 * 2**20
 LEFTOVER = ("import os; me = {1, os.getpid(), os.getppid()}; print(sum(1 for p in "
             "os.listdir('/proc') if p.isdigit() and int(p) not in me and "
             "open(f'/proc/{p}/stat').read().rsplit(')', 1)[1].split()[0] != 'Z'))")
@@ -52,7 +60,7 @@ SHARED_TEMP = ("/tmp", "/var/tmp", "/dev/shm")
 def _header(path: Path) -> dict:
     head = {}
     for line in path.read_text().splitlines()[:3]:
-        m = re.match(r"#\s*(expect|with):\s*(.+)", line)
+        m = re.match(r"#\s*(expect|with|score):\s*(.+)", line)
         if m:
             head[m.group(1)] = m.group(2).strip()
     return head
@@ -146,22 +154,31 @@ def attacked(request, tmp_path_factory):
         write_notebook(alone / f"{name}.ipynb", cells)
     baseline = grade(a.id, alone, tmp_path_factory.mktemp("alone-out"))
     entries = _hostile_entries(subs, reference)
+    scratch = root / "tmp"  # the grader's temporary folders (TMPDIR), to find leftovers
+    scratch.mkdir()
     if mode == "user":
         user = sandbox_modes.grading_user()
         os.chown(subs, user.pw_uid, user.pw_gid)
+        os.chown(scratch, user.pw_uid, user.pw_gid)
     secret = f"FAKE-SSH-KEY-{os.urandom(8).hex()}"
     ipc_before = _worker_ipc()
     script = (f"{sys.executable} -m autograder grade {subs} --assignment {a.id} --out {out} "
               f"--jobs 2 --due {DUE} " + " ".join(f"--limit {x}" for x in LIMITS)
               + f"; sha256sum {out}/grades.csv; sleep 3; {sys.executable} -c \"{LEFTOVER}\"; "
               f"sha256sum {out}/grades.csv")
-    proc = subprocess.run(sandbox_modes.command(mode, script, secret, root), capture_output=True,
-                          text=True, timeout=600, cwd=sandbox_modes.REPO)
+    with MemoryLimit(BATCH_MEMORY) as memory:
+        batch = shlex.join(sandbox_modes.command(mode, script, secret, root))
+        proc = subprocess.run(["sh", "-c", memory.wrap(batch)], capture_output=True, text=True,
+                              timeout=600, cwd=sandbox_modes.REPO,
+                              env=dict(os.environ, TMPDIR=str(scratch)))
+        memory_used = {"peak": memory.peak(), "oom_kills": memory.oom_kills(),
+                       "reason": memory.reason}
     listener.close()
     results = {p.parent.name: json.loads(p.read_text()) for p in out.glob("*/results.json")}
     return {"a": a, "proc": proc, "out": out, "results": results, "baseline": baseline,
             "attacks": sorted((ATTACKS / a.id).glob("*.py")), "reference": reference,
-            "mode": mode, "secret": secret, "ipc_before": ipc_before, "entries": entries}
+            "mode": mode, "secret": secret, "ipc_before": ipc_before, "entries": entries,
+            "memory": memory_used, "scratch": scratch}
 
 
 def _worker_ipc() -> set[tuple[str, str]]:
@@ -225,6 +242,25 @@ def test_nothing_is_left_in_shared_folders_or_ipc(attacked):
     assert rt.mq_open(b"/autograder-leftover-mq", os.O_RDONLY) == -1
 
 
+def test_no_worker_folder_is_left(attacked):
+    """Every worker's folder is gone, even those of workers the grader stopped
+    talking to (a reply bomb, then sleep)."""
+    assert list(attacked["scratch"].iterdir()) == []
+
+
+def test_the_batch_stays_within_its_memory_limit(attacked):
+    """Under a memory limit for the whole batch, nothing is killed for memory
+    and the batch ends normally (every result, grades.csv): reply bombs are
+    refused unread, never parsed."""
+    memory = attacked["memory"]
+    if memory["peak"] is None:
+        pytest.skip(f"no memory limit for the batch: {memory['reason']}")
+    print(f"batch memory peak: {memory['peak'] / 2**20:.0f} MB of {BATCH_MEMORY / 2**20:.0f} MB")
+    assert memory["oom_kills"] in (0, None), memory
+    assert memory["peak"] <= BATCH_MEMORY
+    assert attacked["proc"].returncode == 0 and (attacked["out"] / "grades.csv").exists()
+
+
 def test_honest_submissions_get_exactly_their_own_scores(attacked):
     for name, alone in attacked["baseline"].items():
         got = attacked["results"][name]
@@ -250,12 +286,16 @@ def test_attack_outcome(attacked, attack):
         assert all(per_question[o] == a.config.max_points(o) for o in a.questions if o != q), result
     else:
         assert expect[0] == "any"
+    score = _header(ATTACKS / a.id / f"{attack}.py").get("score")
+    if score is not None:
+        assert result["score"] == float(score), result
 
 
 def test_no_secret_reaches_any_output(attacked):
     secrets = [line.strip() for line in attacked["reference"].splitlines()
                if len(line.strip()) > 25]
-    secrets += ["grading_config", "test_values_without_mask", "KNOWN_GOOD_SDPA", "0.2442",
+    secrets += list(leaks.secret_lines())  # every assignment's reference, not only hw1's
+    secrets += ["grading_config", "test_values_without_mask", "0.2442",
                 attacked["secret"], "--assignment hw1_attention --out", str(attacked["out"])]
     for name, result in attacked["results"].items():
         text = json.dumps(result)

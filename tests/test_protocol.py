@@ -1,9 +1,13 @@
-"""Does the wire format carry plain data faithfully and refuse everything else?"""
+"""Does the wire format carry plain data faithfully and refuse everything else,
+and does a worker that breaks its limits lose its process at once?"""
 from __future__ import annotations
 
 import json
+import signal
 import socket
 import struct
+import subprocess
+import threading
 from collections import OrderedDict
 
 import numpy as np
@@ -11,6 +15,8 @@ import pytest
 import torch
 
 from autograder import protocol
+from autograder.engine.student import Student
+from autograder.engine.workers import WorkerDied, WorkerTimeout
 
 
 def roundtrip(value):
@@ -77,7 +83,7 @@ def test_hostile_values_are_refused(bad):
 def test_oversized_and_broken_frames_are_refused():
     a, b = socket.socketpair()
     with a, b:
-        a.sendall(struct.pack(">I", protocol.MAX_FRAME + 1))
+        a.sendall(struct.pack(">I", protocol.MAX_HEADER + 1))
         with pytest.raises(protocol.ProtocolError):
             protocol.recv_frame(b)
     a, b = socket.socketpair()
@@ -101,3 +107,134 @@ def test_nesting_is_bounded():
         deep = {"t": "list", "v": [deep]}
     with pytest.raises(protocol.ProtocolError):
         protocol.unpack(json.loads(json.dumps(deep)), [], lambda h: h)
+
+
+# ---------------------------------------------------------------- limits
+
+def _frames(*raw: bytes):
+    """A socket from which recv_frame reads `raw` (written by a thread: it may
+    exceed the socket's buffer), then end of file."""
+    a, b = socket.socketpair()
+
+    def write():
+        with a:
+            try:
+                a.sendall(b"".join(raw))
+            except OSError:  # the reader stopped early, as it should
+                pass
+    threading.Thread(target=write, daemon=True).start()
+    return b
+
+
+def _header(obj) -> bytes:
+    body = obj if isinstance(obj, bytes) else json.dumps(obj).encode()
+    return struct.pack(">I", len(body)) + body
+
+
+@pytest.mark.parametrize("raw, why", [
+    (struct.pack(">I", protocol.MAX_HEADER + 1), "a header over the cap is refused unread"),
+    (_header(b"[" * 500_000 + b"]" * 500_000), "nesting that exhausts the parser's recursion"),
+    (_header(b'{"ok": "\xff\xfe"}'), "bytes that are not UTF-8"),
+    (_header({"nbuf": protocol.MAX_BUFFER_COUNT + 1}), "too many buffers"),
+    (_header({"nbuf": -1}), "a negative count"),
+    (_header({"nbuf": 1}) + struct.pack(">Q", 2**63), "a buffer over the cap is refused unread"),
+])
+def test_frames_beyond_the_limits_are_refused(raw, why):
+    with _frames(raw) as sock:
+        with pytest.raises(protocol.ProtocolError):
+            protocol.recv_frame(sock)
+
+
+def test_the_caller_sizes_the_buffers_it_accepts():
+    frame = _header({"nbuf": 2}) + b"".join(struct.pack(">Q", 600) + b"x" * 600 for _ in "ab")
+    with _frames(frame) as sock:
+        assert len(protocol.recv_frame(sock, max_buffers=1200)[1]) == 2
+    with _frames(frame) as sock:
+        with pytest.raises(protocol.ProtocolError):  # a cell report, say: no arrays at all
+            protocol.recv_frame(sock, max_buffers=1199)
+    with _frames(frame) as sock:  # the cap may depend on what the header announces
+        with pytest.raises(protocol.ProtocolError):
+            protocol.recv_frame(sock, max_buffers=lambda h: 0 if h["nbuf"] > 1 else 10**6)
+
+
+@pytest.mark.parametrize("bad", [
+    {"t": "bigint", "v": "9" * 5000},                              # beyond int()'s digit limit
+    {"t": "nd", "dtype": "float64", "shape": [1], "buf": 3},      # no such buffer
+    {"t": "npscalar", "dtype": "int64", "v": "x"},
+    {"t": "nd", "dtype": "uint8", "shape": [0, 2**62, 2**62], "buf": 0},
+    {"t": "handle", "id": -1, "type": "x"},
+])
+def test_undecodable_values_are_protocol_errors(bad):
+    with pytest.raises(protocol.ProtocolError):
+        protocol.unpack(bad, [b""], lambda h: h)
+
+
+# ---------------------------------------------------------------- a worker that breaks them
+
+@pytest.fixture
+def fake_worker(tmp_path):
+    """A WorkerConnection whose worker is a sleeping process; the test plays the
+    worker's end of the socket. Yields (connection, worker's socket, process)."""
+    from autograder.engine.workers import WorkerConnection
+    proc = subprocess.Popen(["sleep", "600"], start_new_session=True)
+    ours, theirs = socket.socketpair()
+    protocol.send_frame(theirs, {"worker_pid": proc.pid})
+    protocol.send_frame(theirs, {"ready": 1})  # confined: student code may run
+    (tmp_path / "w").mkdir()
+    conn = WorkerConnection(ours, proc.pid, tmp_path / "w")
+    yield conn, theirs, proc
+    conn.kill()
+    theirs.close()
+    proc.wait()
+
+
+def _answer_with(sock, raw: bytes):
+    """In a thread: read one request, answer it with the bytes `raw`."""
+    def run():
+        protocol.recv_frame(sock, protocol.MAX_TRUSTED_FRAME, protocol.MAX_TRUSTED_FRAME)
+        sock.sendall(raw)
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    return thread
+
+
+@pytest.mark.parametrize("raw", [
+    struct.pack(">I", 128 * 2**20),                                   # the reply bomb's length
+    _header(b"[" * 500_000 + b"]" * 500_000),
+    _header({"ok": None, "nbuf": 1}) + struct.pack(">Q", 65 * 2**20),  # over the 64 MB default
+    _header({"ok": {"t": "bigint", "v": "9" * 5000}}),
+    _header({"ok": {"t": "nd", "dtype": "float32", "shape": [2], "buf": 0}}),
+    _header({"error": "not a report"}),
+    _header({"error": {"type": "E", "message": "m", "mro": 7}}),
+    _header({"neither": 1}),
+    _header({"callback": 5}),
+])
+def test_a_malformed_oversized_or_undecodable_answer_kills_the_worker(fake_worker, raw):
+    conn, theirs, proc = fake_worker
+    thread = _answer_with(theirs, raw)
+    with pytest.raises(WorkerDied) as caught:
+        Student(conn, call_seconds=60).f(1)
+    assert not isinstance(caught.value, WorkerTimeout)  # refused at once, not waited out
+    assert conn.dead and proc.wait(timeout=10) == -signal.SIGKILL
+    assert not conn.workdir.exists()
+    thread.join(5)
+
+
+def test_a_cell_report_that_is_not_a_report_kills_the_worker(fake_worker):
+    from autograder.engine.runner import _cell_report
+    conn, theirs, proc = fake_worker
+    for reply in ({"ok": 5}, {"ok": {"t": "dict", "v": [["output", 3]]}}, {"error": {}}):
+        with pytest.raises(WorkerDied):
+            _cell_report(reply, [])
+    _answer_with(theirs, _header({"ok": None, "nbuf": 1}) + struct.pack(">Q", 1) + b"x")
+    with pytest.raises(WorkerDied):  # a cell report carries no arrays
+        conn.request({"op": "run_cell", "index": 1, "source": ""}, max_reply=0)
+    assert conn.dead
+
+
+def test_a_well_formed_answer_still_arrives(fake_worker):
+    conn, theirs, _ = fake_worker
+    obj, bufs = protocol.pack(np.arange(3.0), None)
+    _answer_with(theirs, _header({"ok": obj, "nbuf": 1}) + struct.pack(">Q", 24) + bufs[0])
+    assert Student(conn, call_seconds=60).f(1).tolist() == [0.0, 1.0, 2.0]
+    assert not conn.dead

@@ -59,7 +59,9 @@ class NotebookSession:
                 if remaining <= 0:
                     raise WorkerTimeout("notebook time used up")
                 reply, buffers = self.conn.request(
-                    {"op": "run_cell", "index": index, "source": source}, timeout=remaining)
+                    {"op": "run_cell", "index": index, "source": source}, timeout=remaining,
+                    max_reply=0)  # a cell report is text: no arrays
+                output, error = _cell_report(reply, buffers)
             except (WorkerTimeout, WorkerDied) as exc:
                 self.conn.kill()
                 self.skip.add(index)
@@ -72,7 +74,6 @@ class NotebookSession:
                     self.conn = self.template.spawn()
                     self.run_notebook()
                 return
-            output, error = _cell_report(reply, buffers)
             if index not in self.reported:  # a re-run after a hang reports nothing twice
                 self.reported.add(index)
                 self.result.notebook_output = (self.result.notebook_output
@@ -90,18 +91,25 @@ class NotebookSession:
 
 def _cell_report(reply: dict, buffers) -> tuple[str, str]:
     """A cell's printed output and its error ("Type: message", "" when none),
-    cleaned: both are the student's text."""
+    cleaned: both are the student's text. Anything but a cell report is a
+    malformed reply: WorkerDied (the caller kills the worker)."""
     try:
-        report = protocol.unpack(reply.get("ok"), buffers, lambda handle: None)
-    except (protocol.ProtocolError, IndexError, ValueError, TypeError):
+        report = protocol.unpack(reply["ok"], buffers, _no_handle)
+    except (KeyError, protocol.ProtocolError):
         report = None
-    report = report if isinstance(report, dict) else {}
-    output = untrusted.text(report.get("output", ""), untrusted.OUTPUT_CHARS)
-    err = report.get("error")
-    if not isinstance(err, dict):
+    if not (isinstance(report, dict) and isinstance(report.get("output"), str)
+            and (report.get("error") is None or isinstance(report["error"], dict))):
+        raise WorkerDied("malformed cell report")
+    output = untrusted.text(report["output"], untrusted.OUTPUT_CHARS)
+    err = report["error"]
+    if err is None:
         return output, ""
     return output, (f"{untrusted.name(err.get('type'))}: "
                     f"{untrusted.text(err.get('message'), 300)}")
+
+
+def _no_handle(handle):
+    raise protocol.ProtocolError("a cell report holds no objects")
 
 
 def run_case(case: Case, session: NotebookSession, assignment: Assignment) -> TestResult:

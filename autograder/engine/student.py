@@ -5,18 +5,26 @@
     attn.load_state_dict(ref_state)        back as RemoteObject handles: attribute
     attn(x)                                access, method calls and calls work
     student.new("torch.nn.Linear", 3, 4)   construct a library object in the worker
-    student.build(SOURCE, "make", ...)     run trusted helper code in the worker
+    student.build(SOURCE, "make", ...)     run trusted probe code in the worker
+    student.callback("f", func)            lend a grader function for this test
     student.seed(0)                        seed random/numpy/torch in the worker
     student.define("f", handle)            bind a name in the student's namespace
+    student.at_most(nbytes).f(x)           f's answer may carry at most nbytes of arrays
 
 Arguments and results are plain data (numbers, strings, lists, tuples, dicts,
 numpy arrays, torch tensors) or handles. The student's exceptions arrive as
-StudentError; a hang or crash as StudentTimeout/WorkerDied.
+StudentError; a hang or crash as StudentTimeout/WorkerDied. An answer that is
+not a well-formed reply (a value that does not decode, an error report of the
+wrong shape) kills the worker: WorkerDied.
+
+Anything sent into the worker belongs to the student: never build() code
+that implements a graded stub; lend a function with callback() instead.
 """
 from __future__ import annotations
 
 from autograder import protocol
 from autograder.engine import untrusted
+from autograder.engine.callbacks import MAX_ARG_BYTES, MAX_CALLS, Callbacks
 from autograder.engine.workers import WorkerConnection, WorkerDied, WorkerTimeout
 
 
@@ -46,11 +54,29 @@ class StudentTimeout(WorkerTimeout):
 
 
 class Student:
-    """The student's notebook namespace, reached through one worker."""
+    """The student's notebook namespace, reached through one worker, for one test
+    (the functions it lends live as long as this object)."""
 
-    def __init__(self, conn: WorkerConnection, call_seconds: float):
+    def __init__(self, conn: WorkerConnection, call_seconds: float,
+                 max_reply: int = protocol.MAX_BUFFERS, callbacks: Callbacks | None = None):
         self._conn = conn
         self._call_seconds = call_seconds
+        self._max_reply = max_reply
+        self._callbacks = Callbacks() if callbacks is None else callbacks
+
+    def at_most(self, nbytes: int) -> "Student":
+        """The same student, whose answers may carry at most nbytes of array data
+        (for calls whose answer has a known shape; more kills the worker)."""
+        return Student(self._conn, self._call_seconds, nbytes, self._callbacks)
+
+    def callback(self, name: str, func, *, max_calls: int = MAX_CALLS,
+                 max_arg_bytes: int = MAX_ARG_BYTES) -> "RemoteObject":
+        """Lend `func` to the worker for the rest of this test; returns the worker's
+        proxy for it (bind it with define(), or pass it as an argument). Calls
+        send their arguments here and get func's result: func must check them
+        (they are hostile) and never call the student. See engine/callbacks.py."""
+        self._callbacks.lend(name, func, max_calls, max_arg_bytes)
+        return self._request({"op": "callback", "name": name}, f"lend {name}")
 
     def __getattr__(self, name: str) -> "RemoteFunction":
         if name.startswith("_"):
@@ -75,7 +101,7 @@ class Student:
                              name, args, kwargs)
 
     def define(self, name: str, value) -> None:
-        """Bind a name in the student's namespace (to a handle from build())."""
+        """Bind a name in the student's namespace (to a handle from callback() or build())."""
         self._request({"op": "define", "name": name}, f"define {name}", (value,), {})
 
     def list(self, obj: "RemoteObject") -> list:
@@ -91,18 +117,31 @@ class Student:
             header = dict(header, args=enc.encode(tuple(args)), kwargs=enc.encode(dict(kwargs)))
             buffers = enc.buffers
         try:
-            reply, bufs = self._conn.request(header, buffers, timeout or self._call_seconds)
+            reply, bufs = self._conn.request(header, buffers, timeout or self._call_seconds,
+                                             self._max_reply, self._callbacks)
         except WorkerTimeout:
             raise StudentTimeout(f"{call} did not finish within "
                                  f"{timeout or self._call_seconds:g} s") from None
         except WorkerDied:
             raise WorkerDied(f"the notebook's process stopped during {call}") from None
-        if "error" in reply:
-            raise StudentError(reply["error"] if isinstance(reply["error"], dict) else {}, call)
         try:
-            return protocol.unpack(reply.get("ok"), bufs, lambda h: RemoteObject(self, h))
-        except (protocol.ProtocolError, IndexError, ValueError, TypeError) as exc:
-            raise StudentError({"type": "ProtocolError", "message": str(exc)}, call) from None
+            if "error" in reply:
+                raise StudentError(_error_report(reply["error"]), call)
+            return protocol.unpack(reply["ok"], bufs, lambda h: RemoteObject(self, h))
+        except (KeyError, protocol.ProtocolError):
+            self._conn.kill()
+            raise WorkerDied(f"the notebook's process sent a malformed answer to {call} "
+                             "and was stopped") from None
+
+
+def _error_report(report) -> dict:
+    """The worker's report of the student's exception, checked for shape."""
+    if not (isinstance(report, dict) and isinstance(report.get("type", ""), str)
+            and isinstance(report.get("message", ""), str)
+            and isinstance(report.get("mro", []), list)
+            and all(isinstance(n, str) for n in report.get("mro", []))):
+        raise protocol.ProtocolError("malformed error report")
+    return report
 
 
 def _refuse_unplain(value):

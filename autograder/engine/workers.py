@@ -3,8 +3,10 @@
 One template process per batch (started with a scrubbed environment and no
 inherited descriptors but its control socket) forks a worker per request.
 A WorkerConnection is the grader's end of one worker: requests with a
-wall-clock deadline, and a kill that takes the worker's whole process group
-and PID namespace with it.
+wall-clock deadline and bounded replies (the first malformed, oversized or
+undecodable frame kills the worker), and a kill that takes the worker's whole
+process group and PID namespace with it. When the batch ends, the template
+kills every worker still running, even one the grader stopped talking to.
 """
 from __future__ import annotations
 
@@ -26,6 +28,7 @@ from typing import Callable
 from autograder import paths, protocol
 from autograder.engine import cgroups
 from autograder.engine import sandbox as sandbox_mod
+from autograder.engine.callbacks import Callbacks
 from autograder.engine.config import Config
 from autograder.engine.uidpool import UidPool
 from autograder.worker import landlock
@@ -61,6 +64,7 @@ class Template:
         self.config = config
         self.hide = [str(p) for p in hide] + [str(Path.home())]
         self.lock = threading.Lock()
+        self.live: set[WorkerConnection] = set()  # killed by close() if still running
         self.scratch = Path(tempfile.mkdtemp(prefix="autograder-workers-"))
         self.scratch.chmod(0o711)  # workers may pass through to their own folder, not list it
         self.names = itertools.count(1)  # the workers' cgroup names
@@ -102,7 +106,7 @@ class Template:
             return str(exc)
         try:
             reply, buffers = conn.request({"op": "run_cell", "index": 0, "source": PROBE_CELL},
-                                          timeout=30)
+                                          timeout=30, max_reply=0)
             report = protocol.unpack(reply.get("ok"), buffers, lambda handle: None)
             error = report.get("error") if isinstance(report, dict) else {"type": "no report"}
             return None if error is None else ("a worker cannot read Python's own folders "
@@ -144,7 +148,10 @@ class Template:
                     self._restart()  # the template died (killed, out of memory): a new one
                 finally:
                     theirs.close()
-        return WorkerConnection(ours, pid, workdir, cleanup, uid)
+        conn = WorkerConnection(ours, pid, workdir, cleanup, uid)
+        self.live.add(conn)
+        conn.on_kill = self.live.discard
+        return conn
 
     def _cleanup(self, uid: int | None, name: str, gone: bool) -> None:
         """After a worker was killed (`gone`: its waiter and worker are dead):
@@ -199,6 +206,8 @@ class Template:
         self._start()
 
     def close(self) -> None:
+        for conn in list(self.live):  # workers a grading thread left behind
+            conn.kill()
         self.control.close()
         try:
             self.proc.wait(timeout=5)
@@ -224,6 +233,7 @@ class WorkerConnection:
         self.workdir = workdir
         self.pid = None
         self.dead = False
+        self.on_kill = None  # set by the Template that tracks this worker
         try:
             self.sock.settimeout(30)
             self._handshake()
@@ -238,35 +248,53 @@ class WorkerConnection:
         """{"worker_pid": n}, then {"ready": 1} once it is confined; a
         {"failed": reason} instead comes before any student code ran."""
         for expected in ("worker_pid", "ready"):
-            header, _ = protocol.recv_frame(self.sock)
+            header, _ = protocol.recv_frame(self.sock, max_header=4096, max_buffers=0)
             if "failed" in header:
                 raise _StartFailed("".join(c if c.isprintable() else "?"
                                            for c in str(header["failed"])[:300]))
             if expected == "worker_pid":
                 self.pid = int(header["worker_pid"])
-            elif header != {"ready": 1}:
+            elif header.get("ready") != 1:
                 raise ValueError("unexpected start frame")
 
-    def request(self, header: dict, buffers=(), timeout: float = 10.0):
+    def request(self, header: dict, buffers=(), timeout: float = 10.0,
+                max_reply: int = protocol.MAX_BUFFERS, callbacks: Callbacks | None = None):
         """Send one request; return (reply header, buffers) or raise.
         The timeout bounds the whole exchange, not each read: a worker that
-        trickles a byte at a time is stopped all the same."""
+        trickles a byte at a time is stopped all the same. The reply's buffers
+        may hold max_reply bytes; callback frames that come first are answered
+        from `callbacks` (none: refused). A frame beyond its limits or malformed
+        kills the worker (WorkerDied)."""
         if self.dead:
             raise WorkerDied("the worker is no longer running")
+        callbacks = Callbacks() if callbacks is None else callbacks
+        limit = lambda h: callbacks.arg_limit(h) if "callback" in h else max_reply
         try:
             channel = _Deadline(self.sock, time.monotonic() + timeout)
-            protocol.send_frame(channel, dict(header, nbuf=len(buffers)), buffers)
-            return protocol.recv_frame(channel)
+            protocol.send_frame(channel, header, buffers)
+            while True:
+                reply, reply_buffers = protocol.recv_frame(channel, max_buffers=limit)
+                if "callback" not in reply:
+                    return reply, reply_buffers
+                protocol.send_frame(channel, *callbacks.answer(reply, reply_buffers))
         except (socket.timeout, TimeoutError):
             self.kill()
             raise WorkerTimeout(f"no answer within {timeout:g} s") from None
         except (EOFError, OSError, protocol.ProtocolError) as exc:
             self.kill()
             raise WorkerDied(f"the worker stopped ({type(exc).__name__})") from None
+        except BaseException:  # a grader bug mid-exchange: the channel is out of step
+            self.kill()
+            raise
 
     def kill(self) -> None:
-        """Kill the worker and everything it started; wait until they are gone."""
+        """Kill the worker and everything it started; wait until they are gone.
+        Once only: its pids may belong to other processes afterwards."""
+        if self.dead:
+            return
         self.dead = True
+        if self.on_kill is not None:
+            self.on_kill(self)
         try:
             self.sock.close()
         except OSError:

@@ -46,8 +46,10 @@ def test_accepts_integer_array(student):
                  "key_padding_mask(np.array([3, 1, 4]), 4)")
 
 
-def test_rejects_invalid_lengths(student):
-    """A length of 0, or longer than n_src, raises ValueError"""
+def test_rejects_invalid_lengths(student, ref):
+    """Valid lengths work; a length of 0, or longer than n_src, raises ValueError"""
+    expect_close(student.key_padding_mask([1, 3], 3), ref.key_padding_mask([1, 3], 3),
+                 "key_padding_mask([1, 3], 3)")
     for lengths, n_src in (([0, 2], 3), ([2, 4], 3)):
         with expect_raises(ValueError, f"key_padding_mask({lengths}, {n_src})"):
             student.key_padding_mask(lengths, n_src)

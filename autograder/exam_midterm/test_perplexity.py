@@ -65,7 +65,9 @@ def test_large_logits_stay_finite(student, ref):
     _check(student, ref, logits, labels, "perplexity with logits in the thousands")
 
 
-def test_rejects_nothing_to_score(student):
-    """All positions ignored raises ValueError"""
+def test_rejects_nothing_to_score(student, ref):
+    """Scores a batch with positions to score; all positions ignored raises ValueError"""
+    logits, labels = np.array([[0.0, 2.0, -1.0], [1.0, 0.0, 0.5]]), np.array([1, -100])
+    _check(student, ref, logits, labels, "perplexity with one of 2 positions labelled -100")
     with expect_raises(ValueError, "perplexity with every label -100"):
         student.perplexity(np.zeros((2, 3)), np.array([-100, -100]))

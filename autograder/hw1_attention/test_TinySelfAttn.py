@@ -1,33 +1,39 @@
 """Hidden tests: TinySelfAttn.
 
 The student's module is driven with the reference's weights, and its
-scaled_dot_product_attention is swapped for a known-good one first, so that a
-bug there costs points on that question only.
+scaled_dot_product_attention is swapped for a proxy whose answers the grader
+computes with the reference (a callback: no reference code enters the
+worker), so that a bug there costs points on that question only.
 """
 import torch
 
 from autograder.checks import (expect_close, expect_equal, expect_raises, expect_shape,
                                expect_tensor, fail, seeded)
 from autograder.engine.student import RemoteObject
+from autograder.hw1_attention import reference
 
 QUESTION = "TinySelfAttn"
-KNOWN_GOOD_SDPA = '''
-import math, torch
-def make():
-    def scaled_dot_product_attention(q, k, v, mask=None):
-        scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])
-        if mask is not None:
-            scores = scores + mask
-        weights = torch.softmax(scores, dim=-1)
-        return weights @ v, weights
-    return scaled_dot_product_attention
-'''
+MAX_SCORES = 1 << 16  # entries of q k^T one lent call may ask for (the tests need < 1,200)
 CONFIGS = [(32, 4), (12, 3), (16, 1), (24, 8)]  # (h, heads)
+
+
+def _attention(q, k, v, mask=None):
+    """The reference's attention on what the student's module sends, once it
+    is checked to be tensors of a size these tests produce."""
+    for t in (q, k, v) + (() if mask is None else (mask,)):
+        if not isinstance(t, torch.Tensor) or not t.is_floating_point() or t.dim() > 4:
+            raise TypeError("expected float tensors of at most 4 dimensions")
+    if q.dim() < 2 or k.dim() < 2 or q.shape[:-2].numel() * q.shape[-2] * k.shape[-2] > MAX_SCORES:
+        raise ValueError("q and k must be (..., n, d) and small")
+    with torch.no_grad():
+        out, weights = reference.scaled_dot_product_attention(q, k, v, mask)
+    return out, weights
 
 
 def _module(student, h, heads):
     if student.has("scaled_dot_product_attention"):
-        student.define("scaled_dot_product_attention", student.build(KNOWN_GOOD_SDPA, "make"))
+        student.define("scaled_dot_product_attention",
+                       student.callback("scaled_dot_product_attention", _attention))
     m = student.TinySelfAttn(h, heads)
     if not isinstance(m, RemoteObject):
         fail(f"TinySelfAttn({h}, {heads}) did not return a module")
@@ -77,9 +83,23 @@ def test_matches_reference_with_causal_mask(ref, student):
             expect_close(y, reference(x, mask), what, rtol=1e-4, atol=1e-5)
 
 
+def _expect_attention(ref, student, h, heads, seed):
+    """TinySelfAttn(h, heads) with the reference's weights, checked to compute the
+    reference's attention with and without a causal mask: the behaviour tests
+    below count only for a module that is attention."""
+    m, reference = _loaded(ref, student, h, heads, seed)
+    x = torch.randn(1, 5, h, generator=torch.Generator().manual_seed(seed))
+    for mask, name in ((None, "without a mask"), (ref.causal_mask(5), "with a causal mask")):
+        what = f"TinySelfAttn({h}, {heads}) {name}"
+        with torch.no_grad():
+            expected = reference(x, mask)
+        expect_close(expect_tensor(m(x, mask), what), expected, what, rtol=1e-4, atol=1e-5)
+    return m
+
+
 def test_bidirectional_influence(ref, student):
-    """without a mask the last token changes the first output; with a causal mask it cannot"""
-    m, _ = _loaded(ref, student, 16, 2, 5)
+    """computes attention; without a mask the last token changes the first output, with a causal mask it cannot"""
+    m = _expect_attention(ref, student, 16, 2, 5)
     x = torch.randn(1, 5, 16, generator=torch.Generator().manual_seed(5))
     x2 = x.clone()
     x2[0, -1] += 1.0
@@ -92,8 +112,9 @@ def test_bidirectional_influence(ref, student):
         fail("with a causal mask, changing the last token changed position 0's output")
 
 
-def test_rejects_indivisible_heads(student):
-    """raises ValueError when h is not divisible by heads"""
+def test_rejects_indivisible_heads(ref, student):
+    """works for valid sizes, and raises ValueError when h is not divisible by heads"""
+    _expect_attention(ref, student, 12, 3, 6)
     for h, heads in ((10, 3), (32, 5)):
         with expect_raises(ValueError, f"TinySelfAttn({h}, {heads})"):
             student.TinySelfAttn(h, heads)

@@ -4,13 +4,14 @@ import torch
 from autograder.checks import expect_close, expect_dtype, expect_raises, expect_shape, expect_tensor
 
 QUESTION = "causal_mask"
+ANSWER_BYTES = 1 << 16  # a mask of up to 40 x 40 in any dtype; a bigger answer stops the worker
 
 
 def test_type_shape_dtype(student):
     """returns a float32 torch.Tensor of shape (n, n)"""
     for n in (1, 4, 9):
         what = f"causal_mask({n})"
-        mask = expect_tensor(student.causal_mask(n), what)
+        mask = expect_tensor(student.at_most(ANSWER_BYTES).causal_mask(n), what)
         expect_shape(mask, (n, n), what)
         expect_dtype(mask, torch.float32, what)
 
@@ -19,13 +20,16 @@ def test_values(student):
     """0 on and below the diagonal, -inf above, for n from 1 to 12 and 40"""
     for n in [*range(1, 13), 40]:
         what = f"causal_mask({n})"
-        mask = expect_tensor(student.causal_mask(n), what)
+        mask = expect_tensor(student.at_most(ANSWER_BYTES).causal_mask(n), what)
         expect_close(mask, torch.nn.Transformer.generate_square_subsequent_mask(n), what,
                      rtol=0, atol=0)
 
 
 def test_rejects_invalid_n(student):
-    """raises ValueError for n < 1 and for n that is not an int"""
+    """works for a valid n, and raises ValueError for n < 1 and for n that is not an int"""
+    mask = expect_tensor(student.at_most(ANSWER_BYTES).causal_mask(5), "causal_mask(5)")
+    expect_close(mask, torch.nn.Transformer.generate_square_subsequent_mask(5), "causal_mask(5)",
+                 rtol=0, atol=0)
     for bad in (0, -3, 2.5, "4", None):
         with expect_raises(ValueError, f"causal_mask({bad!r})"):
             student.causal_mask(bad)

@@ -2,23 +2,20 @@
 
 Expected values are torch's own (TransformerDecoderLayer on the meta
 device). A decoder count may be written on top of encoder_layer_param_count;
-that helper is swapped for a known-good one first, so that a mistake in the
-encoder count costs points on that question only.
+that helper is swapped for a proxy whose answers the grader computes with the
+reference (a callback: no reference code enters the worker), so that a
+mistake in the encoder count costs points on that question only.
 """
 import functools
+import numbers
 
 import torch
 
 from autograder.checks import expect_equal, expect_int
+from autograder.hw2_positions_params import reference
 
 QUESTION = "decoder_layer_param_count"
-KNOWN_GOOD_ENCODER = '''
-def make():
-    def encoder_layer_param_count(d, d_ff=None):
-        d_ff = 4 * d if d_ff is None else d_ff
-        return 4 * d * d + 4 * d + 2 * d * d_ff + d_ff + d + 4 * d
-    return encoder_layer_param_count
-'''
+MAX_WIDTH = 10**7  # widths the lent encoder count accepts (the tests use up to 10^6)
 WIDTHS = [1, 2, 3, 4, 6, 8, 10, 16, 33, 64, 100, 512, 768, 1024, 4096]
 PAIRS = [(8, 1), (8, 8), (16, 100), (512, 2048), (768, 3072), (64, 7), (10, 2048), (3, 5),
          (1024, 4096), (100, 1)]  # (d, d_ff)
@@ -30,9 +27,19 @@ def torch_count(d: int, d_ff: int) -> int:
     return sum(p.numel() for p in layer.parameters())
 
 
+def _encoder_count(d, d_ff=None):
+    """The reference's encoder count, for widths that are ints of a sane size."""
+    for width in (d, 4 if d_ff is None else d_ff):
+        if isinstance(width, bool) or not isinstance(width, numbers.Integral) \
+                or not 1 <= width <= MAX_WIDTH:
+            raise ValueError(f"widths must be ints from 1 to {MAX_WIDTH}")
+    return int(reference.encoder_layer_param_count(int(d), None if d_ff is None else int(d_ff)))
+
+
 def _student(student):
     if student.has("encoder_layer_param_count"):
-        student.define("encoder_layer_param_count", student.build(KNOWN_GOOD_ENCODER, "make"))
+        student.define("encoder_layer_param_count",
+                       student.callback("encoder_layer_param_count", _encoder_count))
     return student
 
 

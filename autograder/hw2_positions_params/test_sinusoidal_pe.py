@@ -85,22 +85,31 @@ def test_relative_position_figures(student):
              "not the lesson's distance")
 
 
-def test_rejects_bad_d(student):
-    """raises ValueError when d is odd, zero or negative"""
+def _expect_valid_input_works(ref, student):
+    """Points for rejecting bad input count only when valid input works."""
+    expect_close(student.sinusoidal_pe(6, 8), ref.sinusoidal_pe(6, 8), "sinusoidal_pe(6, 8)",
+                 rtol=0, atol=1e-8)
+
+
+def test_rejects_bad_d(ref, student):
+    """works for valid sizes, and raises ValueError when d is odd, zero or negative"""
+    _expect_valid_input_works(ref, student)
     for n_pos, d in ((4, 7), (4, 1), (4, 0), (4, -2), (0, 3)):
         with expect_raises(ValueError, f"sinusoidal_pe({n_pos}, {d})"):
             student.sinusoidal_pe(n_pos, d)
 
 
-def test_rejects_negative_n_pos(student):
-    """raises ValueError when n_pos is negative"""
+def test_rejects_negative_n_pos(ref, student):
+    """works for valid sizes, and raises ValueError when n_pos is negative"""
+    _expect_valid_input_works(ref, student)
     for n_pos, d in ((-1, 8), (-5, 2)):
         with expect_raises(ValueError, f"sinusoidal_pe({n_pos}, {d})"):
             student.sinusoidal_pe(n_pos, d)
 
 
-def test_rejects_non_integers(student):
-    """raises ValueError when n_pos or d is not an int (a float, a string, None)"""
+def test_rejects_non_integers(ref, student):
+    """works for valid sizes; raises ValueError when n_pos or d is not an int (float, str, None)"""
+    _expect_valid_input_works(ref, student)
     for n_pos, d in ((3.5, 8), (4, 8.0), (4, 7.5), ("4", 8), (4, None)):
         with expect_raises(ValueError, f"sinusoidal_pe({n_pos!r}, {d!r})"):
             student.sinusoidal_pe(n_pos, d)

@@ -1,5 +1,6 @@
 """Shared by the hidden tests of hw4: the documented run, reference results
-cached once per batch, and trusted helper code that runs in the worker.
+cached once per batch, and the one piece of code sent into the worker, the
+notebook's provided (public, not graded) TinySelfAttn.
 
 The documented run (the lesson's figures, checked against the reference in
 tests/test_hw4_bert_finetuning.py): torch.manual_seed(42), build the default model;
@@ -10,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import inspect
 
 import torch
 
@@ -36,35 +36,40 @@ TRACE_ATOL = 1e-4
 # the tanh GELU < 3e-4 (trained weights); every mistake above moves them by > 0.1.
 LOGITS_ATOL, LOGITS_RTOL = 1e-3, 1e-3
 
-# Trusted code for the worker: the reference itself plus small entry points.
-WORKER_SOURCE = inspect.getsource(ref) + '''
+# Part 0 of the student notebook, exactly as handed out (a test checks it
+# against the notebook): bound under its name before the student's model is
+# built, so the model is graded on the answer cells only. It is public code;
+# no reference code of a graded stub is ever sent into the worker.
+PROVIDED_ATTENTION = '''class TinySelfAttn(nn.Module):
+    """Multi-head self-attention (homework 1), with torch's fused attention."""
 
-def known_good_attention():
-    return TinySelfAttn
+    def __init__(self, h, heads):
+        super().__init__()
+        if h % heads != 0:
+            raise ValueError(f"width h={h} must be divisible by heads={heads}")
+        self.heads = heads
+        self.qkv = nn.Linear(h, 3 * h, bias=False)
+        self.out = nn.Linear(h, h)
+
+    def forward(self, x, mask=None):
+        B, T, h = x.shape
+        queries, keys, values = self.qkv(x).split(h, dim=-1)  # each (B, T, h)
+        per_head = lambda t: t.reshape(B, T, self.heads, h // self.heads).transpose(1, 2)
+        mixed = F.scaled_dot_product_attention(
+            per_head(queries), per_head(keys), per_head(values), attn_mask=mask)  # (B, H, T, h/H)
+        return self.out(mixed.transpose(1, 2).reshape(B, T, h))  # (B, T, h)'''
+PROVIDED_SOURCE = ("import torch\nimport torch.nn.functional as F\nfrom torch import nn\n\n\n"
+                   + PROVIDED_ATTENTION + "\n\n\ndef provided_attention():\n    return TinySelfAttn\n")
 
 
-def reference_model(config, state):
-    model = TinyBertForClassification(**config)
-    model.load_state_dict(state)
-    return model
+def provided_attention(student) -> RemoteObject:
+    return student.build(PROVIDED_SOURCE, "provided_attention")
 
 
-def train(model, ids, labels, epochs, lr):
-    return train_classifier(model, ids, labels, epochs, lr)
-
-
-def count(model):
-    return sum(p.numel() for p in model.parameters())
-
-
-def logits(model, ids):
-    with torch.no_grad():
-        return model(ids)
-'''
-
-
-def helper(student, name, *args):
-    return student.build(WORKER_SOURCE, name, *args)
+def config_of(config: tuple) -> dict:
+    """Every constructor argument of a config (the defaults filled in)."""
+    return {"vocab": 100, "h": 32, "heads": 4, "n_layers": 2, "max_len": 16, "n_classes": 2,
+            **dict(config)}
 
 
 @functools.lru_cache(maxsize=None)
@@ -92,7 +97,9 @@ def reference_state(seed: int, config: tuple = DEFAULTS) -> dict:
 
 
 def reference_model(seed: int, config: tuple = DEFAULTS, state: dict | None = None):
-    model = ref.TinyBertForClassification(**dict(config))
+    """The reference model with the state of reference_state(seed, config) or `state`."""
+    with checks.seeded(0):  # its initial weights are overwritten; the global RNG is shared
+        model = ref.TinyBertForClassification(**dict(config))
     model.load_state_dict(state if state is not None else reference_state(seed, config))
     return model
 

@@ -1,10 +1,11 @@
 """Hidden tests: TinyBertForClassification.
 
 The notebook's TinySelfAttn is provided code, not a question: before building
-the student's model, a known-good copy is bound under that name, so the model
-is graded on what the student wrote for this question. Training uses the
-reference loop, run in the worker, so a bug in train_classifier costs nothing
-here.
+the student's model, a copy of exactly that public cell is bound under that
+name, so the model is graded on what the student wrote for this question.
+Training runs the reference loop in the grader on the student's model seen
+through StudentModule (the worker computes only its forward and backward), so
+a bug in train_classifier costs nothing here.
 """
 import functools
 
@@ -12,8 +13,10 @@ import torch
 
 from autograder.checks import (expect_close, expect_equal, expect_int, expect_shape, expect_tensor,
                                fail)
+from autograder.engine.remote_modules import StudentModule
 from autograder.engine.student import StudentError
 from autograder.hw4_bert_finetuning import common
+from autograder.hw4_bert_finetuning import reference as ref
 from autograder.hw4_bert_finetuning.common import DEEP, DEFAULTS, MODEL_SEED, SMALL
 
 QUESTION = "TinyBertForClassification"
@@ -27,7 +30,7 @@ def _describe(config):
 
 
 def _build(student, config=DEFAULTS, seed=None):
-    student.define("TinySelfAttn", common.helper(student, "known_good_attention"))
+    student.define("TinySelfAttn", common.provided_attention(student))
     if seed is not None:
         student.seed(seed)
     return common.expect_model(student.TinyBertForClassification(**dict(config)),
@@ -61,7 +64,7 @@ def _ids(seed, batch, t, vocab):
 @functools.lru_cache(maxsize=None)
 def _cases(seed, config):
     """[(ids, reference logits)] for the reference model built after torch.manual_seed(seed)."""
-    cfg = {"vocab": 100, "max_len": 16, **dict(config)}
+    cfg = common.config_of(config)
     reference = common.reference_model(seed, config)
     shapes = ((1, 1), (3, cfg["max_len"]), (8, 5), (64, cfg["max_len"] - 1))  # (batch, T)
     cases = []
@@ -103,7 +106,8 @@ def test_parameter_count(student):
     for config in CONFIGS:
         what = _describe(config)
         model = _build(student, config)
-        got = expect_int(common.helper(student, "count", model),
+        params = student.list(model.parameters())
+        got = expect_int(sum(expect_tensor(p, f"{what}: a parameter").numel() for p in params),
                          f"{what}: sum of p.numel() over parameters()")
         expected = sum(v.numel() for v in common.reference_state(0, config).values())
         expect_equal(got, expected, f"{what}: number of parameters")
@@ -134,8 +138,8 @@ def test_attention_is_bidirectional(student):
     ids = _ids(3, 4, 9, 100)
     changed = ids.clone()
     changed[:, -1] = (changed[:, -1] + 1) % 100
-    a = expect_tensor(common.helper(student, "logits", model, ids), "logits")
-    b = expect_tensor(common.helper(student, "logits", model, changed), "logits")
+    a = expect_tensor(model(ids), "logits")
+    b = expect_tensor(model(changed), "logits")
     if torch.allclose(a, b, rtol=0, atol=1e-6):
         fail("changing the last token left the logits unchanged: position 0 cannot see the "
              "tokens after it (a causal mask, or the head reads something else)")
@@ -154,7 +158,13 @@ def test_seeded_construction(student):
 
 def test_documented_training_run(student):
     """the lesson's run (seeds 42 and 99, Adam 1e-3, 30 epochs) gives the documented losses"""
-    model = _build(student, DEFAULTS, seed=MODEL_SEED)
     ids, labels = common.documented_data()
-    losses = common.helper(student, "train", model, ids, labels, 30, 1e-3)
+    what = f"{_describe(DEFAULTS)} on the training ids {tuple(ids.shape)}"
+
+    def logits(value):
+        expect_shape(expect_tensor(value, what), (len(ids), 2), what)
+        return value
+    model = StudentModule(student, _build(student, DEFAULTS, seed=MODEL_SEED), logits)
+    with common.one_thread():
+        losses = ref.train_classifier(model, ids, labels, epochs=30, lr=1e-3)
     common.expect_trace(losses, common.documented_trace(), "losses of the 30 epochs")

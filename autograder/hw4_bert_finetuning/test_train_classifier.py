@@ -1,8 +1,10 @@
 """Hidden tests: train_classifier.
 
-The model handed to the student's loop is the reference model, built in the
-worker from trusted code and the reference's weights, so a bug in the
-student's TinyBertForClassification costs nothing here.
+The model handed to the student's loop holds the reference's weights, and its
+forward and backward are computed by the grader with the reference model (a
+module lent through callbacks: the worker holds only the parameters and
+generic code), so a bug in the student's TinyBertForClassification costs
+nothing here.
 """
 import functools
 import numbers
@@ -10,6 +12,7 @@ import numbers
 import torch
 
 from autograder.checks import expect_close, expect_tensor, fail
+from autograder.engine.remote_modules import Memo, lend_module
 from autograder.hw4_bert_finetuning import common
 from autograder.hw4_bert_finetuning.common import DEFAULTS, MODEL_SEED, SMALL
 
@@ -19,9 +22,30 @@ SMALL_SEED = 11
 RUNS = ((5, 3e-3), (12, 1e-4))  # (epochs, lr) that differ from the defaults
 
 
+MAX_BATCH = 1024  # ids rows the lent model computes in one call (the tests send 50)
+
+
 def _reference_model(student, seed=MODEL_SEED, config=DEFAULTS):
-    return common.helper(student, "reference_model", dict(config),
-                         common.reference_state(seed, config))
+    """A model in the worker with the reference's weights, computed by the grader."""
+    return lend_module(student, common.reference_model(seed, config),
+                       functools.partial(_check_ids, common.config_of(config)), _memo(config))
+
+
+@functools.lru_cache(maxsize=None)
+def _memo(config: tuple) -> Memo:
+    """The lent model's answers, shared by every submission of the batch."""
+    return Memo()
+
+
+def _check_ids(cfg: dict, inputs: list) -> None:
+    """The lent model's one input: ids (B, T), integers in the vocabulary, T <= max_len."""
+    ids = inputs[0] if len(inputs) == 1 else None
+    if not isinstance(ids, torch.Tensor) or ids.dtype not in (torch.int64, torch.int32) \
+            or ids.dim() != 2:
+        raise TypeError("the model takes one argument: ids, an integer tensor (B, T)")
+    if not (1 <= ids.shape[0] <= MAX_BATCH and 1 <= ids.shape[1] <= cfg["max_len"]) \
+            or ids.min() < 0 or ids.max() >= cfg["vocab"]:
+        raise ValueError("ids out of range for this model")
 
 
 def test_returns_one_loss_per_epoch(student):
@@ -66,7 +90,7 @@ def test_trains_the_given_model(student):
     model = _reference_model(student, SMALL_SEED, SMALL)
     student.train_classifier(model, ids, labels, epochs=epochs, lr=lr)
     what = "the model's logits after train_classifier"
-    logits = expect_tensor(common.helper(student, "logits", model, ids), what)
+    logits = expect_tensor(model(ids), what)
     expect_close(logits, _trained_logits(epochs, lr), what, rtol=1e-3, atol=1e-4)
 
 

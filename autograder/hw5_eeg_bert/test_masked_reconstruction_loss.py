@@ -50,9 +50,12 @@ def test_ignores_unmasked_rows(student):
         fail("masked=[3, 7]: the loss changed when only unmasked rows changed")
 
 
-def test_empty_mask_raises(student):
-    """raises ValueError when no row is masked"""
+def test_empty_mask_raises(ref, student):
+    """works with masked rows, and raises ValueError when no row is masked"""
     recon, target = _pair(4, 4, 5)
+    what = "masked_reconstruction_loss(recon, target, [1, 2])"
+    expect_close(_loss(student, recon, target, [1, 2], what),
+                 ref.masked_reconstruction_loss(recon, target, [1, 2]), what)
     for masked in ([], np.array([], dtype=np.int64)):
         with expect_raises(ValueError, f"masked_reconstruction_loss(recon, target, {masked!r})"):
             student.masked_reconstruction_loss(recon, target, masked)

@@ -35,9 +35,11 @@ def test_rows_concatenate_channels(ref, student):
                  "patchify(signal[c, n] = 100 c + n, 4)", rtol=0, atol=0)
 
 
-def test_rejects_invalid_patch_len(student):
-    """raises ValueError when patch_len is not an int >= 1 dividing N"""
+def test_rejects_invalid_patch_len(ref, student):
+    """works for a valid patch_len; raises ValueError for one that is not an int >= 1 dividing N"""
     x = _signal(2, 64, 1)
+    what = "patchify(signal of shape (2, 64), 8)"
+    expect_close(student.patchify(x, 8), ref.patchify(x, 8), what, rtol=0, atol=0)
     for bad in (0, -8, 7, 48, 2.5, "8"):
         with expect_raises(ValueError, f"patchify(signal of shape (2, 64), {bad!r})"):
             student.patchify(x, bad)

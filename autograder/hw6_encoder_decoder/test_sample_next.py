@@ -106,8 +106,13 @@ def test_uses_only_rng(student):
 
 
 def test_rejects_invalid_arguments(student):
-    """raises ValueError for temperature <= 0 and for top_k < 1"""
+    """samples for valid arguments; raises ValueError for temperature <= 0 and for top_k < 1"""
     rng = student.new("numpy.random.default_rng", 0)
+    for temperature in (0.5, 2.0):  # top_k=1 leaves one token: the draw is certain
+        what = f"sample_next(logits, {temperature}, rng, top_k=1)"
+        if expect_int(student.sample_next(LOGITS, temperature, rng, top_k=1), what) \
+                != int(np.argmax(LOGITS)):
+            fail(f"{what}: drew a token other than the only one top_k=1 keeps")
     for temperature, top_k in ((0.0, None), (-1.0, None), (1.0, 0), (1.0, -3)):
         what = f"sample_next(logits, {temperature}, rng, top_k={top_k})"
         with expect_raises(ValueError, what):

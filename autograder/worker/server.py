@@ -4,6 +4,11 @@ Every request is a frame {"op": ..., ...}; every reply is {"ok": value} or
 {"error": {...}}. Objects that are not plain data stay here and travel as
 handles. Nothing this module sends back is trusted by the grader beyond
 being data.
+
+While it answers a request, the worker may call back: a GraderFunction (a
+function the grader lends for one test, in place of known-good code that
+would otherwise have to be sent here) sends {"callback": name, "args": ...}
+and waits for the grader's {"ok": value} or {"error": {...}}.
 """
 from __future__ import annotations
 
@@ -86,6 +91,27 @@ def error_report(exc: BaseException) -> dict:
     }
 
 
+class GraderError(RuntimeError):
+    """The grader refused a callback or its function raised; the message says which."""
+
+
+class GraderFunction:
+    """A function lent by the grader: calling it sends the arguments to the grader,
+    which computes the answer. It holds a name only, never code."""
+
+    def __init__(self, server: "Server", name: str):
+        self._server, self._name = server, name
+
+    def __call__(self, *args, **kwargs):
+        return self._server.call_grader(self._name, args, kwargs)
+
+    def __repr__(self):
+        return f"<function {self._name} lent by the grader>"
+
+    def __deepcopy__(self, memo):  # a copied model shares the grader's function, not a socket
+        return self
+
+
 def seed_everything(seed: int) -> None:
     random.seed(seed)
     if "numpy" in sys.modules:
@@ -121,22 +147,38 @@ class Server:
         return self.handles[h.id]
 
     # ------------------------------------------------------------ loop
+    def receive(self):
+        return protocol.recv_frame(self.sock, protocol.MAX_TRUSTED_FRAME,
+                                   protocol.MAX_TRUSTED_FRAME)
+
     def serve(self) -> None:
         while True:
             try:
-                header, buffers = protocol.recv_frame(self.sock)
+                header, buffers = self.receive()
             except EOFError:
                 return
             op = header.get("op")
             try:
                 value = self.dispatch(op, header, buffers)
                 obj, bufs = protocol.pack(value, self.to_handle)
-                reply = {"ok": obj, "nbuf": len(bufs)}
+                reply = {"ok": obj}
             except BaseException as exc:  # the student's error, reported as data
                 if isinstance(exc, SystemExit) and op == "exit":
                     return
-                reply, bufs = {"error": error_report(exc), "nbuf": 0}, []
+                reply, bufs = {"error": error_report(exc)}, []
             protocol.send_frame(self.sock, reply, bufs)
+
+    def call_grader(self, name: str, args: tuple, kwargs: dict):
+        """Send a callback to the grader and wait for its answer (within the
+        request being served: the grader answers, then waits for our reply)."""
+        enc = protocol.Encoder(self.to_handle)
+        header = {"callback": name, "args": enc.encode(tuple(args)),
+                  "kwargs": enc.encode(dict(kwargs))}
+        protocol.send_frame(self.sock, header, enc.buffers)
+        reply, buffers = self.receive()
+        if "error" in reply:
+            raise GraderError(str(reply["error"].get("message", "refused"))[:2000])
+        return protocol.unpack(reply.get("ok"), buffers, self.from_handle)
 
     def dispatch(self, op, header, buffers):
         args = kwargs = None
@@ -166,7 +208,9 @@ class Server:
             scope: dict = {"__name__": "grader_helper"}
             exec(compile(header["source"], "<grader helper>", "exec"), scope)
             return scope[header["name"]](*args, **kwargs)
-        if op == "define":  # the grader swaps in a known-good helper so one bug costs one question
+        if op == "callback":  # a proxy for a function the grader lends this test
+            return GraderFunction(self, str(header["name"]))
+        if op == "define":  # a lent function in place of the student's: one bug costs one question
             self.namespace[header["name"]] = args[0]
             return None
         if op == "release":

@@ -1,0 +1,236 @@
+"""Torch modules whose parameters live on one side of the trust boundary and
+whose computation runs on the other, so that a test can train one side's
+module with the other side's code without sending any graded code anywhere.
+
+* lend_module: a module in the worker (handed to the student's training loop)
+  whose output and gradients the grader computes with its own trusted module,
+  through callbacks. The worker receives generic code and parameter values only.
+* StudentModule: the student's module seen from the grader, with its
+  parameters copied here, so that the reference loop (optimiser and loss)
+  runs in the grader while the worker computes only the student's forward and
+  backward, through generic helpers.
+
+What must stay true: the sources sent to the worker below are generic (they
+implement no stub of any assignment), and everything that comes back is
+checked before use.
+"""
+from __future__ import annotations
+
+import hashlib
+import threading
+from typing import Callable
+
+import torch
+from torch import nn
+
+from autograder.checks import fail
+from autograder.engine.callbacks import MAX_CALLS
+
+# Worker side of lend_module: parameters here, output and gradients from the grader.
+LENT_MODULE = '''
+import torch
+
+
+class _ComputedByGrader(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, lent, inputs, *weights):
+        ctx.lent, ctx.inputs = lent, inputs
+        ctx.save_for_backward(*weights)
+        return lent.grader_forward(list(inputs), [w.detach() for w in weights])
+
+    @staticmethod
+    def backward(ctx, grad):
+        weights = [w.detach() for w in ctx.saved_tensors]
+        return (None, None, *ctx.lent.grader_backward(list(ctx.inputs), weights, grad))
+
+
+class LentModule(torch.nn.Module):
+    """Holds parameters; the grader computes its output and their gradients."""
+
+    def __init__(self, values, grader_forward, grader_backward):
+        super().__init__()
+        self.weights = torch.nn.ParameterList(torch.nn.Parameter(v) for v in values)
+        self.grader_forward, self.grader_backward = grader_forward, grader_backward
+
+    def forward(self, *inputs):
+        return _ComputedByGrader.apply(self, inputs, *self.weights)
+
+
+def make(values, grader_forward, grader_backward):
+    return LentModule(values, grader_forward, grader_backward)
+'''
+
+# Worker side of StudentModule: the student's module run on parameter values
+# the grader sends (all of them in one vector), then backpropagated from an
+# output gradient it sends; the gradients go back in one vector too.
+DIFFERENTIATOR = '''
+import torch
+
+
+class Differentiator:
+    def __init__(self, module):
+        self.module = module
+        self.params = list(module.parameters())
+        self.output = None
+
+    def values(self):
+        return torch.cat([p.detach().reshape(-1) for p in self.params])
+
+    def forward(self, vector, *inputs):
+        with torch.no_grad():
+            for p, part in zip(self.params, vector.split([p.numel() for p in self.params])):
+                p.copy_(part.view_as(p))
+        self.module.zero_grad(set_to_none=True)
+        self.output = self.module(*inputs)
+        return self.output
+
+    def backward(self, grad):
+        self.output.backward(grad)
+        return torch.cat([torch.zeros(p.numel(), dtype=p.dtype) if p.grad is None
+                          else p.grad.reshape(-1) for p in self.params])
+
+
+def make(module):
+    return Differentiator(module)
+'''
+
+
+class Memo:
+    """Answers of lent modules already computed, shared by every test that lends
+    a module of the same code and configuration: correct training loops send
+    the same parameter values, so their answers are computed once per batch.
+    Bounded (oldest entries go first) and safe to share between threads."""
+
+    def __init__(self, size: int = 256):
+        self._items: dict = {}
+        self._size = size
+        self._lock = threading.Lock()
+
+    def get(self, key):
+        with self._lock:
+            return self._items.get(key)
+
+    def put(self, key, value) -> None:
+        with self._lock:
+            self._items[key] = value
+            while len(self._items) > self._size:
+                del self._items[next(iter(self._items))]
+
+
+def lend_module(student, module: nn.Module, check_inputs: Callable, memo: Memo | None = None,
+                max_calls: int = MAX_CALLS):
+    """A module in the worker that starts with the parameters of `module` (the
+    grader's, trusted) and whose forward and backward the grader computes with
+    `module`, on the parameter values the worker sends. check_inputs(inputs)
+    raises for inputs the test would not send (tensors only; it bounds the
+    grader's work); `memo` may be shared by the tests lending the same model.
+    Returns the worker's handle, for the rest of the current test; `module`
+    belongs to this test alone (its parameters are overwritten)."""
+    params = [p for _, p in module.named_parameters()]
+    memo = Memo() if memo is None else memo
+    last: dict = {}  # the graph of the latest forward computed here, for its backward
+
+    def run(inputs, values, key) -> torch.Tensor:
+        _load(params, values)
+        with torch.enable_grad():
+            last.update(key=key, out=module(*inputs))
+        return last["out"]
+
+    def forward(inputs, values):
+        check_inputs(inputs)
+        key = ("out", _digest(inputs), _digest(values))
+        out = memo.get(key)
+        if out is None:
+            out = run(inputs, values, key[1:]).detach()
+            memo.put(key, out)
+        return out
+
+    def backward(inputs, values, grad):
+        check_inputs(inputs)
+        key = ("grads", _digest(inputs), _digest(values), _digest([grad]))
+        grads = memo.get(key)
+        if grads is None:
+            out = last["out"] if last.get("key") == key[1:3] else run(inputs, values, key[1:3])
+            if grad.shape != out.shape:
+                raise ValueError("the output's gradient does not match the output")
+            grads = list(torch.autograd.grad(out, params, grad.to(out.dtype), retain_graph=True,
+                                             allow_unused=True))
+            memo.put(key, grads)
+        return grads
+
+    tag = f"{type(module).__name__}@{id(module):x}"
+    return student.build(LENT_MODULE, "make", [p.detach() for p in params],
+                         student.callback(tag + ".forward", forward, max_calls=max_calls),
+                         student.callback(tag + ".backward", backward, max_calls=max_calls))
+
+
+def _load(params: list, values) -> None:
+    """Copy the values the worker sent into the grader's parameters, once checked."""
+    if type(values) is not list or len(values) != len(params) or not all(
+            isinstance(v, torch.Tensor) and v.dtype == p.dtype and v.shape == p.shape
+            for v, p in zip(values, params)):
+        raise ValueError("the parameters no longer match the model's (shape or dtype)")
+    with torch.no_grad():
+        for p, v in zip(params, values):
+            p.copy_(v)
+
+
+def _digest(tensors) -> bytes:
+    """A fingerprint of a list of tensors: dtypes, shapes and bytes."""
+    if type(tensors) is not list or not all(isinstance(t, torch.Tensor) for t in tensors):
+        raise TypeError("expected a list of tensors")
+    h = hashlib.blake2b(digest_size=16)
+    for t in tensors:
+        h.update(f"{t.dtype}{tuple(t.shape)};".encode())
+        h.update(t.detach().contiguous().reshape(-1).view(torch.uint8).numpy())
+    return h.digest()
+
+
+class _ComputedByStudent(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, remote, inputs, weights):
+        ctx.remote = remote
+        return remote.run_forward(weights, inputs)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return None, None, ctx.remote.run_backward(grad)
+
+
+class StudentModule(nn.Module):
+    """The student's module (a handle) as a module of the grader: its parameters
+    are copied here, as one vector, and trained here; each forward sends their
+    values to the worker, which runs the student's forward, and each backward
+    sends the output's gradient, which the worker backpropagates. (An optimiser
+    acts on each entry alone, so one vector trains as the separate tensors
+    would.) check_output(value) returns the output as a tensor or fails the test."""
+
+    def __init__(self, student, module, check_output: Callable):
+        super().__init__()
+        self._remote = _Remote(student.build(DIFFERENTIATOR, "make", module), check_output)
+        values = self._remote.differentiator.values()
+        if not isinstance(values, torch.Tensor) or not values.is_floating_point() \
+                or values.dim() != 1:
+            fail("the model's parameters are not floating-point tensors of one dtype")
+        if not len(values):
+            fail("the model has no parameters to train")
+        self.weights = nn.Parameter(values.clone())
+
+    def forward(self, *inputs):
+        return _ComputedByStudent.apply(self._remote, inputs, self.weights)
+
+
+class _Remote:
+    def __init__(self, differentiator, check_output: Callable):
+        self.differentiator, self.check_output = differentiator, check_output
+        self.size = 0
+
+    def run_forward(self, weights, inputs):
+        self.size = len(weights)
+        return self.check_output(self.differentiator.forward(weights.detach(), *inputs)).detach()
+
+    def run_backward(self, grad):
+        grads = self.differentiator.backward(grad.contiguous())
+        if not isinstance(grads, torch.Tensor) or tuple(grads.shape) != (self.size,):
+            fail("the model's gradients are not one value per parameter")
+        return grads
