@@ -1,7 +1,7 @@
 """Hidden tests: bidirectional_self_attention."""
 import numpy as np
 
-from autograder.checks import expect_close, expect_ndarray, expect_shape, fail
+from autograder.checks import agrees, expect_close, expect_ndarray, expect_shape, fail
 
 QUESTION = "bidirectional_self_attention"
 CONFIGS = [(9, 8, 2), (5, 12, 3), (7, 16, 4), (4, 6, 1), (6, 8, 8), (3, 10, 5)]  # (T, d, heads)
@@ -55,11 +55,15 @@ def test_rows_sum_to_one_and_see_the_future(student):
 
 
 def test_large_scores_stay_finite(ref, student):
-    """scores in the thousands give finite weights that match the reference"""
-    args = _inputs(6, 8, 31, scale=150.0)
+    """scores in the thousands give finite weights, equal to the reference's wherever moderate scores do"""
+    x, *weights = _inputs(6, 8, 31)
     what = "x scaled so that scores reach the thousands"
-    out, w = _call(student, args, 2, what)
+    out, w = _call(student, (x * 150.0, *weights), 2, what)
     if not (np.all(np.isfinite(out)) and np.all(np.isfinite(w))):
         fail(f"{what}: the result holds nan or inf")
-    ref_out, ref_w = ref.bidirectional_self_attention(*args, 2)
-    expect_close(w, ref_w, what + ": weights", rtol=1e-4, atol=1e-6)
+    # Stability is this test's subject, not the values: an attention that is wrong for
+    # moderate scores too (test_matches_reference's subject) need only stay finite here.
+    _, moderate = _call(student, (x, *weights), 2, "x of shape (6, 8), heads=2")
+    if agrees(moderate, ref.bidirectional_self_attention(x, *weights, 2)[1], 1e-5, 1e-7):
+        ref_w = ref.bidirectional_self_attention(x * 150.0, *weights, 2)[1]
+        expect_close(w, ref_w, what + ": weights", rtol=1e-4, atol=1e-6)

@@ -1,7 +1,7 @@
 """Hidden tests: cross_attention."""
 import numpy as np
 
-from autograder.checks import expect_close, expect_ndarray, expect_shape, fail
+from autograder.checks import agrees, expect_close, expect_ndarray, expect_shape, fail
 
 QUESTION = "cross_attention"
 CONFIGS = [(7, 9, 8, 2), (9, 7, 8, 2), (3, 11, 12, 3), (5, 5, 16, 4), (1, 6, 6, 1), (4, 2, 16, 8)]
@@ -52,7 +52,6 @@ def test_every_encoder_position_visible(student):
     for seed, (n_tgt, n_src, d, heads) in enumerate(CONFIGS[:4]):
         what = _what(n_tgt, n_src, d, heads)
         _, w = _call(student, _inputs(n_tgt, n_src, d, 20 + seed), heads, what)
-        expect_shape(w, (heads, n_tgt, n_src), what + ": weights")
         if not np.allclose(w.sum(axis=-1), 1.0, atol=1e-6):
             fail(f"{what}: a row of weights does not sum to 1 over the encoder positions")
         if not np.all(w > 0):
@@ -75,10 +74,16 @@ def test_decoder_positions_independent(student):
 
 
 def test_large_scores_stay_finite(ref, student):
-    """scores in the thousands give finite weights that match the reference"""
-    args = _inputs(7, 9, 8, 51, scale=150.0)
+    """scores in the thousands give finite weights, equal to the reference's wherever moderate scores do"""
+    y, h, *weights = _inputs(7, 9, 8, 51)
+    large = (y * 150.0, h * 150.0, *weights)
     what = "y and h scaled so that scores reach the thousands"
-    out, w = _call(student, args, 2, what)
+    out, w = _call(student, large, 2, what)
     if not (np.all(np.isfinite(out)) and np.all(np.isfinite(w))):
         fail(f"{what}: the result holds nan or inf")
-    expect_close(w, ref.cross_attention(*args, 2)[1], what + ": weights", rtol=1e-4, atol=1e-6)
+    # Stability is this test's subject: a cross-attention that is wrong for moderate scores
+    # too (test_matches_reference's subject) need only stay finite here.
+    _, moderate = _call(student, (y, h, *weights), 2, _what(7, 9, 8, 2))
+    if agrees(moderate, ref.cross_attention(y, h, *weights, 2)[1], rtol=1e-5, atol=1e-7):
+        expect_close(w, ref.cross_attention(*large, 2)[1], what + ": weights",
+                     rtol=1e-4, atol=1e-6)
