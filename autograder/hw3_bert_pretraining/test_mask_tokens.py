@@ -43,7 +43,8 @@ def run(f, ids, *args, **kwargs):
     answered = (isinstance(out, tuple) and len(out) == 2
                 and all(isinstance(o, np.ndarray) for o in out))
     shared = answered and any(np.shares_memory(o, ids) for o in out)
-    return answered, bool(np.array_equal(ids, original)), bool(shared)
+    labelled = answered and bool((out[1] >= 0).any())
+    return answered, labelled, bool(np.array_equal(ids, original)), bool(shared)
 '''
 
 
@@ -178,6 +179,8 @@ def test_labels_and_corruption_rules(student):
     for seed, probs in enumerate((None, (0.5, 0.6, 0.3), (1.0, 0.0, 1.0), (0.3, 0.0, 0.0))):
         ids = _batch(10 + seed, 16, 256)
         corrupted, labels, what = _call(student, ids, 20 + seed, probs)
+        if seed == 2 and not (labels != -100).any():
+            fail(f"{what}: nothing was selected, so the rules cannot be checked")
         _check_rules(ids, corrupted, labels, what)
 
 
@@ -186,10 +189,13 @@ def test_input_not_modified(student):
     f = student.value("mask_tokens")
     for ids in (_batch(2, 8, 64), _batch(3, 4, 32)[0]):
         rng = student.new("numpy.random.default_rng", 9)
-        answered, unchanged, shared = student.build(UNTOUCHED, "run", f, ids.copy(), VOCAB,
-                                                    MASK, list(SPECIALS), rng, select_prob=0.5)
+        answered, labelled, unchanged, shared = student.build(
+            UNTOUCHED, "run", f, ids.copy(), VOCAB, MASK, list(SPECIALS), rng, select_prob=0.5)
         if not answered:
             fail(f"mask_tokens(ids of shape {ids.shape}) did not return a pair of numpy arrays")
+        if not labelled:
+            fail(f"mask_tokens(ids of shape {ids.shape}, select_prob=0.5) selected nothing, so "
+                 "whether it would leave input_ids alone cannot be seen")
         if not unchanged:
             fail(f"mask_tokens(ids of shape {ids.shape}) modified input_ids in place")
         if shared:
@@ -223,6 +229,8 @@ def test_replacement_split(student):
     alpha = ALPHA / (3 * len(SETTINGS))
     for probs, seeds in SETTINGS:
         _, k, masked, replaced, same = _sample(student, probs, seeds)
+        if k == 0 and probs is None:
+            fail(f"with {_shown(probs)}: nothing was selected, so the split cannot be measured")
         p_mask, p_other, p_same = _split_probabilities(*(probs or DEFAULTS)[1:])
         shown = _shown(probs)
         _expect_count(masked, k, p_mask, alpha, f"with {shown}: selected replaced by [MASK]")
@@ -244,6 +252,9 @@ def test_random_ids_uniform(student):
         moved = ~np.isin(ids, SPECIALS) & np.isin(corrupted, ORDINARY) & (corrupted != ids)
         hits += np.bincount(corrupted[moved], minlength=VOCAB)[:VOCAB]
         trials += int(moved.sum()) - np.bincount(ids[moved], minlength=VOCAB)[:VOCAB]
+    if not trials.any():
+        fail(f"with {_shown(probs)}: no position was replaced by another ordinary id, so the "
+             "distribution of random replacements cannot be measured")
     # A correct replacement is uniform over the M ordinary ids; given that it is not the
     # position's original id o, it is uniform over the M-1 others. So, given which
     # positions moved and their originals, the number of replacements equal to id t is
@@ -282,9 +293,13 @@ def test_selection_is_independent(student):
     # 0.36, so the number of the 256 rows of one call sharing a given count is at most
     # Bin(256, 0.37), which exceeds 192 (three quarters) with probability below 1e-35; over
     # the 127 possible counts and 4 calls, below 1e-32: (a) and (b) together stay below 1e-6. Sampling a fixed number per row
-    # puts every row on one count. Outside [0.01, 0.99] there is no spread to measure.
+    # puts every row on one count. Outside [0.01, 0.99] there is no spread to measure, and
+    # nothing to pay for.
     rate = selected / (n * len(calls))
-    if 0.01 <= rate <= 0.99 and shared > rows * 3 // 4:
+    if not 0.01 <= rate <= 0.99:
+        fail(f"{rate:.1%} of the ordinary positions were selected: with (almost) none or all "
+             "selected, whether positions are selected independently cannot be measured")
+    if shared > rows * 3 // 4:
         fail(f"{shared} of the {rows} rows of {width} ordinary tokens in one call had the same "
              "number selected: select each position independently (a fixed number per row "
              "is another sampler)")

@@ -85,6 +85,18 @@ def test_leading_dimensions(student):
         if not _same(loss, flat):
             fail(f"{what}: {loss!r}, but {flat!r} for the same positions flattened to "
                  "logits (N, V) and labels (N,): read the last dimension as the vocabulary")
+    _expect_responds(student, (2, 7, 11))
+
+
+def _expect_responds(student, shape):
+    """The loss depends on the logits of selected positions: a test whose subject is
+    compared with the student's own answers pays nothing for a constant."""
+    logits, labels = _inputs(shape, seed=60)
+    what = f"mlm_loss(logits {shape}, labels {shape[:-1]})"
+    a = _loss(student, logits, labels, what)
+    b = _loss(student, logits * 2.0 + 1.0, labels, what + " with other logits")
+    if _same(a, b):
+        fail(f"{what}: the loss did not change when the logits of the selected positions did")
 
 
 def test_ignored_positions_do_not_count(student):
@@ -106,6 +118,7 @@ def test_ignored_positions_do_not_count(student):
         other = _loss(student, wild, labels, what + " and other logits at ignored positions")
         if not _same(loss, other):
             fail(f"{what}: the loss changed when only the logits of ignored positions changed")
+    _expect_responds(student, (36, 6))
 
 
 def test_nothing_selected_is_zero(student):
@@ -122,6 +135,7 @@ def test_nothing_selected_is_zero(student):
         if losses[0] != 0.0:
             fail(f"{what}: the loss is {losses[0]!r}; return a 0-d tensor equal to 0.0 when no "
                  "position is selected")
+    _expect_responds(student, (12, 10))
 
 
 def test_large_logits_stay_finite(student):
@@ -132,6 +146,8 @@ def test_large_logits_stay_finite(student):
         loss = _loss(student, logits * 2000.0, labels, what)
         if not math.isfinite(loss):
             fail(f"{what}: the loss is {loss!r}, not finite; use log_softmax or F.cross_entropy")
+        if _same(loss, _loss(student, logits * 3000.0, labels, what)):
+            fail(f"{what}: the loss did not change when the logits did")
         # Stability, not the value, is this test's subject: a loss that is wrong for moderate
         # logits too (test_matches_cross_entropy's subject) is only required to stay finite.
         moderate = _loss(student, logits, labels, f"mlm_loss(logits {shape})")

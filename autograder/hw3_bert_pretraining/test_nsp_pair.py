@@ -52,6 +52,9 @@ def test_segment_ids(student):
     # mistake (the previous test's subject) does not fail this test too.
     for a, b in PAIRS:
         (ids, seg), what = _pair(student, a, b)
+        if len(ids) < len(a) + len(b) + 2:
+            fail(f"{what}: input_ids has {len(ids)} ids, too few to hold [CLS], A, [SEP] and "
+                 "B, so their segments cannot be checked")
         first_sep = ids.index(SEP) if SEP in ids else len(a) + 1
         want = [0] * (first_sep + 1) + [1] * (len(ids) - first_sep - 1)
         expect_equal(seg, want, f"{what}: segment_ids (for your input_ids)")
@@ -87,5 +90,8 @@ def test_inputs_not_modified(student):
     answered, unchanged = student.build(UNTOUCHED, "run", f, [7, 8, 9], [10, 11], CLS, SEP)
     if not answered:
         fail("nsp_pair([7, 8, 9], [10, 11], ...) did not return a pair (input_ids, segment_ids)")
+    (ids, _), what = _pair(student, [7, 8, 9], [10, 11])
+    if not all(t in ids for t in (7, 8, 9, 10, 11)):
+        fail(f"{what}: input_ids does not hold the tokens of both sentences")
     if not unchanged:
         fail("nsp_pair([7, 8, 9], [10, 11], ...) modified tokens_a or tokens_b in place")

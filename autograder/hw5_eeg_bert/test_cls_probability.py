@@ -40,6 +40,8 @@ def test_extreme_logits(ref, student):
                  ref.cls_probability(np.array([1.0, 0.0]), np.array([z, 3.0]), 0.0))
                 for z in (-3.0, -0.5, 2.0)]
     sigmoid = all(agrees(p, want, rtol=1e-9, atol=1e-12) for p, want in moderate)
+    if len({p for p, _ in moderate}) == 1:
+        fail("cls_probability gives the same value for logits -3, -0.5 and 2")
     for logit in (1000.0, -1000.0, 745.0, -745.0, 40.0, -40.0):
         h, w = np.array([1.0, 0.0]), np.array([logit, 3.0])
         what = f"cls_probability with a logit of {logit:g}"

@@ -43,7 +43,10 @@ def test_eps_inside_square_root(ref, student):
     # eps placement can only be judged where the formula is otherwise right (test_values's
     # subject): a layer_norm wrong on ordinary rows is only required to stay finite here.
     plain = _spread((4, 8), 2)
-    formula = agrees(student.layer_norm(plain), ref.layer_norm(plain), VALUES_RTOL, 1e-9)
+    normalised = expect_ndarray(student.layer_norm(plain), "layer_norm(x of shape (4, 8))")
+    formula = agrees(normalised, ref.layer_norm(plain), VALUES_RTOL, 1e-9)
+    if np.ptp(normalised) == 0:
+        fail("layer_norm(x of shape (4, 8)): every value of the result is the same")
     x = np.random.default_rng(2).normal(size=(4, 8)) * 0.3
     for eps in (0.5, 1e-2) if formula else ():
         what = f"layer_norm(x, eps={eps})"

@@ -40,13 +40,23 @@ def test_positions_as_array_or_tuple(student):
         as_list = student.mask_patches(z, [int(p) for p in positions], m)
         expect_close(student.mask_patches(z, positions, m), as_list,
                      what + " (compared with the same positions as a list)", rtol=0, atol=0)
+        _expect_masks(z, as_list, what)
+
+
+def _expect_masks(z, out, what):
+    """The answer is not z unchanged: a test judged on the student's own answers pays
+    nothing for a function that masks nothing."""
+    if np.shape(out) == np.shape(z) and np.array_equal(out, z):
+        fail(f"{what}: the result is z unchanged; nothing was masked")
 
 
 def test_input_not_modified(student):
     """returns a new array and leaves z unchanged"""
-    unchanged, same_object, _ = student.build(IN_PLACE_PROBE, "probe",
-                                              student.value("mask_patches"))
+    unchanged, same_object, out = student.build(IN_PLACE_PROBE, "probe",
+                                                student.value("mask_patches"))
     if not unchanged:
         fail("mask_patches(z, ...) modified z: work on a copy")
     if same_object:
         fail("mask_patches(z, ...) returned z itself, not a copy")
+    _expect_masks(np.arange(36, dtype=np.float64).reshape(9, 4), out,
+                  "mask_patches(z of shape (9, 4), [4, 8], mask_vector)")

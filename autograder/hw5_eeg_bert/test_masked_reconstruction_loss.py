@@ -55,11 +55,23 @@ def test_ignores_unmasked_rows(student):
         changed = _loss(student, recon2, target2, masked, what + ", other rows changed")
         if not np.isclose(base, changed, rtol=1e-12, atol=1e-12):
             fail(f"{what}: the loss changed when only unmasked rows changed")
+        _expect_responds(student, recon, target, masked, what)
+
+
+def _expect_responds(student, recon, target, masked, what):
+    """The loss changes when a masked row does: a test judged on the student's own answers
+    pays nothing for a constant."""
+    moved = recon.copy()
+    moved[masked[0]] += 1.0
+    if _loss(student, moved, target, masked, what + ", a masked row changed") == \
+            _loss(student, recon, target, masked, what):
+        fail(f"{what}: the loss did not change when a masked row did")
 
 
 def test_empty_mask_raises(student):
-    """raises ValueError when no row is masked"""
+    """answers for masked rows, and raises ValueError when no row is masked"""
     recon, target = _pair(4, 4, 5)
+    _expect_responds(student, recon, target, [1, 2], "masked=[1, 2]")
     for masked in ([], np.array([], dtype=np.int64)):
         with expect_raises(ValueError, f"masked_reconstruction_loss(recon, target, {masked!r})"):
             student.masked_reconstruction_loss(recon, target, masked)

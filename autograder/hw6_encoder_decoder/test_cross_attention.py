@@ -47,11 +47,22 @@ def test_matches_reference(ref, student):
         expect_close(out, ref_out, what + ": out", rtol=1e-5, atol=1e-7)
 
 
+def _expect_depends_on_inputs(student, args, heads, w, what):
+    """The weights change with y and h: a test judged on the student's own answers pays
+    nothing for weights that ignore the scores."""
+    _, other = _call(student, (args[0] * 2.0, args[1] * 2.0, *args[2:]), heads,
+                     what + " with y and h doubled")
+    if np.shape(other) == np.shape(w) and np.allclose(other, w, rtol=0, atol=1e-12):
+        fail(f"{what}: the weights did not change when y and h did")
+
+
 def test_every_encoder_position_visible(student):
     """every weight row sums to 1 and no encoder position is masked out"""
     for seed, (n_tgt, n_src, d, heads) in enumerate(CONFIGS[:4]):
         what = _what(n_tgt, n_src, d, heads)
-        _, w = _call(student, _inputs(n_tgt, n_src, d, 20 + seed), heads, what)
+        args = _inputs(n_tgt, n_src, d, 20 + seed)
+        _, w = _call(student, args, heads, what)
+        _expect_depends_on_inputs(student, args, heads, w, what)
         if not np.allclose(w.sum(axis=-1), 1.0, atol=1e-6):
             fail(f"{what}: a row of weights does not sum to 1 over the encoder positions")
         if not np.all(w > 0):
@@ -82,8 +93,11 @@ def test_large_scores_stay_finite(ref, student):
     if not (np.all(np.isfinite(out)) and np.all(np.isfinite(w))):
         fail(f"{what}: the result holds nan or inf")
     # Stability is this test's subject: a cross-attention that is wrong for moderate scores
-    # too (test_matches_reference's subject) need only stay finite here.
+    # too (test_matches_reference's subject) need only stay finite here, and give other
+    # weights than for moderate scores (not ignore them).
     _, moderate = _call(student, (y, h, *weights), 2, _what(7, 9, 8, 2))
+    if np.shape(moderate) == np.shape(w) and np.allclose(moderate, w, rtol=0, atol=1e-12):
+        fail(f"{what}: the weights are those of y and h unscaled: they ignore the scores")
     if agrees(moderate, ref.cross_attention(y, h, *weights, 2)[1], rtol=1e-5, atol=1e-7):
         expect_close(w, ref.cross_attention(*large, 2)[1], what + ": weights",
                      rtol=1e-4, atol=1e-6)

@@ -92,6 +92,7 @@ def test_stops_after_eos(student):
     """stops right after appending eos_id, which is kept in the list"""
     # Judged on the student's own calls (what step's logits chose for each list it got), so
     # a wrong choice or length (the other tests' subjects) does not fail this test too.
+    chosen = 0
     for seed, (eos_at, max_len) in enumerate(((0, 10), (3, 10), (6, 10), (4, 5))):
         tables = _tables(10 + seed, eos_at=eos_at)
         what = f"greedy_decode(step, 1, {EOS}, {max_len}) where eos wins at step {eos_at}"
@@ -101,11 +102,15 @@ def test_stops_after_eos(student):
         for i, received in enumerate(calls):
             if _choice(tables, received) != EOS:
                 continue
+            chosen += 1
             if any(len(later) > len(received) for later in calls[i + 1:]):
                 fail(f"{what}: step's logits chose eos_id for {received}, yet decoding went on")
             if ids[-1] != EOS:
                 fail(f"{what}: step's logits chose eos_id for {received}, but the list does "
                      "not end with it: append eos_id, then stop")
+    if not chosen:
+        fail("in none of four runs did decoding reach a step where eos_id wins, so stopping "
+             "after it cannot be checked")
 
 
 def test_step_called_once_per_token(student):
@@ -117,7 +122,7 @@ def test_step_called_once_per_token(student):
         generated = len(ids) - 1
         if calls and ids[-1] != EOS and _choice(tables, calls[-1]) == EOS:
             generated += 1  # eos chosen but left out: test_stops_after_eos's subject
-        if len(calls) != generated:
+        if len(calls) != generated or (max_len and not calls):
             fail(f"{what}: step was called {len(calls)} times for {generated} generated tokens")
         for i, received in enumerate(calls):
             if received != [int(t) for t in ids[:i + 1]]:
@@ -133,6 +138,8 @@ def test_ties_pick_lowest_id(student):
     tables = (by_position, np.zeros((10, 10)))
     what = "greedy_decode with tied logits"
     ids, calls = _run(student, tables, 1, 4, what)
+    if not calls:
+        fail(f"{what}: step was never called")
     # Judged on the student's own calls: the id appended after each list it gave step.
     for received in calls:
         if len(received) < len(ids) and ids[len(received)] != _choice(tables, received):

@@ -46,6 +46,8 @@ def test_large_logits_stay_finite(ref, student):
     loss = _ce(student, logits * 3000.0, labels, what)
     if not math.isfinite(loss):
         fail(f"{what}: the loss is not finite")
+    if loss == _ce(student, logits * 2000.0, labels, what):
+        fail(f"{what}: the loss did not change when the logits did")
     # Stability is this test's subject: a loss that is wrong for moderate logits too
     # (test_values's subject) is only required to stay finite here.
     moderate = _ce(student, logits, labels, "logits of shape (6, 20)")
