@@ -140,6 +140,16 @@ def expect_int(value, what: str) -> int:
     return int(value)
 
 
+def as_int(value, what: str) -> int:
+    """The whole number a value holds: an int, a numpy integer, a whole float, a 0-d
+    array or tensor. For a test whose subject is the value: that its type is int is
+    the type test's subject, so a right count returned as 12.0 or a tensor is read."""
+    number = value if isinstance(value, numbers.Real) else expect_number(value, what)
+    if isinstance(number, bool) or not float(number).is_integer():
+        fail(f"{what}: expected a whole number, got {_describe(value)} {_short(value)}")
+    return int(number)
+
+
 def expect_number(value, what: str) -> float:
     """A real number: a Python or numpy scalar, or a 0-d array or tensor (not a bool)."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real):

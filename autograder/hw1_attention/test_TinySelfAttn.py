@@ -55,11 +55,11 @@ def test_parameters(student):
 
 
 def test_matches_reference_without_mask(ref, student):
-    """with the reference's weights, the output matches for several h and head counts"""
+    """with the reference's weights and no mask (every position sees every other), the output matches for several h and head counts"""
     for seed, (h, heads) in enumerate(CONFIGS):
         m, reference = _loaded(ref, student, h, heads, seed)
         x = torch.randn(3, 7, h, generator=torch.Generator().manual_seed(seed))
-        what = f"TinySelfAttn({h}, {heads}) on x of shape (3, 7, {h})"
+        what = f"TinySelfAttn({h}, {heads}) on x of shape (3, 7, {h}), called without a mask"
         y = expect_tensor(m(x), what)
         with torch.no_grad():
             expect_close(y, reference(x), what, rtol=1e-4, atol=1e-5)
