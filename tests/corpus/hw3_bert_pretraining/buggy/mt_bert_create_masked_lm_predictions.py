@@ -1,9 +1,12 @@
 # question: mask_tokens
+# fails: test_labels_and_corruption_rules, test_selection_rate, test_selection_is_independent
 # google-research/bert's create_masked_lm_predictions, ported to arrays and the contract's
 # arguments: per row, the candidates (non-special positions) are shuffled and the first
 # max(1, round(select_prob * candidates)) are selected (a fixed count per row, at least one,
 # not independent selection); a random replacement is any vocabulary id, special ids
 # included (its vocab_words holds [CLS], [SEP], [MASK]).
+# Three properties break: random ids may be special (rules), select_prob 0 still selects one
+# per row (rate), the count per row is fixed (independence).
 import numpy as np
 
 
