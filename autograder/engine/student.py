@@ -16,7 +16,7 @@ StudentError; a hang or crash as StudentTimeout/WorkerDied.
 from __future__ import annotations
 
 from autograder import protocol
-from autograder.engine import untrusted
+from autograder.engine import describe, untrusted
 from autograder.engine.workers import WorkerConnection, WorkerDied, WorkerTimeout
 
 
@@ -119,7 +119,7 @@ class RemoteFunction:
 
     def __call__(self, *args, **kwargs):
         return self._student._request({"op": "call", "target": self._target},
-                                      f"{self._label}(...)", args, kwargs)
+                                      describe.call(self._label, args, kwargs), args, kwargs)
 
     def __repr__(self):
         return f"<student's {self._label}>"
