@@ -105,7 +105,31 @@ def expect_close(actual, expected, what: str, rtol: float = 1e-5, atol: float = 
         index = tuple(int(i) for i in bad[0])
         where = f"at index {index}" if index else "the value"
         fail(f"{what}: {len(bad)} of {ok.size} entries differ from the reference; "
-             f"first {where}: yours is {_scalar(a64[index])}")
+             f"first {where}: yours is {_scalar(a64[index])}" + _error_size(a64, e64, ~ok, rtol, atol))
+
+
+ROUNDING = 1e-5
+"""Relative differences below this, everywhere, are rounding, not a wrong formula."""
+
+
+def _error_size(a, e, bad, rtol: float, atol: float) -> str:
+    """The largest difference, as a power of ten, and the tolerance: enough to tell
+    rounding (float32 keeps about 7 digits) from a wrong value, never the expected
+    value itself (only the order of its distance from the student's)."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        diff = np.abs(a - e)
+        finite = bad & np.isfinite(diff)
+    if not finite.any():
+        return " (nan or inf where a number is expected, or the reverse)"
+    largest = float(diff[finite].max())
+    scale = float(np.abs(e[finite]).max())
+    order = f"1e{int(np.floor(np.log10(largest))):+03d}" if largest > 0 else "0"
+    text = (f"; the largest difference is of order {order} (tolerance "
+            f"{atol:g} + {rtol:g} x |expected|)")
+    if largest <= ROUNDING * max(scale, 1.0):
+        text += (": differences this small are rounding; float32 arithmetic gives about "
+                 "1e-7 of each value, so compute in float64")
+    return text
 
 
 def agrees(actual, expected, rtol: float = 1e-5, atol: float = 1e-6) -> bool:
