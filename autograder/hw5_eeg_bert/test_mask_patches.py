@@ -46,7 +46,9 @@ def test_positions_as_array_or_tuple(student):
 def _expect_masks(z, out, what):
     """The answer is not z unchanged: a test judged on the student's own answers pays
     nothing for a function that masks nothing."""
-    if np.shape(out) == np.shape(z) and np.array_equal(out, z):
+    if np.shape(out) != np.shape(z):
+        fail(f"{what}: the result is not an array of z's shape")
+    if np.array_equal(out, z):
         fail(f"{what}: the result is z unchanged; nothing was masked")
 
 
