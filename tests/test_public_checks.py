@@ -40,7 +40,8 @@ def public_tests(assignment_id: str) -> dict[str, list]:
         code = source.replace("from otter.test_files import test_case",
                               "def test_case(**kwargs):\n    return lambda f: f")
         exec(compile(code, f"<public tests of {question}>", "exec"), scope)
-        found[question] = [f for name, f in scope.items() if name.startswith("test_")]
+        found[question] = [f for name, f in scope.items()
+                           if name.startswith("test_") and name != "test_case"]
     return found
 
 

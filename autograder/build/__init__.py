@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import inspect
 import hashlib
 import sys
 from dataclasses import dataclass
@@ -25,8 +26,8 @@ import nbformat
 
 from autograder import paths
 from autograder.build.transforms import (SOLUTION_PIPELINE, STUDENT_PIPELINE, BuildError,
-                                         ExportOffColab, InstallOtter, apply, pinned,
-                                         serialise)
+                                         ExportOffColab, InstallOtter, ShareAnswerFormats,
+                                         apply, pinned, serialise)
 
 GRADESCOPE_DIR = paths.ROOT / "build" / "gradescope"
 
@@ -61,14 +62,21 @@ def assign_cached(assignment_id: str, sources_sha256: str):
 def student_notebook(assignment_id: str) -> bytes:
     """The canonical bytes of the student notebook."""
     nb = copy.deepcopy(_assign(assignment_id).student)
-    return serialise(apply(nb, [install_otter(), ExportOffColab(), *STUDENT_PIPELINE]))
+    return serialise(apply(nb, [install_otter(), ExportOffColab(), share_formats(),
+                                *STUDENT_PIPELINE]))
 
 
 def solution_notebook(assignment_id: str) -> nbformat.NotebookNode:
     """The master as a notebook: solutions kept, markers stripped, test cells
     replaced by grader.check cells (for tests and demo submissions)."""
     nb = copy.deepcopy(_assign(assignment_id).autograder)
-    return apply(nb, [install_otter(), ExportOffColab(), *SOLUTION_PIPELINE])
+    return apply(nb, [install_otter(), ExportOffColab(), share_formats(), *SOLUTION_PIPELINE])
+
+
+def share_formats() -> ShareAnswerFormats:
+    """The public checks' copy of exam/formats.py, the whole module as it is."""
+    from autograder.exam import formats
+    return ShareAnswerFormats(inspect.getsource(formats))
 
 
 def install_otter() -> InstallOtter:

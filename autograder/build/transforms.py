@@ -160,6 +160,23 @@ class ExportOffColab:
         return nb
 
 
+class ShareAnswerFormats:
+    """Put `source` (exam/formats.py: the accepted types of short answers) into each
+    public test file that calls answer_problem, so that the notebook's checks accept
+    exactly what the hidden tests accept."""
+
+    def __init__(self, source: str):
+        self.source = source
+
+    def __call__(self, nb):
+        tests = nb.metadata.get("otter", {}).get("tests", {})
+        for name, text in tests.items():
+            if isinstance(text, str) and "answer_problem(" in text:
+                head, sep, rest = text.partition("from otter.test_files import test_case\n")
+                tests[name] = head + sep + "\n" + self.source + "\n" + rest
+        return nb
+
+
 def pinned(name: str, requirements: str) -> str:
     """The `name==version` line of a requirements file's text (BuildError without one)."""
     for line in requirements.splitlines():

@@ -4,7 +4,7 @@ import functools
 import numpy as np
 
 from autograder.checks import (expect_close, expect_dtype, expect_ndarray, expect_raises,
-                               expect_shape)
+                               expect_shape, fail)
 from autograder.exam import grading
 
 QUESTION = "key_padding_mask"
@@ -39,11 +39,14 @@ def test_values(student, submission, ref):
 
 
 def test_accepts_integer_array(student):
-    """Lengths given as a numpy integer array work like a list"""
+    """Lengths given as a numpy integer array give what the same list gives"""
+    # Compared with the student's own answer for a list: the values are test_values's subject.
     lengths = np.array([3, 1, 4], dtype=np.int64)
-    expect_close(student.key_padding_mask(lengths, 4),
-                 np.where(np.arange(4)[None, :] >= lengths[:, None], -np.inf, 0.0),
-                 "key_padding_mask(np.array([3, 1, 4]), 4)")
+    what = "key_padding_mask(np.array([3, 1, 4]), 4)"
+    as_list = expect_ndarray(student.key_padding_mask([3, 1, 4], 4), "key_padding_mask([3, 1, 4], 4)")
+    if np.all(np.isfinite(as_list)):
+        fail("key_padding_mask([3, 1, 4], 4) hides no position")
+    expect_close(student.key_padding_mask(lengths, 4), as_list, what + ", compared with the list")
 
 
 def test_rejects_invalid_lengths(student):
