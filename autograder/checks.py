@@ -126,10 +126,22 @@ def _error_size(a, e, bad, rtol: float, atol: float) -> str:
     order = f"1e{int(np.floor(np.log10(largest))):+03d}" if largest > 0 else "0"
     text = (f"; the largest difference is of order {order} (tolerance "
             f"{atol:g} + {rtol:g} x |expected|)")
-    if largest <= ROUNDING * max(scale, 1.0):
+    if _float32(a) and not _float32(e):
+        text += (": your values are all float32 numbers (about 7 significant digits); "
+                 "compute in float64")
+    elif largest <= ROUNDING * max(scale, 1.0):
         text += (": differences this small are rounding; float32 arithmetic gives about "
                  "1e-7 of each value, so compute in float64")
     return text
+
+
+def _float32(x) -> bool:
+    """Whether every finite value of a real array is a float32 number (its digits lost)."""
+    if x.dtype.kind != "f":
+        return False
+    with np.errstate(over="ignore", invalid="ignore"):
+        finite = x[np.isfinite(x)]
+        return finite.size > 0 and bool(np.array_equal(finite, finite.astype(np.float32)))
 
 
 def agrees(actual, expected, rtol: float = 1e-5, atol: float = 1e-6) -> bool:

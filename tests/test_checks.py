@@ -13,12 +13,22 @@ def _message(check, *args, **kwargs) -> str:
     return str(info.value)
 
 
-def test_float32_is_told_the_tolerance_and_the_rounding():
-    """A float32 table misses a 1e-9 tolerance by rounding: the message says both."""
+def test_float32_is_told_the_tolerance_and_the_cause():
+    """A float32 table misses a 1e-9 tolerance: the message says by how much, and why."""
     x = np.sin(np.arange(1, 50, dtype=np.float64))
     text = _message(checks.expect_close, x.astype(np.float32), x, "pe", rtol=0, atol=1e-9)
     assert "of order 1e-08" in text and "tolerance 1e-09" in text
-    assert "float32" in text and "rounding" in text
+    assert "your values are all float32 numbers" in text
+    big = np.sin(np.arange(1, 50, dtype=np.float32) * np.float32(3000.0)).astype(np.float64)
+    text = _message(checks.expect_close, big, np.sin(np.arange(1, 50) * 3000.0), "pe",
+                    rtol=0, atol=1e-8)  # errors of 1e-4: too big to be called rounding
+    assert "float32 numbers" in text
+
+
+def test_small_differences_are_called_rounding():
+    x = np.sin(np.arange(1, 50, dtype=np.float64))
+    text = _message(checks.expect_close, x * (1 + 3e-8), x, "f(x)", rtol=0, atol=1e-9)
+    assert "rounding" in text and "float32 numbers" not in text
 
 
 def test_a_wrong_value_is_not_called_rounding():

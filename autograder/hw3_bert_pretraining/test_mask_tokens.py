@@ -147,6 +147,9 @@ def _expect_count(count, n, p, alpha, describe):
     lo, hi = interval(n, p, alpha)
     if not lo <= count <= hi:
         share = count / n if n else float("nan")
+        if p <= 0.0 or p >= 1.0:
+            fail(f"{describe}: {count} of {n} ({share:.2%}); with this probability a correct "
+                 f"sampler gives {'none' if p <= 0.0 else 'all'} of them")
         fail(f"{describe}: {count} of {n} ({share:.2%}); a correct sampler lands this far "
              f"from {p:.4g} of them with probability below {alpha:.1e}")
 
