@@ -47,7 +47,9 @@ def fail(message: str):
     raise Fail(message)
 
 
-def _to_numpy(value, what: str) -> np.ndarray:
+def as_array(value, what: str) -> np.ndarray:
+    """The value as a numpy array (an array, a tensor, a list of numbers); a
+    handle or anything not array-like fails with a message."""
     if isinstance(value, np.ndarray):
         return value
     if torch is not None and isinstance(value, torch.Tensor):
@@ -74,7 +76,7 @@ def expect_ndarray(value, what: str) -> np.ndarray:
 
 
 def expect_shape(value, shape: tuple, what: str) -> None:
-    got = tuple(_to_numpy(value, what).shape)
+    got = tuple(as_array(value, what).shape)
     if got != tuple(shape):
         fail(f"{what}: shape {got}, expected {tuple(shape)}")
 
@@ -89,8 +91,8 @@ def expect_dtype(value, dtype, what: str) -> None:
 def expect_close(actual, expected, what: str, rtol: float = 1e-5, atol: float = 1e-6,
                  equal_nan: bool = False) -> None:
     """Same shape and all entries close; -inf/inf must match exactly."""
-    a = _to_numpy(actual, what)
-    e = _to_numpy(expected, what)
+    a = as_array(actual, what)
+    e = as_array(expected, what)
     if a.shape != e.shape:
         fail(f"{what}: shape {tuple(a.shape)}, expected {tuple(e.shape)}")
     if a.dtype.kind not in "biufc":
@@ -103,7 +105,55 @@ def expect_close(actual, expected, what: str, rtol: float = 1e-5, atol: float = 
         index = tuple(int(i) for i in bad[0])
         where = f"at index {index}" if index else "the value"
         fail(f"{what}: {len(bad)} of {ok.size} entries differ from the reference; "
-             f"first {where}: yours is {_scalar(a64[index])}")
+             f"first {where}: yours is {_scalar(a64[index])}" + _error_size(a64, e64, ~ok, rtol, atol))
+
+
+ROUNDING = 1e-5
+"""Relative differences below this, everywhere, are rounding, not a wrong formula."""
+
+
+def _error_size(a, e, bad, rtol: float, atol: float) -> str:
+    """The largest difference, as a power of ten, and the tolerance: enough to tell
+    rounding (float32 keeps about 7 digits) from a wrong value, never the expected
+    value itself (only the order of its distance from the student's)."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        diff = np.abs(a - e)
+        finite = bad & np.isfinite(diff)
+    if not finite.any():
+        return " (nan or inf where a number is expected, or the reverse)"
+    largest = float(diff[finite].max())
+    scale = float(np.abs(e[finite]).max())
+    order = f"1e{int(np.floor(np.log10(largest))):+03d}" if largest > 0 else "0"
+    text = (f"; the largest difference is of order {order} (tolerance "
+            f"{atol:g} + {rtol:g} x |expected|)")
+    if _float32(a) and not _float32(e):
+        text += (": your values are all float32 numbers (about 7 significant digits); "
+                 "compute in float64")
+    elif largest <= ROUNDING * max(scale, 1.0):
+        text += (": differences this small are rounding; float32 arithmetic gives about "
+                 "1e-7 of each value, so compute in float64")
+    return text
+
+
+def _float32(x) -> bool:
+    """Whether every finite value of a real array is a float32 number (its digits lost)."""
+    if x.dtype.kind != "f":
+        return False
+    with np.errstate(over="ignore", invalid="ignore"):
+        finite = x[np.isfinite(x)]
+        return finite.size > 0 and bool(np.array_equal(finite, finite.astype(np.float32)))
+
+
+def agrees(actual, expected, rtol: float = 1e-5, atol: float = 1e-6) -> bool:
+    """Whether expect_close would accept `actual` (never fails). For a test whose
+    subject is not the values (stability, exactness at huge sizes): it compares with
+    the reference only where the student's values are right, so that a wrong value,
+    another test's subject, does not fail it too."""
+    try:
+        expect_close(actual, expected, "", rtol=rtol, atol=atol)
+    except Fail:
+        return False
+    return True
 
 
 def expect_equal(actual, expected, what: str) -> None:
@@ -126,10 +176,20 @@ def expect_int(value, what: str) -> int:
     return int(value)
 
 
+def as_int(value, what: str) -> int:
+    """The whole number a value holds: an int, a numpy integer, a whole float, a 0-d
+    array or tensor. For a test whose subject is the value: that its type is int is
+    the type test's subject, so a right count returned as 12.0 or a tensor is read."""
+    number = value if isinstance(value, numbers.Real) else expect_number(value, what)
+    if isinstance(number, bool) or not float(number).is_integer():
+        fail(f"{what}: expected a whole number, got {_describe(value)} {_short(value)}")
+    return int(number)
+
+
 def expect_number(value, what: str) -> float:
     """A real number: a Python or numpy scalar, or a 0-d array or tensor (not a bool)."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        arr = _to_numpy(value, what)
+        arr = as_array(value, what)
         if arr.shape != () or arr.dtype.kind not in "iuf":
             fail(f"{what}: expected a number, got {_describe(value)}")
         return float(arr)

@@ -13,12 +13,14 @@ import inspect
 import json
 import os
 import shutil
+import zipfile
 from pathlib import Path
 
 import nbformat
 import pytest
 
 from autograder import paths
+from autograder.engine.submissions import discover
 from autograder.exam import free_response, variants
 from autograder.exam_midterm import reference as ref
 from tests.conftest import grade
@@ -423,3 +425,21 @@ def test_gradescope_export_archive_knows_its_submitters(tmp_path):
     assert cy.metadata["created_at"].startswith("2026-03-02T10:05:00")
     assert di.annotations["exam"]["identity"]["graded_as"] == "s4002"
     assert scores(di)["identity"] == 0 and di.notes[0].startswith("IDENTITY FLAG")
+
+
+def test_two_files_of_one_student_keep_their_identity(tmp_path):
+    """s2002.ipynb and s2002.zip: two result folders, both graded as s2002's exam (the
+    variants depend on it), and the duplicate is reported."""
+    subs = tmp_path / "subs"
+    notebook(subs / "s2002.ipynb", "s2002", "s2002")
+    with zipfile.ZipFile(subs / "s2002.zip", "w") as zf:
+        zf.write(subs / "s2002.ipynb", "exam_midterm.ipynb")
+    entries, warnings = discover(subs)
+    assert [(e.id, e.submitter) for e in entries] == [("s2002.ipynb", "s2002"),
+                                                       ("s2002.zip", "s2002")]
+    assert any("2 submissions share a name" in w for w in warnings), warnings
+    results = grade("exam_midterm", subs, tmp_path / "out")
+    for sub in ("s2002.ipynb", "s2002.zip"):
+        assert results[sub].question_scores(QUESTIONS) == MAX, results[sub].notes
+        assert any("its submitter is still 's2002'" in n for n in results[sub].notes)
+        assert (tmp_path / "out" / sub / "results.json").is_file()

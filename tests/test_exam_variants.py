@@ -11,7 +11,6 @@ import contextlib
 import hashlib
 import io
 import math
-import re
 from collections import Counter
 
 import jupytext
@@ -26,6 +25,7 @@ from autograder.engine.results import SubmissionResult
 from autograder.engine.student import StudentError
 from autograder.exam import grading, identity, variants
 from autograder.exam_midterm import reference as ref
+from tests import test_public_checks as public_checks
 from autograder.exam_midterm import (test_chance_level, test_cross_attention_shape,
                                      test_encoder_params, test_identity, test_key_padding_mask,
                                      test_mask_fraction, test_perplexity)
@@ -413,17 +413,8 @@ def test_grader_knows_fields_from_the_config():
 # ---- no answer leaks in the student notebook ---------------------------------------------
 
 def public_tests():
-    """The public test functions of the master, by question."""
-    master = jupytext.read(paths.SOLUTIONS / "exam_midterm" / "exam_midterm.py", fmt="py:percent")
-    found = {}
-    question = None
-    for cell in master.cells:
-        m = re.search(r"^# BEGIN QUESTION\s*\nname: (\w+)", cell.source, re.M)
-        if cell.cell_type == "raw" and m:
-            question = m.group(1)
-        if cell.cell_type == "code" and cell.source.startswith("def test_"):
-            found.setdefault(question, []).append(cell.source)
-    return found
+    """The public test functions of the built notebook, by question, as otter runs them."""
+    return public_checks.public_tests("exam_midterm")
 
 
 def test_public_checks_cannot_tell_right_from_wrong():
@@ -438,12 +429,9 @@ def test_public_checks_cannot_tell_right_from_wrong():
             if wrong is None:
                 continue
             for answers in (names, {**names, **wrong}):
-                for source in sources:
-                    ns = {"np": np}
-                    exec(source, ns)
-                    func = next(v for k, v in ns.items() if k.startswith("test_"))
+                for func in sources:
                     args = func.__code__.co_varnames[:func.__code__.co_argcount]
-                    func(**{a: answers.get(a, ns.get(a)) for a in args})  # raises if it fails
+                    func(**{a: answers.get(a, {"np": np}.get(a)) for a in args})  # raises if it fails
 
 
 def test_student_notebook_holds_no_answers():

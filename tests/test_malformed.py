@@ -104,7 +104,7 @@ def test_readable_oddities_are_graded_normally(graded, sub):
 
 def test_a_broken_cell_is_reported(graded):
     notes = graded[1]["syntax_error_then_answers"].notes
-    assert any("code cell 1 raised SyntaxError" in n for n in notes)
+    assert any(n.startswith('cell 1 (starting "def broken(:") raised SyntaxError') for n in notes)
 
 
 def test_missing_stubs_say_so(graded):

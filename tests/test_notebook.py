@@ -1,8 +1,14 @@
-"""Is IPython syntax in submitted notebooks handled as the student expects?"""
-from autograder.engine.notebook import NotebookError, read_cells, translate
-
+"""Is IPython syntax in submitted notebooks handled as the student expects?
+Are cells named the way the student finds them?"""
+import inspect
 import json
+
+import nbformat
 import pytest
+
+from autograder.engine.notebook import NotebookError, read_cells, translate
+from autograder.hw1_attention import reference
+from tests.conftest import grade
 
 
 def test_magics_are_dropped_and_timed_statements_kept():
@@ -37,3 +43,44 @@ def test_reads_v4_and_v3_notebooks():
 def test_unreadable_notebooks_raise_a_student_message(raw):
     with pytest.raises(NotebookError):
         read_cells(raw)
+
+
+def _nb(*cells):
+    """Notebook bytes from (cell_type, source) pairs."""
+    nb = {"nbformat": 4, "nbformat_minor": 5, "metadata": {},
+          "cells": [{"cell_type": t, "source": s, "metadata": {}} for t, s in cells]}
+    return json.dumps(nb).encode()
+
+
+def test_cells_are_named_as_the_student_finds_them():
+    """A code cell is named by its position among all cells, its section's heading and its
+    first line, not by a count of code cells."""
+    cells = read_cells(_nb(("code", "import otter"), ("markdown", "# Homework\n\n## Question 2: loss\ntext"),
+                           ("markdown", "Some prose, no heading."), ("code", "\n\ndef loss(x):\n    pass"),
+                           ("code", "")))
+    assert cells.label(1) == 'cell 1 (starting "import otter")'
+    assert cells.label(2) == 'cell 4 (under "Question 2: loss", starting "def loss(x):")'
+    assert cells.label(3) == 'cell 5 (under "Question 2: loss", empty)'
+    assert cells.label(9) == "code cell 9"  # beyond the notebook: never raises
+
+
+def test_cell_names_are_cleaned_and_short():
+    """Headings and first lines are the student's text: one line, bounded, no controls."""
+    cells = read_cells(_nb(("markdown", "# " + "\x1b[31mred" + "x" * 500), ("code", "y = 1\x07")))
+    label = cells.label(1)
+    assert "\x1b" not in label and "\x07" not in label and len(label) < 160
+
+
+def test_failing_cells_are_named_with_their_heading(tmp_path):
+    """A failing cell's note names it the way Jupyter shows it; a bare assert says its line."""
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_markdown_cell("## Check: the mask"),
+                nbformat.v4.new_code_cell(inspect.getsource(reference)),
+                nbformat.v4.new_markdown_cell("## Demo"),
+                nbformat.v4.new_code_cell("x = 1\nassert x == 2")]
+    subs = tmp_path / "subs"
+    subs.mkdir()
+    nbformat.write(nb, str(subs / "s.ipynb"))
+    notes = grade("hw1_attention", subs, tmp_path / "out")["s"].notes
+    assert 'cell 4 (under "Demo", starting "x = 1") raised AssertionError: (no message) ' \
+           "at line 2 of the cell" in notes

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import inspect
 import hashlib
 import sys
 from dataclasses import dataclass
@@ -25,7 +26,8 @@ import nbformat
 
 from autograder import paths
 from autograder.build.transforms import (SOLUTION_PIPELINE, STUDENT_PIPELINE, BuildError,
-                                         apply, serialise)
+                                         ExportOffColab, InstallOtter, ShareAnswerFormats,
+                                         apply, pinned, serialise)
 
 GRADESCOPE_DIR = paths.ROOT / "build" / "gradescope"
 
@@ -60,14 +62,26 @@ def assign_cached(assignment_id: str, sources_sha256: str):
 def student_notebook(assignment_id: str) -> bytes:
     """The canonical bytes of the student notebook."""
     nb = copy.deepcopy(_assign(assignment_id).student)
-    return serialise(apply(nb, STUDENT_PIPELINE))
+    return serialise(apply(nb, [install_otter(), ExportOffColab(), share_formats(),
+                                *STUDENT_PIPELINE]))
 
 
 def solution_notebook(assignment_id: str) -> nbformat.NotebookNode:
     """The master as a notebook: solutions kept, markers stripped, test cells
     replaced by grader.check cells (for tests and demo submissions)."""
     nb = copy.deepcopy(_assign(assignment_id).autograder)
-    return apply(nb, SOLUTION_PIPELINE)
+    return apply(nb, [install_otter(), ExportOffColab(), share_formats(), *SOLUTION_PIPELINE])
+
+
+def share_formats() -> ShareAnswerFormats:
+    """The public checks' copy of exam/formats.py, the whole module as it is."""
+    from autograder.exam import formats
+    return ShareAnswerFormats(inspect.getsource(formats))
+
+
+def install_otter() -> InstallOtter:
+    """The setup cell's transform, with otter-grader's version pinned in requirements.txt."""
+    return InstallOtter(pinned("otter-grader", (paths.ROOT / "requirements.txt").read_text()))
 
 
 @dataclass

@@ -92,6 +92,100 @@ class StableCellIds:
         return nb
 
 
+SETUP_CELL = """\
+# Setup: run this cell first. Where otter-grader is missing (Google Colab, a fresh Python)
+# it installs the version the course uses; while grading, nothing is installed.
+try:
+    import otter
+except ImportError:
+    import subprocess
+    import sys
+    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "{requirement}"],
+                   check=True)
+    import otter
+import os
+import sys
+if "google.colab" in sys.modules and not os.path.isdir("tests"):
+    # Colab keeps this notebook off the disk: copy it there, its public checks in tests/.
+    import json
+    from google.colab import _message
+    notebook = _message.blocking_request("get_ipynb")["ipynb"]
+    with open("{notebook}", "w") as f:
+        json.dump(notebook, f)
+    os.makedirs("tests")
+    for name, source in notebook["metadata"]["otter"]["tests"].items():
+        with open(os.path.join("tests", name + ".py"), "w") as f:
+            f.write(source)
+grader = otter.Notebook("{notebook}")"""
+
+
+class InstallOtter:
+    """Make otter's init cell (`import otter; grader = otter.Notebook(...)`) install
+    otter-grader at `requirement` where it is missing, so that the notebook runs on a
+    stock Python (Colab's) with no other step. The grader's worker provides its own
+    `otter`, so the install branch never runs there."""
+
+    def __init__(self, requirement: str):
+        self.requirement = requirement
+
+    def __call__(self, nb):
+        for cell in nb.cells:
+            found = re.search(r'^grader = otter\.Notebook\(("[^"]+")\)$', cell.source, re.M)
+            if cell.cell_type == "code" and "import otter" in cell.source and found:
+                cell.source = SETUP_CELL.format(requirement=self.requirement,
+                                                notebook=found.group(1).strip('"'))
+                return nb
+        raise BuildError("otter's init cell (import otter; grader = otter.Notebook(...)) "
+                         "is missing: set init_cell: true in the ASSIGNMENT CONFIG")
+
+
+EXPORT_ON_COLAB = """\
+if "google.colab" in sys.modules:  # otter cannot export from Colab
+    print("On Colab, save the notebook, then File > Download > Download .ipynb, "
+          "and upload that file.")
+else:
+    {export}"""
+
+
+class ExportOffColab:
+    """Otter's export cell raises on Colab (the notebook is not on its disk): there it
+    says how to download the notebook instead. `sys` comes from the setup cell."""
+
+    def __call__(self, nb):
+        for cell in nb.cells:
+            found = re.search(r"^grader\.export\(.*\)$", cell.source, re.M)
+            if cell.cell_type == "code" and found:
+                cell.source = cell.source.replace(
+                    found.group(0), EXPORT_ON_COLAB.format(export=found.group(0)))
+        return nb
+
+
+class ShareAnswerFormats:
+    """Put `source` (exam/formats.py: the accepted types of short answers) into each
+    public test file that calls answer_problem, so that the notebook's checks accept
+    exactly what the hidden tests accept."""
+
+    def __init__(self, source: str):
+        self.source = source
+
+    def __call__(self, nb):
+        tests = nb.metadata.get("otter", {}).get("tests", {})
+        for name, text in tests.items():
+            if isinstance(text, str) and "answer_problem(" in text:
+                head, sep, rest = text.partition("from otter.test_files import test_case\n")
+                tests[name] = head + sep + "\n" + self.source + "\n" + rest
+        return nb
+
+
+def pinned(name: str, requirements: str) -> str:
+    """The `name==version` line of a requirements file's text (BuildError without one)."""
+    for line in requirements.splitlines():
+        spec = line.split("#", 1)[0].strip()
+        if re.fullmatch(rf"{re.escape(name)}==[\w.]+", spec):
+            return spec
+    raise BuildError(f"requirements.txt pins no version of {name} (name==version)")
+
+
 class CheckNoSecrets:
     """Refuse a student notebook holding solution markers, solution cells or
     hidden tests (in a cell or in the public tests in the metadata)."""
@@ -120,7 +214,8 @@ def serialise(nb) -> bytes:
 
 
 # Order matters: metadata is filtered before ids are numbered, and the
-# secrets check runs on the final notebook.
+# secrets check runs on the final notebook. InstallOtter (which needs the pinned
+# version) goes first, added by autograder.build.
 STUDENT_PIPELINE = [ClearOutputs(), KeepCellMetadata(), KeepNotebookMetadata(),
                     StableCellIds(), CheckNoSecrets()]
 SOLUTION_PIPELINE = [StripSolutionMarkers(), ClearOutputs(), KeepCellMetadata(),

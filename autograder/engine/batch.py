@@ -114,7 +114,8 @@ def grade_entry(template: Template, assignment, entry: Entry, out: Path) -> Subm
 def new_result(entry: Entry, assignment_id: str) -> SubmissionResult:
     """The result before grading: who submitted (the platform's metadata) and
     what finding the entry noted."""
-    result = SubmissionResult(entry.id, assignment_id, metadata=entry.metadata)
+    result = SubmissionResult(entry.id, assignment_id, metadata=entry.metadata,
+                              submitter=entry.submitter)
     result.notes.extend(entry.notes)
     return result
 

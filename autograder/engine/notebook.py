@@ -30,11 +30,39 @@ class NotebookError(Exception):
 class Cells:
     code: list[str]
     notes: list[str] = field(default_factory=list)
+    labels: list[str] = field(default_factory=list)
+    """How the student finds each code cell (see cell_labels); may be empty."""
+
+    def label(self, index: int) -> str:
+        """The name of code cell `index` (1-based) in messages to the student."""
+        return self.labels[index - 1] if 0 < index <= len(self.labels) else f"code cell {index}"
 
 
 def read_cells(raw: bytes) -> Cells:
     """The code the worker runs, from notebook bytes (raises NotebookError)."""
-    return translate([cell_source(c) for c in parse_cells(raw) if c.get("cell_type") == "code"])
+    cells = parse_cells(raw)
+    code = [cell_source(c) for c in cells if c.get("cell_type") == "code"]
+    return translate(code, cell_labels(cells))
+
+
+def cell_labels(cells: list[dict]) -> list[str]:
+    """For each code cell, the name a student finds it by in Jupyter: its position
+    among all cells (markdown ones too), the heading of its section and its first
+    line, e.g. 'cell 14 (under "Question 2", starting "def mlm_loss(logits, labels):")'.
+    Both texts are the student's: cleaned to one short line."""
+    labels, heading = [], ""
+    for position, cell in enumerate(cells, 1):
+        source = cell_source(cell)
+        if cell.get("cell_type") == "markdown":
+            titles = [line.lstrip("#").strip(" *_") for line in source.splitlines()
+                      if line.startswith("#") and line.lstrip("#").strip(" *_")]
+            heading = titles[-1] if titles else heading
+        elif cell.get("cell_type") == "code":
+            first = next((line.strip() for line in source.splitlines() if line.strip()), "")
+            where = [f'under "{untrusted.name(heading, 50)}"'] if heading else []
+            where += [f'starting "{untrusted.name(first, 50)}"'] if first else ["empty"]
+            labels.append(f"cell {position} ({', '.join(where)})")
+    return labels
 
 
 def parse_cells(raw: bytes) -> list[dict]:
@@ -71,24 +99,25 @@ def cell_source(cell: dict) -> str:
     return src if isinstance(src, str) else ""
 
 
-def translate(sources: list[str]) -> Cells:
-    cells = Cells(code=[])
+def translate(sources: list[str], labels: list[str] | None = None) -> Cells:
+    cells = Cells(code=[], labels=list(labels or []))
     for number, src in enumerate(sources, 1):
         first = src.lstrip().split("\n", 1)[0]
         if first.startswith("%%"):
             magic = first[2:].split()[0] if first[2:].split() else ""
             if magic in SKIPPED_CELL_MAGICS:
                 if len(cells.notes) < MAX_NOTES:
-                    cells.notes.append(f"code cell {number}: %%{magic} cell not run while grading")
+                    cells.notes.append(f"{cells.label(number)}: %%{magic} cell not run "
+                                       "while grading")
                 cells.code.append("")
                 continue
             src = src.lstrip().split("\n", 1)[1] if "\n" in src.lstrip() else ""
-        cells.code.append("\n".join(_line(line, number, cells.notes)
+        cells.code.append("\n".join(_line(line, cells.label(number), cells.notes)
                                     for line in src.split("\n")))
     return cells
 
 
-def _line(line: str, number: int, notes: list[str]) -> str:
+def _line(line: str, where: str, notes: list[str]) -> str:
     m = RUN_STATEMENT.match(line)
     if m:
         return m.group(1) + m.group(2).strip()
@@ -96,7 +125,7 @@ def _line(line: str, number: int, notes: list[str]) -> str:
     if m:
         if ("!" in line.split("%")[0] or line.strip().startswith("!")) \
                 and len(notes) < MAX_NOTES:
-            notes.append(f"code cell {number}: shell command not run while grading: "
+            notes.append(f"{where}: shell command not run while grading: "
                          f"{untrusted.name(line.strip(), 80)}")
         return m.group(1) + "pass"
     return line

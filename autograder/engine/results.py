@@ -60,6 +60,9 @@ class SubmissionResult:
     annotations: dict = field(default_factory=dict)
     """What hidden tests record for reports, never shown to the student
     (an exam's identity check and variant per question)."""
+    submitter: str = ""
+    """Who submitted when the id had to be made unique (the entry's own name);
+    "" when the id is that name. An exam's identity is read from it."""
 
     @property
     def score(self) -> float:

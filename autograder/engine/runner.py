@@ -8,6 +8,7 @@ the others their points.
 from __future__ import annotations
 
 import logging
+import re
 import time
 
 from autograder import protocol
@@ -20,6 +21,7 @@ from autograder.engine.student import Student, StudentError, StudentTimeout
 from autograder.engine.workers import Template, WorkerConnection, WorkerDied, WorkerTimeout
 
 log = logging.getLogger(__name__)
+CELL_LINE = re.compile(r'File "<cell \d{1,6}>", line (\d{1,6})')
 
 
 class NotebookSession:
@@ -65,7 +67,7 @@ class NotebookSession:
             except (WorkerTimeout, WorkerDied) as exc:
                 self.conn.kill()
                 self.skip.add(index)
-                self._note(f"code cell {index} " + (
+                self._note(f"{self.cells.label(index)} " + (
                     f"was stopped: the notebook's cells may run {self.limits.notebook_seconds:g} s in all"
                     if isinstance(exc, WorkerTimeout) else "ended the notebook's process")
                     + "; it is left out and grading goes on without it")
@@ -79,7 +81,7 @@ class NotebookSession:
                 self.result.notebook_output = (self.result.notebook_output
                                                + output)[-untrusted.OUTPUT_CHARS:]
                 if error:
-                    self._note(f"code cell {index} raised {error}")
+                    self._note(f"{self.cells.label(index)} raised {error}")
 
     def _note(self, text: str) -> None:
         self.result.note(text)
@@ -104,8 +106,14 @@ def _cell_report(reply: dict, buffers) -> tuple[str, str]:
     err = report["error"]
     if err is None:
         return output, ""
-    return output, (f"{untrusted.name(err.get('type'))}: "
-                    f"{untrusted.text(err.get('message'), 300)}")
+    message = untrusted.text(err.get("message"), 300) or _where(err.get("traceback"))
+    return output, f"{untrusted.name(err.get('type'))}: {message}"
+
+
+def _where(traceback) -> str:
+    """For an error without a message (a bare assert): the line of the cell it came from."""
+    lines = CELL_LINE.findall(traceback) if isinstance(traceback, str) else []
+    return f"(no message) at line {lines[-1]} of the cell" if lines else "(no message)"
 
 
 def _no_handle(handle):

@@ -23,7 +23,7 @@ that implements a graded stub; lend a function with callback() instead.
 from __future__ import annotations
 
 from autograder import protocol
-from autograder.engine import untrusted
+from autograder.engine import describe, untrusted
 from autograder.engine.callbacks import MAX_ARG_BYTES, MAX_CALLS, Callbacks
 from autograder.engine.workers import WorkerConnection, WorkerDied, WorkerTimeout
 
@@ -158,7 +158,7 @@ class RemoteFunction:
 
     def __call__(self, *args, **kwargs):
         return self._student._request({"op": "call", "target": self._target},
-                                      f"{self._label}(...)", args, kwargs)
+                                      describe.call(self._label, args, kwargs), args, kwargs)
 
     def __repr__(self):
         return f"<student's {self._label}>"
@@ -179,5 +179,8 @@ class RemoteObject(RemoteFunction):
     def __getattr__(self, attr: str):
         if attr.startswith("__"):
             raise AttributeError(attr)
-        return self._student._request({"op": "getattr", "id": self._handle.id, "attr": attr},
-                                      f"{self._label}.{attr}")
+        value = self._student._request({"op": "getattr", "id": self._handle.id, "attr": attr},
+                                       f"{self._label}.{attr}")
+        if isinstance(value, RemoteObject):  # a bound method: named as the test called it
+            value._label = f"{self._label}.{attr}"
+        return value

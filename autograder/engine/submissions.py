@@ -42,6 +42,10 @@ class Entry:
     metadata: dict = field(default_factory=dict)
     """What the LMS says about this submission (users, created_at), from its
     own files only; {} when it says nothing."""
+    submitter: str = ""
+    """Who submitted, as the entry's name says, when the id had to be made unique
+    (s2002.ipynb and s2002.zip: ids "s2002.ipynb" and "s2002.zip", submitter
+    "s2002"); "" when the id is the name itself."""
 
 
 class SubmissionError(Exception):
@@ -61,6 +65,12 @@ def discover(target: Path) -> tuple[list[Entry], list[str]]:
                             and p.name != gradescope_export.EXPORT_METADATA])
     _assign_ids(entries)
     warnings = []
+    clashes = Counter(e.submitter.casefold() for e in entries if e.submitter)
+    shared = sorted(e.id for e in entries if clashes[e.submitter.casefold()] > 1)
+    if shared:
+        warnings.append(f"{len(shared)} submissions share a name with another ("
+                        f"{', '.join(shared[:6])}): each is graded in its own folder, as its "
+                        "submitter's; check that one student did not upload twice")
     uploaded = [e.id for e in entries if os.path.lexists(e.path / UPLOADED_METADATA)]
     if uploaded:
         warnings.append(f"ignored {UPLOADED_METADATA} inside {len(uploaded)} submissions "
@@ -148,6 +158,7 @@ def _assign_ids(entries: list[Entry]) -> None:
     contents: a clashing entry keeps its extension ("dup.zip"), then gets a
     number ("grades.csv_2")."""
     reserved = {n.casefold() for n in OUTPUT_NAMES}
+    names = [e.id for e in entries]
     counts = Counter(e.id.casefold() for e in entries)
     why: dict[int, str] = {}
     for i, e in enumerate(entries):
@@ -169,7 +180,10 @@ def _assign_ids(entries: list[Entry]) -> None:
             why.setdefault(i, f"another submission is graded as '{base}'")
         taken.add(e.id.casefold())
     for i, reason in why.items():
-        entries[i].notes.append(f"{reason}; this one is graded as '{entries[i].id}'")
+        entries[i].submitter = names[i]
+        entries[i].notes.append(f"{reason}; this one is graded as '{entries[i].id}' "
+                                f"(its results are in that folder; its submitter is still "
+                                f"'{names[i]}')")
 
 
 def read_notebook_bytes(entry: Entry, assignment: str) -> tuple[bytes, str]:

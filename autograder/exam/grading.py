@@ -9,14 +9,10 @@ and are stored as JSON), which the reports read.
 """
 from __future__ import annotations
 
-import math
-from numbers import Integral, Real
-
-import numpy as np
-
 from autograder.checks import fail
 from autograder.engine import config, untrusted
 from autograder.engine.student import RemoteObject, StudentError
+from autograder.exam import formats
 from autograder.exam import identity as identity_mod
 from autograder.exam import variants
 
@@ -47,7 +43,8 @@ def resolution(submission, student) -> identity_mod.Resolution:
         if isinstance(claimed, str):  # the student's text, quoted in the flag message
             claimed = untrusted.name(claimed)
         fields = tuple(settings(submission.assignment).get("identity_fields", ["sid", "email"]))
-        record["identity"] = identity_mod.resolve(submission.submission, submission.metadata,
+        record["identity"] = identity_mod.resolve(submission.submitter or submission.submission,
+                                                  submission.metadata,
                                                   claimed, fields).to_plain()
     return identity_mod.Resolution.from_plain(record["identity"])
 
@@ -62,13 +59,25 @@ def numbers(submission, student, question: str, ref) -> dict:
 
 
 # ---- reading short answers ---------------------------------------------------
+# Which values an answer accepts is exam/formats.py's, shared with the notebook's
+# public checks; here only what arrives from the worker is made comparable.
+
+SEQUENCE_PROBE = '''
+def items(value):
+    """A tuple or list of another type (torch.Size) as a plain tuple; None otherwise."""
+    return tuple(value) if isinstance(value, (tuple, list)) else None
+'''
+
 
 def answer(student, name: str):
-    """The notebook global `name` as plain data; fails when it is missing,
-    still `...`, or not plain data."""
+    """The notebook global `name` as plain data (a tuple subclass such as torch.Size as
+    a tuple); fails when it is missing or not plain data."""
     try:
         present = student.has(name)
         value = student.value(name) if present else None
+        if isinstance(value, RemoteObject) and value.type_name != "ellipsis":
+            items = student.build(SEQUENCE_PROBE, "items", value)
+            value = value if items is None else items
     except StudentError as exc:
         fail(f"{name} could not be read ({exc.type_name})")
     if not present:
@@ -80,39 +89,11 @@ def answer(student, name: str):
     return value
 
 
-def number(value, name: str) -> float:
-    """A real number from an int, a float or a 0-d array (bool refused)."""
-    if isinstance(value, np.ndarray) and value.shape == () and value.dtype.kind in "iuf":
-        value = value.item()
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, Real):
-        fail(f"{name} should be a number, not {type(value).__name__}")
-    value = float(value)
-    if not math.isfinite(value):
-        fail(f"{name} should be a finite number")
-    return float(value)
-
-
-def count(value, name: str) -> int:
-    """A non-negative whole number (an int, or a float with no fraction)."""
-    if isinstance(value, Integral) and not isinstance(value, (bool, np.bool_)):
-        if value < 0:  # exact, even beyond 2**53
-            fail(f"{name} should be a whole number >= 0")
-        return int(value)
-    x = number(value, name)
-    if x != int(x) or x < 0:
-        fail(f"{name} should be a whole number >= 0")
-    return int(x)
-
-
-def int_tuple(value, name: str) -> tuple[int, ...]:
-    """A tuple or list of positive ints (a 1-D integer array also passes)."""
-    if isinstance(value, np.ndarray) and value.ndim == 1 and value.dtype.kind in "iu":
-        value = value.tolist()
-    if not isinstance(value, (tuple, list)) or not value:
-        fail(f"{name} should be a tuple of ints such as (2, 3, 4), not {type(value).__name__}")
-    items = []
-    for item in value:
-        if isinstance(item, (bool, np.bool_)) or not isinstance(item, Integral) or item < 1:
-            fail(f"{name} should hold positive ints only")
-        items.append(int(item))
-    return tuple(items)
+def short_answer(student, name: str, kind: str, low=None, high=None):
+    """The answer `name` read as `kind` ("count", "shape", "number"; see exam/formats.py),
+    within [low, high]; fails with the message the notebook's public check gives."""
+    value = answer(student, name)
+    problem = formats.answer_problem(kind, value, name, low, high)
+    if problem:
+        fail(problem)
+    return formats.READERS[kind](value)

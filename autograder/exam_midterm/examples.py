@@ -6,7 +6,7 @@ Out of 21 points:
     s1001.ipynb     full marks: right answers for s1001, both free responses  21
     s1002.ipynb     typical mistakes: the 12 d^2 rule, [CLS]/[SEP] selected
                     too, source and target swapped, a boolean padding mask;
-                    one free response left blank                              9.5
+                    one free response left blank                             10.5
     s1003.ipynb     s1001's notebook handed in by s1003 (STUDENT_ID still
                     s1001): flagged, graded with s1003's numbers              12.5
     s1004.ipynb     the notebook as handed out                                0
@@ -96,7 +96,7 @@ def fill(student, answers: dict[str, str], student_id: str | None, responses: li
     return StableCellIds()(nb)
 
 
-EXPECTED = {"s1001": 21.0, "s1002": 9.5, "s1003": 12.5, "s1004": 0.0, "123456": 21.0}
+EXPECTED = {"s1001": 21.0, "s1002": 10.5, "s1003": 12.5, "s1004": 0.0, "123456": 21.0}
 """Total of each demo submission (by submission id)."""
 
 

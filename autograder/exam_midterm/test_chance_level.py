@@ -3,14 +3,13 @@ from autograder.checks import fail
 from autograder.exam import grading
 
 QUESTION = "chance_level"
+FORMATS = {"CHANCE_LOSS": 0, "CHANCE_PERPLEXITY": 1}  # numbers, at least this (the public check's)
 
 
 def test_answer_format(student):
     """CHANCE_LOSS is a number >= 0 and CHANCE_PERPLEXITY a number >= 1"""
-    if grading.number(grading.answer(student, "CHANCE_LOSS"), "CHANCE_LOSS") < 0:
-        fail("CHANCE_LOSS should be >= 0 (a cross-entropy in nats)")
-    if grading.number(grading.answer(student, "CHANCE_PERPLEXITY"), "CHANCE_PERPLEXITY") < 1:
-        fail("CHANCE_PERPLEXITY should be >= 1")
+    for name, low in FORMATS.items():
+        grading.short_answer(student, name, "number", low)
 
 
 def _where(p) -> str:
@@ -20,7 +19,7 @@ def _where(p) -> str:
 def test_loss(student, submission, ref):
     """CHANCE_LOSS is within the stated tolerance (0.00002 nats) for your numbers"""
     p = grading.numbers(submission, student, QUESTION, ref)
-    got = grading.number(grading.answer(student, "CHANCE_LOSS"), "CHANCE_LOSS")
+    got = grading.short_answer(student, "CHANCE_LOSS", "number")
     expected = ref.chance_loss(p["vocab_size"], p["n_special"])
     if not abs(got - expected) <= ref.TOLERANCE["chance_loss"]:
         fail(f"CHANCE_LOSS = {got!r} is not the loss at chance for {_where(p)} "
@@ -30,7 +29,7 @@ def test_loss(student, submission, ref):
 def test_perplexity(student, submission, ref):
     """CHANCE_PERPLEXITY is within the stated relative tolerance (0.00002) for your numbers"""
     p = grading.numbers(submission, student, QUESTION, ref)
-    got = grading.number(grading.answer(student, "CHANCE_PERPLEXITY"), "CHANCE_PERPLEXITY")
+    got = grading.short_answer(student, "CHANCE_PERPLEXITY", "number")
     expected = ref.chance_perplexity(p["vocab_size"], p["n_special"])
     if not abs(got - expected) <= ref.TOLERANCE["chance_perplexity"] * expected:
         fail(f"CHANCE_PERPLEXITY = {got!r} is not the perplexity at chance for {_where(p)} "

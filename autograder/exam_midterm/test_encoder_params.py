@@ -7,14 +7,14 @@ NAME = "ENCODER_LAYER_PARAMS"
 
 
 def test_answer_format(student):
-    """ENCODER_LAYER_PARAMS is a whole number"""
-    grading.count(grading.answer(student, NAME), NAME)
+    """ENCODER_LAYER_PARAMS is a positive whole number (a numpy integer too)"""
+    grading.short_answer(student, NAME, "count", 1)
 
 
 def test_parameter_count(student, submission, ref):
     """ENCODER_LAYER_PARAMS is the exact parameter count for your numbers"""
     p = grading.numbers(submission, student, QUESTION, ref)
-    got = grading.count(grading.answer(student, NAME), NAME)
+    got = grading.short_answer(student, NAME, "count")
     if got != ref.encoder_params(p["d_model"], p["heads"], p["d_ff"]):
         fail(f"{NAME} = {got} is not the parameter count of a TransformerEncoderLayer with "
              f"d_model={p['d_model']}, nhead={p['heads']}, dim_feedforward={p['d_ff']} "

@@ -4,7 +4,7 @@ import functools
 import numpy as np
 
 from autograder.checks import (expect_close, expect_dtype, expect_ndarray, expect_raises,
-                               expect_shape)
+                               expect_shape, fail)
 from autograder.exam import grading
 
 QUESTION = "key_padding_mask"
@@ -39,17 +39,20 @@ def test_values(student, submission, ref):
 
 
 def test_accepts_integer_array(student):
-    """Lengths given as a numpy integer array work like a list"""
+    """Lengths given as a numpy integer array give what the same list gives"""
+    # Compared with the student's own answer for a list: the values are test_values's subject.
     lengths = np.array([3, 1, 4], dtype=np.int64)
-    expect_close(student.key_padding_mask(lengths, 4),
-                 np.where(np.arange(4)[None, :] >= lengths[:, None], -np.inf, 0.0),
-                 "key_padding_mask(np.array([3, 1, 4]), 4)")
+    what = "key_padding_mask(np.array([3, 1, 4]), 4)"
+    as_list = expect_ndarray(student.key_padding_mask([3, 1, 4], 4), "key_padding_mask([3, 1, 4], 4)")
+    if np.all(np.isfinite(as_list)):
+        fail("key_padding_mask([3, 1, 4], 4) hides no position")
+    expect_close(student.key_padding_mask(lengths, 4), as_list, what + ", compared with the list")
 
 
-def test_rejects_invalid_lengths(student, ref):
-    """Valid lengths work; a length of 0, or longer than n_src, raises ValueError"""
-    expect_close(student.key_padding_mask([1, 3], 3), ref.key_padding_mask([1, 3], 3),
-                 "key_padding_mask([1, 3], 3)")
+def test_rejects_invalid_lengths(student):
+    """Valid lengths get an answer; a length of 0, or longer than n_src, raises ValueError"""
+    # Rejecting pays only beside an answer; its values are the other tests' subject.
+    expect_shape(student.key_padding_mask([1, 3], 3), (2, 3), "key_padding_mask([1, 3], 3)")
     for lengths, n_src in (([0, 2], 3), ([2, 4], 3)):
         with expect_raises(ValueError, f"key_padding_mask({lengths}, {n_src})"):
             student.key_padding_mask(lengths, n_src)

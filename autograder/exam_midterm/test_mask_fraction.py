@@ -4,19 +4,18 @@ from autograder.exam import grading
 
 QUESTION = "mask_fraction"
 NAME = "MASK_FRACTION"
+FORMAT = ("number", 0, 1)  # as the notebook's public check has it
 
 
 def test_answer_format(student):
     """MASK_FRACTION is a number between 0 and 1"""
-    x = grading.number(grading.answer(student, NAME), NAME)
-    if not 0.0 <= x <= 1.0:
-        fail(f"{NAME} should be a fraction between 0 and 1")
+    grading.short_answer(student, NAME, *FORMAT)
 
 
 def test_fraction(student, submission, ref):
     """MASK_FRACTION is within the stated tolerance (0.0001) for your numbers"""
     p = grading.numbers(submission, student, QUESTION, ref)
-    got = grading.number(grading.answer(student, NAME), NAME)
+    got = grading.short_answer(student, NAME, "number")
     expected = ref.mask_fraction(**{k: v for k, v in p.items() if k != "variant"})
     if not abs(got - expected) <= ref.TOLERANCE[QUESTION]:
         fail(f"{NAME} = {got!r} is not the expected fraction of [MASK] inputs for seq_len="

@@ -4,17 +4,17 @@ import functools
 import numpy as np
 
 from autograder.checks import expect_close, expect_number, expect_raises, fail
-from autograder.exam import grading
+from autograder.exam import formats, grading
 
 QUESTION = "perplexity"
 
 
 def test_returns_float(student):
-    """Returns one Python or NumPy float for a small batch"""
-    logits = np.zeros((3, 5))
-    value = expect_number(student.perplexity(logits, np.array([0, 1, 2])), "perplexity(...)")
-    if not np.isfinite(value):
-        fail("perplexity(...) of zero logits is not finite")
+    """Returns one number, at least 1, for a small batch (a float, a numpy or 0-d torch one)"""
+    value = student.perplexity(np.zeros((2, 4)), np.array([0, 3]))  # the public check's call
+    problem = formats.answer_problem("number", value, "perplexity(...)", 1)
+    if problem:
+        fail(problem)
 
 
 @functools.lru_cache(maxsize=None)
@@ -65,9 +65,14 @@ def test_large_logits_stay_finite(student, ref):
     _check(student, ref, logits, labels, "perplexity with logits in the thousands")
 
 
-def test_rejects_nothing_to_score(student, ref):
+def test_rejects_nothing_to_score(student):
     """Scores a batch with positions to score; all positions ignored raises ValueError"""
+    # Rejecting pays only beside an answer (any perplexity is a finite number >= 1);
+    # its value is test_values' subject.
     logits, labels = np.array([[0.0, 2.0, -1.0], [1.0, 0.0, 0.5]]), np.array([1, -100])
-    _check(student, ref, logits, labels, "perplexity with one of 2 positions labelled -100")
+    what = "perplexity with one of 2 positions labelled -100"
+    got = expect_number(student.perplexity(logits, labels), what)
+    if not (np.isfinite(got) and got >= 1.0):
+        fail(f"{what}: {got!r} is not a perplexity (a finite number of at least 1)")
     with expect_raises(ValueError, "perplexity with every label -100"):
         student.perplexity(np.zeros((2, 3)), np.array([-100, -100]))

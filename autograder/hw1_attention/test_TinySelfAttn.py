@@ -61,11 +61,11 @@ def test_parameters(student):
 
 
 def test_matches_reference_without_mask(ref, student):
-    """with the reference's weights, the output matches for several h and head counts"""
+    """with the reference's weights and no mask (every position sees every other), the output matches for several h and head counts"""
     for seed, (h, heads) in enumerate(CONFIGS):
         m, reference = _loaded(ref, student, h, heads, seed)
         x = torch.randn(3, 7, h, generator=torch.Generator().manual_seed(seed))
-        what = f"TinySelfAttn({h}, {heads}) on x of shape (3, 7, {h})"
+        what = f"TinySelfAttn({h}, {heads}) on x of shape (3, 7, {h}), called without a mask"
         y = expect_tensor(m(x), what)
         with torch.no_grad():
             expect_close(y, reference(x), what, rtol=1e-4, atol=1e-5)
@@ -83,23 +83,28 @@ def test_matches_reference_with_causal_mask(ref, student):
             expect_close(y, reference(x, mask), what, rtol=1e-4, atol=1e-5)
 
 
-def _expect_attention(ref, student, h, heads, seed):
-    """TinySelfAttn(h, heads) with the reference's weights, checked to compute the
-    reference's attention with and without a causal mask: the behaviour tests
-    below count only for a module that is attention."""
-    m, reference = _loaded(ref, student, h, heads, seed)
-    x = torch.randn(1, 5, h, generator=torch.Generator().manual_seed(seed))
-    for mask, name in ((None, "without a mask"), (ref.causal_mask(5), "with a causal mask")):
-        what = f"TinySelfAttn({h}, {heads}) {name}"
-        with torch.no_grad():
-            expected = reference(x, mask)
-        expect_close(expect_tensor(m(x, mask), what), expected, what, rtol=1e-4, atol=1e-5)
-    return m
+def _expect_uses_weights(student, h, heads):
+    """A valid module answers, and its answer depends on its own weights: a stand-in
+    that ignores them (a mean of the input) earns nothing. Judged on the student's
+    own module and weights, so a values bug costs only the values tests."""
+    what = f"TinySelfAttn({h}, {heads}) on x of shape (1, 5, {h})"
+    m = _module(student, h, heads)
+    x = torch.randn(1, 5, h, generator=torch.Generator().manual_seed(h))
+    y = expect_tensor(m(x), what)
+    expect_shape(y, (1, 5, h), what)
+    state = m.state_dict()
+    if not isinstance(state, dict) or not state:
+        fail(f"TinySelfAttn({h}, {heads}).state_dict() holds no weights")
+    m.load_state_dict({k: v + 0.5 for k, v in state.items()})
+    if torch.allclose(expect_tensor(m(x), what), y, atol=1e-6):
+        fail(f"{what}: the output stayed the same when every weight changed: "
+             "the module does not compute with its weights")
 
 
 def test_bidirectional_influence(ref, student):
-    """computes attention; without a mask the last token changes the first output, with a causal mask it cannot"""
-    m = _expect_attention(ref, student, 16, 2, 5)
+    """computes with its weights; without a mask the last token changes the first output, with a causal mask it cannot"""
+    _expect_uses_weights(student, 16, 2)
+    m, _ = _loaded(ref, student, 16, 2, 5)
     x = torch.randn(1, 5, 16, generator=torch.Generator().manual_seed(5))
     x2 = x.clone()
     x2[0, -1] += 1.0
@@ -112,9 +117,9 @@ def test_bidirectional_influence(ref, student):
         fail("with a causal mask, changing the last token changed position 0's output")
 
 
-def test_rejects_indivisible_heads(ref, student):
-    """works for valid sizes, and raises ValueError when h is not divisible by heads"""
-    _expect_attention(ref, student, 12, 3, 6)
+def test_rejects_indivisible_heads(student):
+    """answers for valid sizes, and raises ValueError when h is not divisible by heads"""
+    _expect_uses_weights(student, 12, 3)
     for h, heads in ((10, 3), (32, 5)):
         with expect_raises(ValueError, f"TinySelfAttn({h}, {heads})"):
             student.TinySelfAttn(h, heads)

@@ -1,7 +1,7 @@
 """Hidden tests: scaled_dot_product_attention."""
 import torch
 
-from autograder.checks import expect_close, expect_shape, expect_tensor, fail
+from autograder.checks import agrees, expect_close, expect_shape, expect_tensor, fail
 
 QUESTION = "scaled_dot_product_attention"
 SHAPES = [  # (batch dims, n_q, n_k, d_k, d_v)
@@ -47,9 +47,25 @@ def test_values_without_mask(ref, student):
         expect_close(out, ref_out, what + ": out", rtol=1e-4, atol=1e-5)
 
 
+def _unmasked_right(ref, student, q, k, v) -> bool:
+    """Whether the student's weights without a mask are the reference's for q, k, v: a
+    test about masks compares masked weights with the reference only then (the values
+    without a mask are test_values_without_mask's subject)."""
+    _, w = _pair(student.scaled_dot_product_attention(q, k, v), "no mask")
+    return agrees(w, ref.scaled_dot_product_attention(q, k, v)[1], rtol=1e-4, atol=1e-6)
+
+
+def _expect_mask_applied(w, mask, what):
+    """Weights judged without the reference: keys the mask sets to -inf get weight 0."""
+    hidden = torch.broadcast_to(torch.isinf(mask), w.shape)
+    if not torch.all(w[hidden] == 0):
+        fail(f"{what}: a key the mask sets to -inf has a weight other than 0")
+
+
 def test_values_with_masks(ref, student):
     """an additive mask is added before the softmax, broadcast over batch dims"""
     q, k, v = _inputs((2, 3), 6, 6, 8, 4, seed=7)
+    unmasked_right = _unmasked_right(ref, student, q, k, v)
     causal = ref.causal_mask(6)
     padding = torch.zeros(2, 1, 1, 6)
     padding[0, ..., 4:] = float("-inf")  # the first batch item ignores its last two keys
@@ -57,30 +73,45 @@ def test_values_with_masks(ref, student):
                        (torch.randn(6, 6, generator=torch.Generator().manual_seed(2)), "random finite (6, 6)")):
         what = f"mask {name}"
         out, w = _pair(student.scaled_dot_product_attention(q, k, v, mask), what)
+        if not unmasked_right:  # the values are another test's subject: only the mask here
+            _expect_mask_applied(w, mask, what + ": weights")
+            continue
         ref_out, ref_w = ref.scaled_dot_product_attention(q, k, v, mask)
         expect_close(w, ref_w, what + ": weights", rtol=1e-4, atol=1e-6)
         expect_close(out, ref_out, what + ": out", rtol=1e-4, atol=1e-5)
 
 
 def test_keyword_mask(ref, student):
-    """accepts the mask as a keyword argument mask=..."""
+    """accepts the mask as a keyword argument mask=..., with the effect it has in place"""
+    # Compared with the student's own call with the mask in place, so a wrong value (the
+    # other tests' subject) does not fail this test too.
     q, k, v = _inputs((), 5, 5, 4, 4, seed=3)
-    out, w = _pair(student.scaled_dot_product_attention(q, k, v, mask=ref.causal_mask(5)),
-                   "mask=causal_mask(5)")
-    expect_close(w, ref.scaled_dot_product_attention(q, k, v, ref.causal_mask(5))[1],
-                 "mask=causal_mask(5): weights", rtol=1e-4, atol=1e-6)
+    mask = ref.causal_mask(5)
+    _, w = _pair(student.scaled_dot_product_attention(q, k, v, mask=mask), "mask=causal_mask(5)")
+    _, in_place = _pair(student.scaled_dot_product_attention(q, k, v, mask), "causal_mask(5)")
+    expect_close(w, in_place, "mask=causal_mask(5): weights, compared with the mask given in "
+                 "place", rtol=1e-6, atol=1e-7)
+    _, unmasked = _pair(student.scaled_dot_product_attention(q, k, v), "no mask")
+    if agrees(w, unmasked, rtol=1e-6, atol=1e-7):
+        fail("mask=causal_mask(5): the weights are those without a mask")
 
 
 def test_large_scores_stay_finite(ref, student):
-    """scores in the thousands give finite, correct weights (with and without a causal mask)"""
-    q, k, v = _inputs((2,), 6, 6, 8, 8, scale=40.0, seed=11)
+    """scores in the thousands give finite weights, the reference's wherever moderate scores give them"""
+    q, k, v = _inputs((2,), 6, 6, 8, 8, seed=11)
     for mask, name in ((None, "no mask"), (ref.causal_mask(6), "causal mask")):
         what = f"|q k^T| in the thousands, {name}"
-        out, w = _pair(student.scaled_dot_product_attention(q, k, v, mask), what)
+        out, w = _pair(student.scaled_dot_product_attention(q * 40.0, k * 40.0, v, mask), what)
         if not (torch.isfinite(out).all() and torch.isfinite(w).all()):
             fail(f"{what}: the result holds nan or inf")
-        ref_out, ref_w = ref.scaled_dot_product_attention(q, k, v, mask)
-        expect_close(w, ref_w, what + ": weights", rtol=1e-4, atol=1e-5)
+        # Stability is this test's subject: weights that are wrong for moderate scores too
+        # (the values tests' subject) need only stay finite here, and change with the scores.
+        _, moderate = _pair(student.scaled_dot_product_attention(q, k, v, mask), name)
+        if agrees(w, moderate, rtol=0, atol=1e-12):
+            fail(f"{what}: the weights are those of the unscaled scores: they ignore the scores")
+        if agrees(moderate, ref.scaled_dot_product_attention(q, k, v, mask)[1], 1e-4, 1e-6):
+            ref_out, ref_w = ref.scaled_dot_product_attention(q * 40.0, k * 40.0, v, mask)
+            expect_close(w, ref_w, what + ": weights", rtol=1e-4, atol=1e-5)
 
 
 def test_seed_tables(student):

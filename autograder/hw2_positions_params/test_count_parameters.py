@@ -10,7 +10,7 @@ storage, so 110 million of them cost nothing to build.
 """
 import functools
 
-from autograder.checks import expect_equal, expect_int, seeded
+from autograder.checks import as_int, expect_equal, expect_int, seeded
 from autograder.engine.student import RemoteObject
 
 QUESTION = "count_parameters"
@@ -22,12 +22,13 @@ META = torch.device("meta")  # shapes without storage
 
 class TiedLM(nn.Module):
     """Embedding, one encoder layer, an output head sharing the embedding's
-    weight, and a buffer (a fixed position table)."""
+    weight, and optionally a buffer (a fixed position table)."""
 
-    def __init__(self, vocab, d, heads, d_ff, freeze_embedding=False):
+    def __init__(self, vocab, d, heads, d_ff, freeze_embedding=False, buffer=False):
         super().__init__()
         self.embedding = nn.Embedding(vocab, d)
-        self.register_buffer("pe", torch.zeros(32, d))
+        if buffer:
+            self.register_buffer("pe", torch.zeros(32, d))
         self.block = nn.TransformerEncoderLayer(d, heads, d_ff, batch_first=True)
         self.lm_head = nn.Linear(d, vocab)
         self.lm_head.weight = self.embedding.weight  # tied: one Parameter, two modules
@@ -136,8 +137,10 @@ LAYERS = [("encoder", 8, 2, 32), ("encoder", 12, 3, 5), ("encoder", 64, 8, 256),
           ("decoder", 8, 2, 32), ("decoder", 20, 4, 7), ("decoder", 32, 1, 1),
           ("transformer", 16, 2, 2, 3, 48), ("mha_kv", 12, 3, 5, 7), ("zoo",), ("empty",),
           ("huge", 70_000, 70_000)]
+# One property per family (tied weights, buffers, frozen parameters), so that a mistake
+# about one does not fail the tests of the others.
 TIED = [("tied", 50, 16, 2, 64), ("tied", 7, 4, 1, 3), ("shared", 10, 4), ("shared", 3, 2)]
-BUFFERS = [("buffers", 6), ("buffers", 1), ("tied", 20, 8, 2, 16)]
+BUFFERS = [("buffers", 6), ("buffers", 1)]
 
 
 @functools.lru_cache(maxsize=None)
@@ -170,8 +173,8 @@ def _label(spec) -> str:
     if kind == "tied":
         vocab, d = args[:2]
         frozen = ", embedding frozen" if len(args) > 4 and args[4] else ""
-        return (f"language model: Embedding({vocab}, {d}) tied to its output Linear, "
-                f"an encoder layer and a buffer{frozen}")
+        return (f"language model: Embedding({vocab}, {d}) tied to its output Linear "
+                f"and an encoder layer{frozen}")
     return {
         "encoder": lambda: f"TransformerEncoderLayer{args}",
         "decoder": lambda: f"TransformerDecoderLayer{args}",
@@ -196,14 +199,13 @@ def _check(ref, student, spec, trainable_only=None):
         got = student.count_parameters(model, trainable_only=trainable_only)
         want = expected(ref, spec)[1 if trainable_only else 0]
         what = f"count_parameters(<{_label(spec)}>, trainable_only={trainable_only})"
-    expect_equal(expect_int(got, what), want, what)
+    expect_equal(as_int(got, what), want, what)
 
 
 def test_returns_int(student):
-    """returns an int: the number of weights and biases of a Linear(3, 2)"""
+    """returns an int (a Python int or a numpy integer) for a Linear(3, 2)"""
     model = student.new("torch.nn.Linear", 3, 2)
-    what = "count_parameters(torch.nn.Linear(3, 2))"
-    expect_equal(expect_int(student.count_parameters(model), what), 8, what)
+    expect_int(student.count_parameters(model), "count_parameters(torch.nn.Linear(3, 2))")
 
 
 def test_torch_modules(ref, student):
@@ -226,15 +228,15 @@ def test_buffers_do_not_count(ref, student):
 
 def test_trainable_only(ref, student):
     """trainable_only=True counts only parameters with requires_grad"""
-    specs = [("tied", 30, 8, 2, 16, True), ("frozen", "encoder", 16, 4, 40),
-             ("frozen", "transformer", 8, 2, 1, 1, 16), ("frozen", "zoo")]
+    specs = [("frozen", "encoder", 16, 4, 40), ("frozen", "transformer", 8, 2, 1, 1, 16),
+             ("frozen", "zoo"), ("frozen", "mha_kv", 12, 3, 5, 7)]
     for spec in specs:
         _check(ref, student, spec, trainable_only=True)
 
 
 def test_frozen_counted_by_default(ref, student):
     """without trainable_only (and with trainable_only=False) frozen parameters count too"""
-    for spec in [("tied", 30, 8, 2, 16, True), ("frozen", "encoder", 16, 4, 40)]:
+    for spec in [("frozen", "mha_kv", 12, 3, 5, 7), ("frozen", "encoder", 16, 4, 40)]:
         _check(ref, student, spec)
         _check(ref, student, spec, trainable_only=False)
 
@@ -254,18 +256,18 @@ def test_bert_base_components(student):
     for part, count in BERT_BASE.items():
         model = _build(student, ("bert_base", part))
         what = f"count_parameters(<BERT-base {part}>)"
-        expect_equal(expect_int(student.count_parameters(model), what), count, what)
+        expect_equal(as_int(student.count_parameters(model), what), count, what)
 
 
 def test_tiny_bert(student):
     """counts hw4's tiny BERT and its parts (embeddings, one layer, head)"""
     model = _build(student, ("tiny_bert",))
     what = "count_parameters(<hw4 tiny BERT>)"
-    expect_equal(expect_int(student.count_parameters(model), what), 28_994, what)
+    expect_equal(as_int(student.count_parameters(model), what), 28_994, what)
     for attr, count in (("tok_emb", 3_200), ("pos_emb", 512), ("head", 66)):
         part = getattr(model, attr)
         what = f"count_parameters(<hw4 tiny BERT>.{attr})"
-        expect_equal(expect_int(student.count_parameters(part), what), count, what)
+        expect_equal(as_int(student.count_parameters(part), what), count, what)
     layers = model.layers
     what = "count_parameters(<hw4 tiny BERT>.layers)"
-    expect_equal(expect_int(student.count_parameters(layers), what), 2 * 12_608, what)
+    expect_equal(as_int(student.count_parameters(layers), what), 2 * 12_608, what)

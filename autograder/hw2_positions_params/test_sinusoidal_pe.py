@@ -11,8 +11,8 @@ import functools
 
 import numpy as np
 
-from autograder.checks import (expect_close, expect_dtype, expect_ndarray, expect_raises,
-                               expect_shape, fail)
+from autograder.checks import (agrees, as_array, expect_close, expect_dtype, expect_ndarray,
+                               expect_raises, expect_shape, fail)
 
 QUESTION = "sinusoidal_pe"
 GRID = [(1, 2), (6, 8), (2, 4), (9, 6), (50, 16), (33, 10), (100, 64), (17, 2), (128, 128),
@@ -25,8 +25,9 @@ def _ref(ref, n_pos, d):
 
 
 def _pe(student, n_pos, d):
+    """The table as an array, whatever its type (an ndarray is test_type_shape_dtype's subject)."""
     what = f"sinusoidal_pe({n_pos}, {d})"
-    pe = expect_ndarray(student.sinusoidal_pe(n_pos, d), what)
+    pe = as_array(student.sinusoidal_pe(n_pos, d), what)
     expect_shape(pe, (n_pos, d), what)
     return pe, what
 
@@ -34,7 +35,9 @@ def _pe(student, n_pos, d):
 def test_type_shape_dtype(student):
     """returns a float64 numpy array of shape (n_pos, d)"""
     for n_pos, d in ((4, 8), (1, 2), (10, 6)):
-        pe, what = _pe(student, n_pos, d)
+        what = f"sinusoidal_pe({n_pos}, {d})"
+        pe = expect_ndarray(student.sinusoidal_pe(n_pos, d), what)
+        expect_shape(pe, (n_pos, d), what)
         expect_dtype(pe, np.dtype("float64"), what)
 
 
@@ -54,16 +57,23 @@ def test_values(ref, student):
 
 def test_large_positions(ref, student):
     """stays exact to 1e-8 up to position 20,000 (computed in float64)"""
+    # Precision at large positions is this test's subject: a table whose layout or
+    # frequencies are wrong already at small positions (test_values's subject: errors of
+    # order 1 there, where float32's are below 1e-6) need only be finite here.
+    small, _ = _pe(student, 50, 16)
+    layout = agrees(small, _ref(ref, 50, 16), rtol=0, atol=1e-6)
     for n_pos, d in ((20_001, 12), (3_000, 64)):
         pe, what = _pe(student, n_pos, d)
-        expect_close(pe, _ref(ref, n_pos, d), what, rtol=0, atol=1e-8)
+        if layout:
+            expect_close(pe, _ref(ref, n_pos, d), what, rtol=0, atol=1e-8)
+        elif not np.all(np.isfinite(pe)):
+            fail(f"{what}: the table holds nan or inf")
 
 
 def test_no_positions(student):
-    """n_pos = 0 gives an empty float64 array of shape (0, d)"""
+    """n_pos = 0 gives an empty array of shape (0, d)"""
     for d in (2, 16):
-        pe, what = _pe(student, 0, d)
-        expect_dtype(pe, np.dtype("float64"), what)
+        _pe(student, 0, d)
 
 
 def test_relative_position_figures(student):
@@ -85,31 +95,34 @@ def test_relative_position_figures(student):
              "not the lesson's distance")
 
 
-def _expect_valid_input_works(ref, student):
-    """Points for rejecting bad input count only when valid input works."""
-    expect_close(student.sinusoidal_pe(6, 8), ref.sinusoidal_pe(6, 8), "sinusoidal_pe(6, 8)",
-                 rtol=0, atol=1e-8)
+def _expect_valid_input_works(student):
+    """Points for rejecting bad input count only beside an answer to valid input: a
+    finite (6, 8) table (its values are the value tests' subject)."""
+    table = as_array(student.sinusoidal_pe(6, 8), "sinusoidal_pe(6, 8)")
+    expect_shape(table, (6, 8), "sinusoidal_pe(6, 8)")
+    if not np.isfinite(table.astype(np.float64)).all():
+        fail("sinusoidal_pe(6, 8): the table holds nan or inf")
 
 
-def test_rejects_bad_d(ref, student):
-    """works for valid sizes, and raises ValueError when d is odd, zero or negative"""
-    _expect_valid_input_works(ref, student)
+def test_rejects_bad_d(student):
+    """answers valid sizes, and raises ValueError when d is odd, zero or negative"""
+    _expect_valid_input_works(student)
     for n_pos, d in ((4, 7), (4, 1), (4, 0), (4, -2), (0, 3)):
         with expect_raises(ValueError, f"sinusoidal_pe({n_pos}, {d})"):
             student.sinusoidal_pe(n_pos, d)
 
 
-def test_rejects_negative_n_pos(ref, student):
-    """works for valid sizes, and raises ValueError when n_pos is negative"""
-    _expect_valid_input_works(ref, student)
+def test_rejects_negative_n_pos(student):
+    """answers valid sizes, and raises ValueError when n_pos is negative"""
+    _expect_valid_input_works(student)
     for n_pos, d in ((-1, 8), (-5, 2)):
         with expect_raises(ValueError, f"sinusoidal_pe({n_pos}, {d})"):
             student.sinusoidal_pe(n_pos, d)
 
 
-def test_rejects_non_integers(ref, student):
-    """works for valid sizes; raises ValueError when n_pos or d is not an int (float, str, None)"""
-    _expect_valid_input_works(ref, student)
+def test_rejects_non_integers(student):
+    """answers valid sizes; raises ValueError when n_pos or d is not an int (float, str, None)"""
+    _expect_valid_input_works(student)
     for n_pos, d in ((3.5, 8), (4, 8.0), (4, 7.5), ("4", 8), (4, None)):
         with expect_raises(ValueError, f"sinusoidal_pe({n_pos!r}, {d!r})"):
             student.sinusoidal_pe(n_pos, d)

@@ -47,18 +47,41 @@ def test_input_ids_layout(student):
 
 
 def test_segment_ids(student):
-    """segment 0 covers [CLS], A and the first [SEP]; segment 1 covers B and the last [SEP]"""
+    """segment 0 covers [CLS], A and the first [SEP]; segment 1 covers the rest (B and the last [SEP])"""
+    # Read against the student's own input_ids (up to their first [SEP]), so a layout
+    # mistake (the previous test's subject) does not fail this test too.
     for a, b in PAIRS:
-        (_, seg), what = _pair(student, a, b)
-        expect_equal(seg, _expected(a, b)[1], f"{what}: segment_ids")
+        (ids, seg), what = _pair(student, a, b)
+        if len(ids) < len(a) + len(b) + 2:
+            fail(f"{what}: input_ids has {len(ids)} ids, too few to hold [CLS], A, [SEP] and "
+                 "B, so their segments cannot be checked")
+        first_sep = ids.index(SEP) if SEP in ids else len(a) + 1
+        want = [0] * (first_sep + 1) + [1] * (len(ids) - first_sep - 1)
+        expect_equal(seg, want, f"{what}: segment_ids (for your input_ids)")
 
 
 def test_empty_sentences(student):
-    """an empty A or B still gives [CLS] A [SEP] B [SEP] with the right segments"""
+    """an empty A or B gives what a one-token A or B gives, without that token"""
+    # Compared with the student's own answer for a one-token sentence (token 7777), so a
+    # layout or segment mistake (the other tests' subjects) does not fail this test too;
+    # when that answer does not hold the token once, with the contract's layout.
     for a, b in (([], [4, 5]), ([4, 5], []), ([], [])):
         (ids, seg), what = _pair(student, a, b)
-        expect_equal(ids, _expected(a, b)[0], f"{what}: input_ids")
-        expect_equal(seg, _expected(a, b)[1], f"{what}: segment_ids")
+        want = _without_token(student, a or [7777], b or [7777], 7777)
+        if want is None:
+            want = _expected(a, b)
+        expect_equal(ids, want[0], f"{what}: input_ids")
+        expect_equal(seg, want[1], f"{what}: segment_ids")
+
+
+def _without_token(student, a, b, token):
+    """The student's (input_ids, segment_ids) for (a, b) with every `token` taken out,
+    or None when its input_ids do not hold as many `token`s as a and b do."""
+    (ids, seg), _ = _pair(student, a, b)
+    if ids.count(token) != (a + b).count(token) or len(ids) != len(seg):
+        return None
+    kept = [i for i, t in enumerate(ids) if t != token]
+    return [ids[i] for i in kept], [seg[i] for i in kept]
 
 
 def test_inputs_not_modified(student):
@@ -67,5 +90,8 @@ def test_inputs_not_modified(student):
     answered, unchanged = student.build(UNTOUCHED, "run", f, [7, 8, 9], [10, 11], CLS, SEP)
     if not answered:
         fail("nsp_pair([7, 8, 9], [10, 11], ...) did not return a pair (input_ids, segment_ids)")
+    (ids, _), what = _pair(student, [7, 8, 9], [10, 11])
+    if not all(t in ids for t in (7, 8, 9, 10, 11)):
+        fail(f"{what}: input_ids does not hold the tokens of both sentences")
     if not unchanged:
         fail("nsp_pair([7, 8, 9], [10, 11], ...) modified tokens_a or tokens_b in place")

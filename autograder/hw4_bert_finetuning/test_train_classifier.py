@@ -11,7 +11,7 @@ import numbers
 
 import torch
 
-from autograder.checks import expect_close, expect_tensor, fail
+from autograder.checks import expect_tensor, fail
 from autograder.engine.remote_modules import Memo, lend_module
 from autograder.hw4_bert_finetuning import common
 from autograder.hw4_bert_finetuning.common import DEFAULTS, MODEL_SEED, SMALL
@@ -84,19 +84,16 @@ def test_epochs_and_learning_rate(student):
 
 
 def test_trains_the_given_model(student):
-    """trains the model it is given, in place: afterwards its logits match the reference's"""
+    """trains the model it is given, in place: afterwards its logits have changed"""
+    # Judged on the model itself, not on the reference's trained logits: how well it is
+    # trained is the other tests' subject.
     ids, labels = common.data(*SMALL_DATA)
     epochs, lr = RUNS[0]
     model = _reference_model(student, SMALL_SEED, SMALL)
+    what = "the model's logits"
+    before = expect_tensor(model(ids), what)
     student.train_classifier(model, ids, labels, epochs=epochs, lr=lr)
-    what = "the model's logits after train_classifier"
-    logits = expect_tensor(model(ids), what)
-    expect_close(logits, _trained_logits(epochs, lr), what, rtol=1e-3, atol=1e-4)
-
-
-@functools.lru_cache(maxsize=None)
-def _trained_logits(epochs, lr):
-    """The reference model's logits on the small data after the reference loop."""
-    _, state = common.reference_run(SMALL_SEED, SMALL, SMALL_DATA, epochs, lr)
-    with torch.no_grad(), common.one_thread():
-        return common.reference_model(SMALL_SEED, SMALL, state)(common.data(*SMALL_DATA)[0])
+    after = expect_tensor(model(ids), what)
+    if torch.allclose(before, after, rtol=0, atol=1e-7):
+        fail(f"train_classifier(model, ids, labels, epochs={epochs}, lr={lr:g}) left the "
+             "model it was given unchanged: train that model, not a copy")

@@ -1,7 +1,7 @@
 """Hidden tests: bidirectional_self_attention."""
 import numpy as np
 
-from autograder.checks import expect_close, expect_ndarray, expect_shape, fail
+from autograder.checks import agrees, expect_close, expect_ndarray, expect_shape, fail
 
 QUESTION = "bidirectional_self_attention"
 CONFIGS = [(9, 8, 2), (5, 12, 3), (7, 16, 4), (4, 6, 1), (6, 8, 8), (3, 10, 5)]  # (T, d, heads)
@@ -41,11 +41,21 @@ def test_matches_reference(ref, student):
         expect_close(out, ref_out, what + ": out", rtol=1e-5, atol=1e-7)
 
 
+def _expect_depends_on_x(student, args, heads, w, what):
+    """The weights change with x: a test judged on the student's own answers pays nothing
+    for weights that ignore the scores."""
+    _, other = _call(student, (args[0] * 2.0, *args[1:]), heads, what + " with x doubled")
+    if np.shape(other) == np.shape(w) and np.allclose(other, w, rtol=0, atol=1e-12):
+        fail(f"{what}: the weights did not change when x did")
+
+
 def test_rows_sum_to_one_and_see_the_future(student):
     """every weight row sums to 1 and the entries above the diagonal are non-zero"""
     for seed, (T, d, heads) in enumerate(CONFIGS[:3]):
         what = f"x of shape {(T, d)}, heads={heads}"
-        _, w = _call(student, _inputs(T, d, 20 + seed), heads, what)
+        args = _inputs(T, d, 20 + seed)
+        _, w = _call(student, args, heads, what)
+        _expect_depends_on_x(student, args, heads, w, what)
         expect_shape(w, (heads, T, T), what + ": weights")
         if not np.allclose(w.sum(axis=-1), 1.0, atol=1e-6):
             fail(f"{what}: a row of weights does not sum to 1")
@@ -55,11 +65,18 @@ def test_rows_sum_to_one_and_see_the_future(student):
 
 
 def test_large_scores_stay_finite(ref, student):
-    """scores in the thousands give finite weights that match the reference"""
-    args = _inputs(6, 8, 31, scale=150.0)
+    """scores in the thousands give finite weights, equal to the reference's wherever moderate scores do"""
+    x, *weights = _inputs(6, 8, 31)
     what = "x scaled so that scores reach the thousands"
-    out, w = _call(student, args, 2, what)
+    out, w = _call(student, (x * 150.0, *weights), 2, what)
     if not (np.all(np.isfinite(out)) and np.all(np.isfinite(w))):
         fail(f"{what}: the result holds nan or inf")
-    ref_out, ref_w = ref.bidirectional_self_attention(*args, 2)
-    expect_close(w, ref_w, what + ": weights", rtol=1e-4, atol=1e-6)
+    # Stability is this test's subject, not the values: an attention that is wrong for
+    # moderate scores too (test_matches_reference's subject) need only stay finite here,
+    # and give other weights than for moderate scores (not ignore them).
+    _, moderate = _call(student, (x, *weights), 2, "x of shape (6, 8), heads=2")
+    if np.shape(moderate) == np.shape(w) and np.allclose(moderate, w, rtol=0, atol=1e-12):
+        fail(f"{what}: the weights are those of x unscaled: they ignore the scores")
+    if agrees(moderate, ref.bidirectional_self_attention(x, *weights, 2)[1], 1e-5, 1e-7):
+        ref_w = ref.bidirectional_self_attention(x * 150.0, *weights, 2)[1]
+        expect_close(w, ref_w, what + ": weights", rtol=1e-4, atol=1e-6)

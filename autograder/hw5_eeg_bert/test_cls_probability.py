@@ -1,7 +1,7 @@
 """Hidden tests: cls_probability."""
 import numpy as np
 
-from autograder.checks import expect_close, expect_number, fail
+from autograder.checks import agrees, expect_close, expect_number, fail
 
 QUESTION = "cls_probability"
 # the lesson's [CLS] head, as printed to 4 decimals; b_c = 0
@@ -34,10 +34,19 @@ def test_values(ref, student):
 
 def test_extreme_logits(ref, student):
     """stays finite and within [0, 1] for logits of +-1000, and matches the reference"""
+    # Stability is this test's subject: a function that is not the sigmoid for moderate
+    # logits either (test_values's subject) is only required to stay finite here.
+    moderate = [(_p(student, [1.0, 0.0], [z, 3.0], 0.0, f"a logit of {z:g}"),
+                 ref.cls_probability(np.array([1.0, 0.0]), np.array([z, 3.0]), 0.0))
+                for z in (-3.0, -0.5, 2.0)]
+    sigmoid = all(agrees(p, want, rtol=1e-9, atol=1e-12) for p, want in moderate)
+    if len({p for p, _ in moderate}) == 1:
+        fail("cls_probability gives the same value for logits -3, -0.5 and 2")
     for logit in (1000.0, -1000.0, 745.0, -745.0, 40.0, -40.0):
         h, w = np.array([1.0, 0.0]), np.array([logit, 3.0])
         what = f"cls_probability with a logit of {logit:g}"
         p = _p(student, h, w, 0.0, what)
-        if not (np.isfinite(p) and 0.0 <= p <= 1.0):
+        if not np.isfinite(p) or (sigmoid and not 0.0 <= p <= 1.0):
             fail(f"{what}: yours is {p!r}, not a probability")
-        expect_close(p, ref.cls_probability(h, w, 0.0), what, rtol=1e-9, atol=1e-12)
+        if sigmoid:
+            expect_close(p, ref.cls_probability(h, w, 0.0), what, rtol=1e-9, atol=1e-12)

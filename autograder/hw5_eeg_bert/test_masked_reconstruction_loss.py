@@ -4,7 +4,8 @@ import numpy as np
 from autograder.checks import expect_close, expect_number, expect_raises, fail
 
 QUESTION = "masked_reconstruction_loss"
-CASES = [(8, 16, [3, 7]), (8, 16, [0]), (5, 4, [0, 2, 4]), (10, 3, list(range(10))), (6, 9, [5, 1])]
+CASES = [(8, 16, [3, 7]), (8, 16, [0]), (5, 4, [0, 2, 4]), (6, 9, [5, 1])]  # (P, L, masked)
+SHAPES = [(8, 16), (5, 4), (10, 3), (1, 6)]  # (P, L)
 
 
 def _pair(P, L, seed):
@@ -23,39 +24,54 @@ def test_returns_a_number(student):
 
 
 def test_values(ref, student):
-    """the mean, over the masked rows, of each row's mean squared error"""
-    for seed, (P, L, masked) in enumerate(CASES):
+    """the mean over the rows of each row's mean squared error (every row masked)"""
+    # Every row masked: the formula alone (which rows count is the next test's subject).
+    for seed, (P, L) in enumerate(SHAPES):
         recon, target = _pair(P, L, seed)
-        what = f"recon and target of shape {(P, L)}, masked={masked}"
-        expect_close(_loss(student, recon, target, masked, what),
-                     ref.masked_reconstruction_loss(recon, target, masked), what, rtol=1e-9, atol=1e-12)
-    recon, target = _pair(6, 5, 9)
-    for masked in (np.array([1, 4]), (0, 5)):
-        what = f"masked given as {masked!r}"
-        expect_close(_loss(student, recon, target, masked, what),
-                     ref.masked_reconstruction_loss(recon, target, masked), what, rtol=1e-9, atol=1e-12)
+        for masked in (list(range(P)), np.arange(P)[::-1].copy(), tuple(range(P))):
+            what = f"recon and target of shape {(P, L)}, masked={masked!r}"
+            expect_close(_loss(student, recon, target, masked, what),
+                         ref.masked_reconstruction_loss(recon, target, masked), what,
+                         rtol=1e-9, atol=1e-12)
 
 
 def test_ignores_unmasked_rows(student):
-    """changing the unmasked rows of recon or target does not change the loss"""
-    recon, target = _pair(8, 16, 3)
-    masked = [3, 7]
-    base = _loss(student, recon, target, masked, "masked=[3, 7]")
-    recon2, target2 = recon.copy(), target.copy()
-    others = [p for p in range(8) if p not in masked]
-    recon2[others] += 50.0
-    target2[others[:3]] -= 20.0
-    changed = _loss(student, recon2, target2, masked, "masked=[3, 7], other rows changed")
-    if not np.isclose(base, changed, rtol=1e-12, atol=1e-12):
-        fail("masked=[3, 7]: the loss changed when only unmasked rows changed")
+    """only the masked rows count: the loss of those rows alone, whatever the other rows hold"""
+    # Compared with the student's own loss, so a wrong formula (the previous test's
+    # subject) does not fail this test too.
+    for seed, (P, L, masked) in enumerate(CASES):
+        recon, target = _pair(P, L, seed)
+        what = f"recon and target of shape {(P, L)}, masked={masked}"
+        base = _loss(student, recon, target, masked, what)
+        alone = _loss(student, recon[masked], target[masked], list(range(len(masked))),
+                      what + " with only the masked rows given")
+        if not np.isclose(base, alone, rtol=1e-12, atol=1e-12):
+            fail(f"{what}: {base!r}, but {alone!r} for the masked rows alone: "
+                 "the unmasked rows count")
+        others = [p for p in range(P) if p not in masked]
+        recon2, target2 = recon.copy(), target.copy()
+        recon2[others] += 50.0
+        target2[others[:3]] -= 20.0
+        changed = _loss(student, recon2, target2, masked, what + ", other rows changed")
+        if not np.isclose(base, changed, rtol=1e-12, atol=1e-12):
+            fail(f"{what}: the loss changed when only unmasked rows changed")
+        _expect_responds(student, recon, target, masked, what)
 
 
-def test_empty_mask_raises(ref, student):
-    """works with masked rows, and raises ValueError when no row is masked"""
+def _expect_responds(student, recon, target, masked, what):
+    """The loss changes when a masked row does: a test judged on the student's own answers
+    pays nothing for a constant."""
+    moved = recon.copy()
+    moved[masked[0]] += 1.0
+    if _loss(student, moved, target, masked, what + ", a masked row changed") == \
+            _loss(student, recon, target, masked, what):
+        fail(f"{what}: the loss did not change when a masked row did")
+
+
+def test_empty_mask_raises(student):
+    """answers for masked rows, and raises ValueError when no row is masked"""
     recon, target = _pair(4, 4, 5)
-    what = "masked_reconstruction_loss(recon, target, [1, 2])"
-    expect_close(_loss(student, recon, target, [1, 2], what),
-                 ref.masked_reconstruction_loss(recon, target, [1, 2]), what)
+    _expect_responds(student, recon, target, [1, 2], "masked=[1, 2]")
     for masked in ([], np.array([], dtype=np.int64)):
         with expect_raises(ValueError, f"masked_reconstruction_loss(recon, target, {masked!r})"):
             student.masked_reconstruction_loss(recon, target, masked)

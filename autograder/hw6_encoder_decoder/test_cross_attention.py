@@ -1,7 +1,7 @@
 """Hidden tests: cross_attention."""
 import numpy as np
 
-from autograder.checks import expect_close, expect_ndarray, expect_shape, fail
+from autograder.checks import agrees, expect_close, expect_ndarray, expect_shape, fail
 
 QUESTION = "cross_attention"
 CONFIGS = [(7, 9, 8, 2), (9, 7, 8, 2), (3, 11, 12, 3), (5, 5, 16, 4), (1, 6, 6, 1), (4, 2, 16, 8)]
@@ -47,12 +47,22 @@ def test_matches_reference(ref, student):
         expect_close(out, ref_out, what + ": out", rtol=1e-5, atol=1e-7)
 
 
+def _expect_depends_on_inputs(student, args, heads, w, what):
+    """The weights change with y and h: a test judged on the student's own answers pays
+    nothing for weights that ignore the scores."""
+    _, other = _call(student, (args[0] * 2.0, args[1] * 2.0, *args[2:]), heads,
+                     what + " with y and h doubled")
+    if np.shape(other) == np.shape(w) and np.allclose(other, w, rtol=0, atol=1e-12):
+        fail(f"{what}: the weights did not change when y and h did")
+
+
 def test_every_encoder_position_visible(student):
     """every weight row sums to 1 and no encoder position is masked out"""
     for seed, (n_tgt, n_src, d, heads) in enumerate(CONFIGS[:4]):
         what = _what(n_tgt, n_src, d, heads)
-        _, w = _call(student, _inputs(n_tgt, n_src, d, 20 + seed), heads, what)
-        expect_shape(w, (heads, n_tgt, n_src), what + ": weights")
+        args = _inputs(n_tgt, n_src, d, 20 + seed)
+        _, w = _call(student, args, heads, what)
+        _expect_depends_on_inputs(student, args, heads, w, what)
         if not np.allclose(w.sum(axis=-1), 1.0, atol=1e-6):
             fail(f"{what}: a row of weights does not sum to 1 over the encoder positions")
         if not np.all(w > 0):
@@ -75,10 +85,19 @@ def test_decoder_positions_independent(student):
 
 
 def test_large_scores_stay_finite(ref, student):
-    """scores in the thousands give finite weights that match the reference"""
-    args = _inputs(7, 9, 8, 51, scale=150.0)
+    """scores in the thousands give finite weights, equal to the reference's wherever moderate scores do"""
+    y, h, *weights = _inputs(7, 9, 8, 51)
+    large = (y * 150.0, h * 150.0, *weights)
     what = "y and h scaled so that scores reach the thousands"
-    out, w = _call(student, args, 2, what)
+    out, w = _call(student, large, 2, what)
     if not (np.all(np.isfinite(out)) and np.all(np.isfinite(w))):
         fail(f"{what}: the result holds nan or inf")
-    expect_close(w, ref.cross_attention(*args, 2)[1], what + ": weights", rtol=1e-4, atol=1e-6)
+    # Stability is this test's subject: a cross-attention that is wrong for moderate scores
+    # too (test_matches_reference's subject) need only stay finite here, and give other
+    # weights than for moderate scores (not ignore them).
+    _, moderate = _call(student, (y, h, *weights), 2, _what(7, 9, 8, 2))
+    if np.shape(moderate) == np.shape(w) and np.allclose(moderate, w, rtol=0, atol=1e-12):
+        fail(f"{what}: the weights are those of y and h unscaled: they ignore the scores")
+    if agrees(moderate, ref.cross_attention(y, h, *weights, 2)[1], rtol=1e-5, atol=1e-7):
+        expect_close(w, ref.cross_attention(*large, 2)[1], what + ": weights",
+                     rtol=1e-4, atol=1e-6)

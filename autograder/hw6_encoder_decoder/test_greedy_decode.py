@@ -32,12 +32,16 @@ def make_step(by_position, by_last):
 '''
 
 
-def _tables(seed, V=12, rows=16, eos_at=None, eos=2):
+EOS = 2
+
+
+def _tables(seed, V=12, rows=16, eos_at=None, sos=1):
+    """Logit tables for Step; neither sos nor eos wins unless eos_at says when eos does."""
     rng = np.random.default_rng(seed)
     by_position, by_last = rng.normal(size=(rows, V)), rng.normal(size=(V, V)) * 0.5
-    by_position[:, eos] -= 10.0  # eos only when asked for
+    by_position[:, [EOS, sos]] -= 10.0  # so a list's first id is sos only when sos leads it
     if eos_at is not None:
-        by_position[eos_at, eos] += 30.0  # the (eos_at + 1)-th generated token is eos
+        by_position[eos_at, EOS] += 30.0  # the (eos_at + 1)-th generated token is eos
     return by_position, by_last
 
 
@@ -47,68 +51,97 @@ def _local_step(by_position, by_last):
     return step
 
 
-def _run(student, tables, sos, eos, max_len, what):
+def _choice(tables, received) -> int:
+    """The id step's logits chose for the list `received` (lowest on ties)."""
+    return int(np.argmax(_local_step(*tables)(received)))
+
+
+def _run(student, tables, sos, max_len, what):
+    """(the returned ids with sos_id first, step's calls). A list without sos_id in front is
+    read with it (that it is there is test_starts_with_sos's subject; sos never wins)."""
     step = student.build(STEP_SOURCE, "make_step", *tables)
-    result = student.greedy_decode(step, sos, eos, max_len)
+    result = student.greedy_decode(step, sos, EOS, max_len)
     if isinstance(result, np.ndarray):
         result = result.tolist()
     if not isinstance(result, (list, tuple)):
         fail(f"{what}: returned a {type(result).__name__}, not a list of ids")
-    return list(result), step.calls
-
-
-def _expected(ref, tables, sos, eos, max_len):
-    return ref.greedy_decode(_local_step(*tables), sos, eos, max_len)
+    ids = list(result)
+    return (ids if ids[:1] == [sos] else [sos] + ids), step.calls
 
 
 def test_starts_with_sos(student):
     """returns a list of ids whose first element is sos_id"""
-    ids, _ = _run(student, _tables(0), 1, 2, 5, "greedy_decode(step, 1, 2, 5)")
-    if not ids or ids[0] != 1:
-        fail("greedy_decode(step, 1, 2, 5): the list does not start with sos_id")
+    step = student.build(STEP_SOURCE, "make_step", *_tables(0))
+    ids = student.greedy_decode(step, 1, EOS, 5)
+    if isinstance(ids, np.ndarray):
+        ids = ids.tolist()
+    if not isinstance(ids, (list, tuple)) or not ids or ids[0] != 1:
+        fail("greedy_decode(step, 1, 2, 5): the result is not a list starting with sos_id")
 
 
 def test_argmax_each_step(ref, student):
     """appends the argmax of step's logits, running to max_len when eos never wins"""
     for seed, (sos, max_len) in enumerate([(1, 8), (0, 3), (5, 15), (1, 1)]):
-        tables = _tables(seed)
-        what = f"greedy_decode(step, {sos}, 2, {max_len})"
-        ids, _ = _run(student, tables, sos, 2, max_len, what)
-        expect_equal(ids, _expected(ref, tables, sos, 2, max_len), what)
+        tables = _tables(seed, sos=sos)
+        what = f"greedy_decode(step, {sos}, {EOS}, {max_len})"
+        ids, _ = _run(student, tables, sos, max_len, what)
+        expect_equal(ids, ref.greedy_decode(_local_step(*tables), sos, EOS, max_len), what)
 
 
-def test_stops_after_eos(ref, student):
+def test_stops_after_eos(student):
     """stops right after appending eos_id, which is kept in the list"""
-    for seed, eos_at in enumerate((0, 3, 6)):
+    # Judged on the student's own calls (what step's logits chose for each list it got), so
+    # a wrong choice or length (the other tests' subjects) does not fail this test too.
+    chosen = 0
+    for seed, (eos_at, max_len) in enumerate(((0, 10), (3, 10), (6, 10), (4, 5))):
         tables = _tables(10 + seed, eos_at=eos_at)
-        what = f"greedy_decode(step, 1, 2, 10) where eos wins at step {eos_at}"
-        ids, _ = _run(student, tables, 1, 2, 10, what)
-        expect_equal(ids, _expected(ref, tables, 1, 2, 10), what)
-    tables = _tables(20, eos_at=4)
-    what = "greedy_decode(step, 1, 2, 5) where eos wins at the last allowed step"
-    ids, _ = _run(student, tables, 1, 2, 5, what)
-    expect_equal(ids, _expected(ref, tables, 1, 2, 5), what)
+        what = f"greedy_decode(step, 1, {EOS}, {max_len}) where eos wins at step {eos_at}"
+        ids, calls = _run(student, tables, 1, max_len, what)
+        if EOS in ids[:-1]:
+            fail(f"{what}: eos_id is in the list before its end")
+        for i, received in enumerate(calls):
+            if _choice(tables, received) != EOS:
+                continue
+            chosen += 1
+            if any(len(later) > len(received) for later in calls[i + 1:]):
+                fail(f"{what}: step's logits chose eos_id for {received}, yet decoding went on")
+            if ids[-1] != EOS:
+                fail(f"{what}: step's logits chose eos_id for {received}, but the list does "
+                     "not end with it: append eos_id, then stop")
+    if not chosen:
+        fail("in none of four runs did decoding reach a step where eos_id wins, so stopping "
+             "after it cannot be checked")
 
 
 def test_step_called_once_per_token(student):
     """step is called exactly once per generated token, with the ids so far"""
     for seed, (max_len, eos_at) in enumerate([(6, None), (10, 2), (0, None)]):
-        what = f"greedy_decode(step, 1, 2, {max_len})"
-        ids, calls = _run(student, _tables(30 + seed, eos_at=eos_at), 1, 2, max_len, what)
-        if len(calls) != len(ids) - 1:
-            fail(f"{what}: step was called {len(calls)} times for {len(ids) - 1} generated tokens")
+        tables = _tables(30 + seed, eos_at=eos_at)
+        what = f"greedy_decode(step, 1, {EOS}, {max_len})"
+        ids, calls = _run(student, tables, 1, max_len, what)
+        generated = len(ids) - 1
+        if calls and ids[-1] != EOS and _choice(tables, calls[-1]) == EOS:
+            generated += 1  # eos chosen but left out: test_stops_after_eos's subject
+        if len(calls) != generated or (max_len and not calls):
+            fail(f"{what}: step was called {len(calls)} times for {generated} generated tokens")
         for i, received in enumerate(calls):
             if received != [int(t) for t in ids[:i + 1]]:
                 fail(f"{what}: call {i} of step did not receive the ids generated so far "
                      f"(sos_id first); it received {received}")
 
 
-def test_ties_pick_lowest_id(ref, student):
+def test_ties_pick_lowest_id(student):
     """when several ids share the largest logit, the lowest id wins"""
     by_position = np.zeros((8, 10))
     by_position[:, [3, 7]] = 1.0  # 3 and 7 always tie for first place
-    by_position[:, 2] = -5.0
+    by_position[:, EOS] = -5.0
     tables = (by_position, np.zeros((10, 10)))
     what = "greedy_decode with tied logits"
-    ids, _ = _run(student, tables, 1, 2, 4, what)
-    expect_equal(ids, _expected(ref, tables, 1, 2, 4), what)
+    ids, calls = _run(student, tables, 1, 4, what)
+    if not calls:
+        fail(f"{what}: step was never called")
+    # Judged on the student's own calls: the id appended after each list it gave step.
+    for received in calls:
+        if len(received) < len(ids) and ids[len(received)] != _choice(tables, received):
+            fail(f"{what}: after {received}, {ids[len(received)]} was appended although a "
+                 "lower id has the same, largest logit")

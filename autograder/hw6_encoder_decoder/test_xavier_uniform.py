@@ -14,10 +14,10 @@ QUESTION = "xavier_uniform"
 
 
 def _draw(student, fan_in, fan_out, seed):
+    """The weights, read whatever their shape (test_shape_dtype_bounds's subject)."""
     what = f"xavier_uniform({fan_in}, {fan_out}, rng)"
     w = expect_ndarray(student.xavier_uniform(fan_in, fan_out,
                                               student.new("numpy.random.default_rng", seed)), what)
-    expect_shape(w, (fan_in, fan_out), what)
     return w, what
 
 
@@ -25,6 +25,7 @@ def test_shape_dtype_bounds(student):
     """returns float64 weights of shape (fan_in, fan_out), all within [-a, a]"""
     for fan_in, fan_out in ((8, 8), (16, 8), (3, 500), (500, 8)):
         w, what = _draw(student, fan_in, fan_out, 0)
+        expect_shape(w, (fan_in, fan_out), what)
         expect_dtype(w, "float64", what)
         if np.any(np.abs(w) > math.sqrt(6.0 / (fan_in + fan_out))):
             fail(f"{what}: some weights lie outside [-a, a]")

@@ -42,6 +42,6 @@ def _kind_of_note(note: str) -> str:
         return "memory limit"
     if "ended the notebook's process" in note or "could not be (re)started" in note:
         return "crashed"
-    if note.startswith("code cell") and " raised " in note:
+    if note.startswith(("cell ", "code cell")) and " raised " in note:
         return "cell error"
     return "other"

@@ -125,6 +125,8 @@ def test_causal_mask_shape_and_dtype(causal_mask, torch):
 # %%
 def test_causal_mask_two_tokens(causal_mask, torch):
     m = causal_mask(2)
+    assert isinstance(m, torch.Tensor) and m.shape == (2, 2), \
+        f"causal_mask(2) should be a (2, 2) torch.Tensor, not {type(m).__name__}"
     assert m[0, 0] == 0 and m[1, 0] == 0 and m[1, 1] == 0, "allowed pairs (j <= i) must be 0.0"
     assert torch.isinf(m[0, 1]) and m[0, 1] < 0, "query 0 must not see key 1: use -inf"
 
@@ -254,6 +256,8 @@ def test_sdpa_shapes(scaled_dot_product_attention, torch):
     result = scaled_dot_product_attention(q, k, v)
     assert isinstance(result, tuple) and len(result) == 2, "return the pair (out, weights)"
     out, weights = result
+    assert isinstance(out, torch.Tensor) and isinstance(weights, torch.Tensor), \
+        f"out and weights should be tensors, not {type(out).__name__} and {type(weights).__name__}"
     assert tuple(out.shape) == (2, 3, 6), f"out has shape {tuple(out.shape)}, not (2, 3, 6)"
     assert tuple(weights.shape) == (2, 3, 5), f"weights has shape {tuple(weights.shape)}, not (2, 3, 5)"
 
@@ -261,7 +265,12 @@ def test_sdpa_shapes(scaled_dot_product_attention, torch):
 def test_sdpa_equal_scores_give_equal_weights(scaled_dot_product_attention, torch):
     q, k = torch.zeros(1, 2), torch.zeros(4, 2)
     v = torch.tensor([[1.0], [2.0], [3.0], [4.0]])
-    out, weights = scaled_dot_product_attention(q, k, v)
+    result = scaled_dot_product_attention(q, k, v)
+    assert isinstance(result, tuple) and len(result) == 2, "return the pair (out, weights)"
+    out, weights = result
+    assert isinstance(out, torch.Tensor) and isinstance(weights, torch.Tensor) \
+        and weights.shape == (1, 4) and out.shape == (1, 1), \
+        "out should be a (1, 1) tensor and weights a (1, 4) tensor here"
     assert torch.allclose(weights, torch.full((1, 4), 0.25)), "equal scores should give equal weights"
     assert torch.allclose(out, torch.tensor([[2.5]])), "out should be the weighted average of v"
 
@@ -269,7 +278,12 @@ def test_sdpa_equal_scores_give_equal_weights(scaled_dot_product_attention, torc
 def test_sdpa_mask_hides_a_key(scaled_dot_product_attention, torch):
     q, k, v = torch.zeros(1, 2), torch.zeros(2, 2), torch.tensor([[1.0], [3.0]])
     mask = torch.tensor([[0.0, float("-inf")]])
-    out, weights = scaled_dot_product_attention(q, k, v, mask)
+    result = scaled_dot_product_attention(q, k, v, mask)
+    assert isinstance(result, tuple) and len(result) == 2, "return the pair (out, weights)"
+    out, weights = result
+    assert isinstance(out, torch.Tensor) and isinstance(weights, torch.Tensor) \
+        and weights.shape == (1, 2) and out.shape == (1, 1), \
+        "out should be a (1, 1) tensor and weights a (1, 2) tensor here"
     assert torch.allclose(weights, torch.tensor([[1.0, 0.0]])), "a -inf key must get weight 0"
     assert torch.allclose(out, torch.tensor([[1.0]])), "out should use the allowed key only"
 
@@ -304,7 +318,8 @@ with torch.no_grad():
 torch.set_printoptions(precision=4, sci_mode=False)
 print("BERT (bidirectional), row = query, column = key:\n", bert_table[0])
 print("GPT (causal):\n", gpt_table[0])
-assert torch.allclose(bert_table[0, 0], torch.tensor([0.2442, 0.2573, 0.2261, 0.2724]), atol=1e-4)
+assert torch.allclose(bert_table[0, 0], torch.tensor([0.2442, 0.2573, 0.2261, 0.2724]), atol=1e-4), \
+    "the BERT table's first row is not the lesson's: check scaled_dot_product_attention above"
 
 # %% [markdown]
 # Read the two tables row by row:
@@ -407,6 +422,7 @@ class TinySelfAttn(nn.Module):
 def test_tiny_self_attn_output_shape(TinySelfAttn, torch):
     layer = TinySelfAttn(8, 2)
     y = layer(torch.zeros(1, 3, 8))
+    assert isinstance(y, torch.Tensor), f"forward should return a tensor, not {type(y).__name__}"
     assert tuple(y.shape) == (1, 3, 8), f"output has shape {tuple(y.shape)}, not (1, 3, 8)"
 
 # %%

@@ -177,6 +177,8 @@ def test_pe_shape_and_dtype(sinusoidal_pe, np):
 # %%
 def test_pe_first_rows(sinusoidal_pe, np):
     pe = sinusoidal_pe(2, 2)
+    assert isinstance(pe, np.ndarray) and pe.shape == (2, 2), \
+        f"sinusoidal_pe(2, 2) should be a (2, 2) numpy array, not {type(pe).__name__}"
     assert np.allclose(pe[0], [0.0, 1.0]), "position 0 should be (sin 0, cos 0) = (0, 1)"
     assert np.allclose(pe[1], [np.sin(1.0), np.cos(1.0)]), \
         "with d = 2, position 1 should be (sin 1, cos 1): the first pair turns at rate 1"
@@ -391,6 +393,7 @@ def test_count_linear(count_parameters, nn):
 
 # %%
 def test_count_tied_and_buffer(count_parameters, nn, torch):
+    import numbers
     class Tied(nn.Module):
         def __init__(self):
             super().__init__()
@@ -399,14 +402,19 @@ def test_count_tied_and_buffer(count_parameters, nn, torch):
             self.b.weight = self.a.weight
             self.register_buffer("table", torch.zeros(5))
     n = count_parameters(Tied())
+    assert isinstance(n, numbers.Integral), f"count_parameters should return an int, not {type(n).__name__}"
     assert n == 4, f"one shared 2x2 weight and a buffer make 4 parameters, not {n}"
 
 # %%
 def test_count_trainable_only(count_parameters, nn):
+    import numbers
     layer = nn.Linear(3, 2)
     layer.bias.requires_grad_(False)
-    assert count_parameters(layer) == 8, "frozen parameters still count by default"
-    assert count_parameters(layer, trainable_only=True) == 6, \
+    n, trainable = count_parameters(layer), count_parameters(layer, trainable_only=True)
+    assert isinstance(n, numbers.Integral) and isinstance(trainable, numbers.Integral), \
+        f"count_parameters should return an int, not {type(n).__name__}"
+    assert n == 8, "frozen parameters still count by default"
+    assert trainable == 6, \
         "with trainable_only=True, the frozen bias should not count"
 
 # %% [raw]
@@ -512,14 +520,20 @@ def encoder_layer_param_count(d, d_ff=None):
 
 # %%
 def test_encoder_count_small(encoder_layer_param_count, nn):
+    import numbers
     expected = sum(p.numel() for p in nn.TransformerEncoderLayer(8, 2, 32).parameters())
     got = encoder_layer_param_count(8)
+    assert isinstance(got, numbers.Integral), \
+        f"encoder_layer_param_count(8) should be an int, not {type(got).__name__}"
     assert got == expected, f"encoder_layer_param_count(8) is {got}; torch's layer (8, 2, 32) has {expected}"
 
 # %%
 def test_encoder_count_explicit_width(encoder_layer_param_count, nn):
+    import numbers
     expected = sum(p.numel() for p in nn.TransformerEncoderLayer(6, 1, 10).parameters())
     got = encoder_layer_param_count(6, 10)
+    assert isinstance(got, numbers.Integral), \
+        f"encoder_layer_param_count(6, 10) should be an int, not {type(got).__name__}"
     assert got == expected, f"encoder_layer_param_count(6, 10) is {got}; torch's layer has {expected}"
 
 # %% [raw]
@@ -581,14 +595,20 @@ def decoder_layer_param_count(d, d_ff=None):
 
 # %%
 def test_decoder_count_small(decoder_layer_param_count, nn):
+    import numbers
     expected = sum(p.numel() for p in nn.TransformerDecoderLayer(8, 2, 32).parameters())
     got = decoder_layer_param_count(8)
+    assert isinstance(got, numbers.Integral), \
+        f"decoder_layer_param_count(8) should be an int, not {type(got).__name__}"
     assert got == expected, f"decoder_layer_param_count(8) is {got}; torch's layer (8, 2, 32) has {expected}"
 
 # %%
 def test_decoder_count_explicit_width(decoder_layer_param_count, nn):
+    import numbers
     expected = sum(p.numel() for p in nn.TransformerDecoderLayer(6, 1, 10).parameters())
     got = decoder_layer_param_count(6, 10)
+    assert isinstance(got, numbers.Integral), \
+        f"decoder_layer_param_count(6, 10) should be an int, not {type(got).__name__}"
     assert got == expected, f"decoder_layer_param_count(6, 10) is {got}; torch's layer has {expected}"
 
 # %% [raw]

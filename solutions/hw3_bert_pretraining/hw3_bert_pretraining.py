@@ -241,8 +241,11 @@ def test_mask_tokens_types_and_shapes(mask_tokens, np):
 # %%
 def test_mask_tokens_labels_and_specials(mask_tokens, np):
     ids = np.tile(np.array([1, 4, 5, 6, 7, 8, 9, 10, 11, 2, 0, 0]), (50, 1))
-    corrupted, labels = mask_tokens(ids, 12, 3, [0, 1, 2, 3], np.random.default_rng(1),
-                                    select_prob=0.5)
+    result = mask_tokens(ids, 12, 3, [0, 1, 2, 3], np.random.default_rng(1), select_prob=0.5)
+    assert isinstance(result, tuple) and len(result) == 2 \
+        and all(isinstance(r, np.ndarray) and r.shape == ids.shape for r in result), \
+        "return the pair (corrupted, labels) of numpy arrays of the input's shape"
+    corrupted, labels = result
     special = np.isin(ids, [0, 1, 2, 3])
     assert (labels[special] == -100).all(), "special tokens must never be selected"
     assert ((labels == -100) | (labels == ids)).all(), "labels must be -100 or the original id"
@@ -254,14 +257,21 @@ def test_mask_tokens_same_rng_state_same_output(mask_tokens, np):
     ids = np.arange(4, 40).reshape(3, 12)
     first = mask_tokens(ids, 40, 3, [0, 1, 2, 3], np.random.default_rng(7))
     again = mask_tokens(ids, 40, 3, [0, 1, 2, 3], np.random.default_rng(7))
+    for result in (first, again):
+        assert isinstance(result, tuple) and len(result) == 2 \
+            and all(isinstance(r, np.ndarray) and r.shape == ids.shape for r in result), \
+            "return the pair (corrupted, labels) of numpy arrays of the input's shape"
     assert all((a == b).all() for a, b in zip(first, again)), \
         "generators in the same state must give the same output: use only rng"
 
 # %%
 def test_mask_tokens_select_prob_zero(mask_tokens, np):
     ids = np.array([1, 4, 5, 6, 2])
-    corrupted, labels = mask_tokens(ids, 12, 3, [0, 1, 2, 3], np.random.default_rng(0),
-                                    select_prob=0.0)
+    result = mask_tokens(ids, 12, 3, [0, 1, 2, 3], np.random.default_rng(0), select_prob=0.0)
+    assert isinstance(result, tuple) and len(result) == 2 \
+        and all(isinstance(r, np.ndarray) and r.shape == ids.shape for r in result), \
+        "return the pair (corrupted, labels) of numpy arrays of the input's shape"
+    corrupted, labels = result
     assert (labels == -100).all() and (corrupted == ids).all(), \
         "with select_prob=0.0 nothing is selected"
 
@@ -277,8 +287,11 @@ def test_mask_tokens_select_prob_zero(mask_tokens, np):
 # Corrupt 100,000 random tokens from a vocabulary of 1,000 (ids 0 to 3 are
 # special) and count. Each share should be close to its probability: about
 # 15% selected, of those about 80 / 10 / 10, and `[MASK]` in about 12% of
-# the input. (The "unchanged" share includes the rare random replacement
-# that drew the original token.)
+# the input, counted over *all* tokens. (The "unchanged" share includes the
+# rare random replacement that drew the original token.) The last line
+# should read 0: a token that is not a target must never change. The most
+# common slip, applying 80/10/10 to every token instead of to the targets
+# only, shows there, and as `[MASK]` in about 80% of the input.
 
 # %%
 demo_rng = np.random.default_rng(2024)
@@ -291,7 +304,8 @@ print(f"selected: {chosen.mean():.4f}")
 print(f"of the selected: [MASK] {masked.sum() / chosen.sum():.3f}, "
       f"random {(chosen & ~masked & ~kept).sum() / chosen.sum():.3f}, "
       f"unchanged {kept.sum() / chosen.sum():.3f}")
-print(f"[MASK] visible in {masked.mean():.4f} of the input tokens")
+print(f"[MASK] visible in {(demo_corrupted == 3).mean():.4f} of the input tokens")
+print(f"tokens changed without being targets: {(~chosen & (demo_corrupted != demo_ids)).sum()}")
 
 # %% [markdown]
 # How close is "close"? The number of selected tokens among $n$ is
@@ -341,9 +355,10 @@ print("probability that 10 ordinary tokens give no target:", round(0.85 ** 10, 3
 # `(..., V)` and `labels` the shape `(...)` with `-100` at the ignored
 # positions. Return the mean cross entropy over the other positions (the
 # same value as `F.cross_entropy` with `ignore_index=-100`) as a 0-d tensor
-# that gradients can flow through (you will call `.backward()` on it), and
-# return `0.0` instead of `nan` when no position is selected. It must stay
-# finite for logits in the thousands.
+# that gradients can flow through (you will call `.backward()` on it). When
+# no position is selected, return a 0-d tensor equal to 0.0 (not `nan`, and
+# not the Python float `0.0`): `logits.sum() * 0.0` is one, and it even keeps
+# the graph. It must stay finite for logits in the thousands.
 
 # %% [raw]
 # # BEGIN SOLUTION
@@ -383,14 +398,18 @@ def test_mlm_loss_is_scalar_tensor(mlm_loss, torch):
 # %%
 def test_mlm_loss_uniform_logits(mlm_loss, torch):
     loss = mlm_loss(torch.zeros(2, 3, 5), torch.tensor([[1, -100, 2], [-100, -100, 4]]))
+    assert isinstance(loss, torch.Tensor) and loss.dim() == 0, \
+        f"return a 0-d tensor, not {type(loss).__name__}"
     assert torch.isclose(loss, torch.log(torch.tensor(5.0))), \
         "with equal logits over 5 tokens every target costs log(5)"
 
 # %%
 def test_mlm_loss_no_target_is_zero(mlm_loss, torch):
     loss = mlm_loss(torch.randn(2, 3, 5), torch.full((2, 3), -100))
-    assert not torch.isnan(loss), "no target must give 0.0, not nan"
-    assert loss.item() == 0.0, "no target must give 0.0"
+    assert isinstance(loss, torch.Tensor) and loss.dim() == 0, \
+        f"no target must give a 0-d tensor equal to 0.0, not {type(loss).__name__}"
+    assert not torch.isnan(loss), "no target must give a 0-d tensor equal to 0.0, not nan"
+    assert loss.item() == 0.0, "no target must give a 0-d tensor equal to 0.0"
 
 # %% [raw]
 # # END TESTS
@@ -493,13 +512,19 @@ def nsp_pair(tokens_a, tokens_b, cls_id, sep_id):
 
 # %%
 def test_nsp_pair_small(nsp_pair):
-    ids, seg = nsp_pair([4, 5], [6], 1, 2)
+    result = nsp_pair([4, 5], [6], 1, 2)
+    assert isinstance(result, tuple) and len(result) == 2, "return the pair (input_ids, segment_ids)"
+    ids, seg = result
+    assert isinstance(ids, list) and isinstance(seg, list), \
+        f"return two lists, not {type(ids).__name__} and {type(seg).__name__}"
     assert list(ids) == [1, 4, 5, 2, 6, 2], f"input_ids is {ids}"
     assert list(seg) == [0, 0, 0, 0, 1, 1], f"segment_ids is {seg}"
 
 # %%
 def test_nsp_pair_lengths(nsp_pair):
-    ids, seg = nsp_pair([7, 8, 9], [10, 11], 101, 102)
+    result = nsp_pair([7, 8, 9], [10, 11], 101, 102)
+    assert isinstance(result, tuple) and len(result) == 2, "return the pair (input_ids, segment_ids)"
+    ids, seg = result
     assert isinstance(ids, list) and isinstance(seg, list), "return two lists"
     assert len(ids) == len(seg) == 8, "one segment id per token, 3 + 2 + 3 tokens"
 

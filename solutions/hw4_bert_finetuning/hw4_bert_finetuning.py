@@ -408,6 +408,9 @@ def test_train_first_loss_before_any_update(train_classifier, torch, nn):
     with torch.no_grad():
         untrained = nn.functional.cross_entropy(model(ids), labels).item()
     losses = train_classifier(model, ids, labels, epochs=5, lr=0.1)
+    assert isinstance(losses, list) and len(losses) == 5 \
+        and all(isinstance(v, (int, float)) for v in losses), \
+        "epochs=5 should give a list of 5 float losses"
     assert abs(losses[0] - untrained) < 1e-6, "the first loss should be the untrained model's"
     assert losses[-1] < losses[0], "the loss did not go down"
 

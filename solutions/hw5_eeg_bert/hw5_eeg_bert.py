@@ -169,6 +169,7 @@ def test_patchify_shape(patchify, np):
 def test_patchify_channel_order(patchify, np):
     signal = np.array([[0, 1, 2, 3], [10, 11, 12, 13]])
     out = patchify(signal, 2)
+    assert isinstance(out, np.ndarray), f"patchify should return a numpy array, not {type(out).__name__}"
     assert out.tolist() == [[0, 1, 10, 11], [2, 3, 12, 13]], \
         "row p should hold channel 0's samples of patch p, then channel 1's"
 
@@ -313,6 +314,7 @@ def layer_norm(x, eps=1e-5):
 # %%
 def test_layer_norm_rows(layer_norm, np):
     y = layer_norm(np.array([[1.0, 2.0, 3.0, 4.0], [10.0, 10.0, 10.0, 14.0]]))
+    assert isinstance(y, np.ndarray), f"layer_norm should return a numpy array, not {type(y).__name__}"
     assert y.shape == (2, 4), f"layer_norm kept the shape (2, 4)? got {y.shape}"
     assert np.allclose(y.mean(axis=1), 0.0), "every row should have mean 0"
     assert np.allclose(y.std(axis=1), 1.0, atol=1e-4), "every row should have standard deviation 1"
@@ -320,6 +322,8 @@ def test_layer_norm_rows(layer_norm, np):
 # %%
 def test_layer_norm_constant_row(layer_norm, np):
     y = layer_norm(np.full((1, 4), 5.0))
+    assert isinstance(y, np.ndarray) and y.shape == (1, 4), \
+        f"layer_norm should return a numpy array of its input's shape, not {type(y).__name__}"
     assert np.all(np.isfinite(y)) and np.allclose(y, 0.0), "a constant row should become zeros"
 
 # %% [raw]
@@ -393,6 +397,7 @@ def mask_patches(z, positions, mask_vector):
 def test_mask_patches_rows(mask_patches, np):
     z = np.zeros((4, 3))
     out = mask_patches(z, [1, 3], np.array([7.0, 8.0, 9.0]))
+    assert isinstance(out, np.ndarray), f"mask_patches should return a numpy array, not {type(out).__name__}"
     assert out.shape == (4, 3), f"the result has shape {out.shape}, not (4, 3)"
     assert out[1].tolist() == [7.0, 8.0, 9.0] and out[3].tolist() == [7.0, 8.0, 9.0], \
         "rows 1 and 3 should equal the mask vector"
@@ -493,13 +498,18 @@ def test_attention_shapes(bidirectional_self_attention, np):
     result = bidirectional_self_attention(x, W, W, W, W, 2)
     assert isinstance(result, tuple) and len(result) == 2, "return the pair (out, weights)"
     out, weights = result
+    assert isinstance(out, np.ndarray) and isinstance(weights, np.ndarray), \
+        f"out and weights should be numpy arrays, not {type(out).__name__} and {type(weights).__name__}"
     assert out.shape == (5, 4), f"out has shape {out.shape}, not (5, 4)"
     assert weights.shape == (2, 5, 5), f"weights has shape {weights.shape}, not (2, 5, 5)"
 
 # %%
 def test_attention_equal_scores(bidirectional_self_attention, np):
     x = np.ones((3, 2))
-    out, weights = bidirectional_self_attention(x, np.eye(2), np.eye(2), np.eye(2), np.eye(2), 1)
+    result = bidirectional_self_attention(x, np.eye(2), np.eye(2), np.eye(2), np.eye(2), 1)
+    assert isinstance(result, tuple) and len(result) == 2, "return the pair (out, weights)"
+    out, weights = (np.asarray(r, dtype=float) for r in result)
+    assert out.shape == (3, 2) and weights.shape == (1, 3, 3), "out should be (3, 2) and weights (1, 3, 3)"
     assert np.allclose(weights, 1 / 3), "equal scores should give weights of 1/3 everywhere, future included"
     assert np.allclose(out, 1.0), "out should be the average of the value rows"
 
@@ -622,13 +632,18 @@ def test_loss_small_example(masked_reconstruction_loss, np):
     recon = np.array([[1.0, 1.0], [0.0, 0.0], [3.0, 1.0]])
     target = np.zeros((3, 2))
     loss = masked_reconstruction_loss(recon, target, [0, 2])
+    assert isinstance(loss, (int, float, np.integer, np.floating)), \
+        f"the loss should be a float, not {type(loss).__name__}"
     assert np.isclose(loss, (1.0 + 5.0) / 2), f"loss is {loss}; rows 0 and 2 have MSEs 1 and 5"
 
 # %%
 def test_loss_ignores_other_rows(masked_reconstruction_loss, np):
     recon, target = np.zeros((3, 2)), np.zeros((3, 2))
     recon[1] = 100.0
-    assert masked_reconstruction_loss(recon, target, [0, 2]) == 0.0, "row 1 is not masked: it must not count"
+    loss = masked_reconstruction_loss(recon, target, [0, 2])
+    assert isinstance(loss, (int, float, np.integer, np.floating)), \
+        f"the loss should be a float, not {type(loss).__name__}"
+    assert loss == 0.0, "row 1 is not masked: it must not count"
 
 # %% [raw]
 # # END TESTS
@@ -724,12 +739,16 @@ def cls_probability(h_cls, w, b):
 # %%
 def test_cls_probability_zero(cls_probability, np):
     p = cls_probability(np.zeros(4), np.ones(4), 0.0)
+    assert isinstance(p, (int, float, np.integer, np.floating)), \
+        f"the probability should be a float, not {type(p).__name__}"
     assert np.isclose(p, 0.5), f"sigmoid(0) is 0.5, got {p}"
 
 # %%
 def test_cls_probability_extremes(cls_probability, np):
     for z in (1000.0, -1000.0):
         p = cls_probability(np.array([1.0]), np.array([z]), 0.0)
+        assert isinstance(p, (int, float, np.integer, np.floating)), \
+        f"the probability should be a float, not {type(p).__name__}"
         assert np.isfinite(p) and 0.0 <= p <= 1.0, f"a logit of {z} gave {p}, not a probability"
 
 # %% [raw]

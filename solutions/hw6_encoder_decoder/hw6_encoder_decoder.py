@@ -300,7 +300,12 @@ def teacher_forcing(continuation, sos_id, eos_id):
 
 # %%
 def test_teacher_forcing_small(teacher_forcing):
-    dec, lab = teacher_forcing([5, 6], 1, 2)
+    result = teacher_forcing([5, 6], 1, 2)
+    assert isinstance(result, (tuple, list)) and len(result) == 2, \
+        "return the pair (decoder_input, labels)"
+    dec, lab = result
+    assert isinstance(dec, list) and isinstance(lab, list), \
+        f"decoder_input and labels should be lists, not {type(dec).__name__} and {type(lab).__name__}"
     assert list(dec) == [1, 5, 6], f"decoder input is {dec}, expected [1, 5, 6]"
     assert list(lab) == [5, 6, 2], f"labels are {lab}, expected [5, 6, 2]"
 
@@ -393,7 +398,11 @@ def cross_attention(y, h, Wq, Wk, Wv, Wo, heads):
 
 # %%
 def test_cross_attention_rectangular(cross_attention, np):
-    out, weights = cross_attention(np.ones((7, 8)), np.ones((9, 8)), np.eye(8), np.eye(8), np.eye(8), np.eye(8), 2)
+    result = cross_attention(np.ones((7, 8)), np.ones((9, 8)), np.eye(8), np.eye(8), np.eye(8), np.eye(8), 2)
+    assert isinstance(result, tuple) and len(result) == 2, "return the pair (out, weights)"
+    out, weights = result
+    assert isinstance(out, np.ndarray) and isinstance(weights, np.ndarray), \
+        f"out and weights should be numpy arrays, not {type(out).__name__} and {type(weights).__name__}"
     assert out.shape == (7, 8), f"out has shape {out.shape}, not (n_tgt, d) = (7, 8)"
     assert weights.shape == (2, 7, 9), f"weights has shape {weights.shape}, not (heads, n_tgt, n_src) = (2, 7, 9)"
 
@@ -401,7 +410,11 @@ def test_cross_attention_rectangular(cross_attention, np):
 def test_cross_attention_rows(cross_attention, np):
     rng = np.random.default_rng(0)
     y, h = rng.normal(size=(3, 4)), rng.normal(size=(5, 4))
-    _, weights = cross_attention(y, h, np.eye(4), np.eye(4), np.eye(4), np.eye(4), 1)
+    result = cross_attention(y, h, np.eye(4), np.eye(4), np.eye(4), np.eye(4), 1)
+    assert isinstance(result, tuple) and len(result) == 2, "return the pair (out, weights)"
+    weights = result[1]
+    assert isinstance(weights, np.ndarray) and weights.shape == (1, 3, 5), \
+        "weights should be a numpy array of shape (heads, n_tgt, n_src) = (1, 3, 5)"
     assert np.allclose(weights.sum(axis=-1), 1.0), "each row of weights must sum to 1 over the encoder positions"
 
 # %% [raw]
@@ -566,11 +579,15 @@ def sequence_cross_entropy(logits, labels):
 # %%
 def test_cross_entropy_uniform(sequence_cross_entropy, np):
     loss = sequence_cross_entropy(np.zeros((3, 4)), [0, 1, 3])
+    assert isinstance(loss, (int, float, np.integer, np.floating)), \
+        f"the loss should be a float, not {type(loss).__name__}"
     assert np.isclose(loss, np.log(4)), f"equal logits over 4 tokens should give log 4, got {loss}"
 
 # %%
 def test_cross_entropy_large_logits(sequence_cross_entropy, np):
     loss = sequence_cross_entropy(np.array([[1000.0, 0.0], [0.0, 1000.0]]), [0, 0])
+    assert isinstance(loss, (int, float, np.integer, np.floating)), \
+        f"the loss should be a float, not {type(loss).__name__}"
     assert np.isfinite(loss) and np.isclose(loss, 500.0), f"expected a finite loss of 500, got {loss}"
 
 # %% [raw]
@@ -662,12 +679,15 @@ def test_greedy_stops_at_eos(greedy_decode, np):
         logits[2 if len(ids) == 3 else 4] = 1.0  # token 4, token 4, then eos (2)
         return logits
 
-    assert greedy_decode(step, 1, 2, 10) == [1, 4, 4, 2], "expected [sos, 4, 4, eos]"
+    out = greedy_decode(step, 1, 2, 10)
+    assert isinstance(out, list), f"greedy_decode should return a list, not {type(out).__name__}"
+    assert out == [1, 4, 4, 2], "expected [sos, 4, 4, eos]"
     assert calls == [[1], [1, 4], [1, 4, 4]], "step must get the ids so far, once per generated token"
 
 # %%
 def test_greedy_max_len(greedy_decode, np):
     out = greedy_decode(lambda ids: np.array([0.0, 0.0, 0.0, 1.0]), 1, 2, 3)
+    assert isinstance(out, list), f"greedy_decode should return a list, not {type(out).__name__}"
     assert out == [1, 3, 3, 3], f"max_len=3 allows 3 ids after sos; got {out}"
 
 # %% [raw]
@@ -763,7 +783,10 @@ def sample_next(logits, temperature, rng, top_k=None):
 def test_sample_top1_is_argmax(sample_next, np):
     rng = np.random.default_rng(0)
     logits = np.array([0.5, 2.0, 1.0])
-    draws = {sample_next(logits, 1.0, rng, top_k=1) for _ in range(20)}
+    draws = [sample_next(logits, 1.0, rng, top_k=1) for _ in range(20)]
+    assert all(isinstance(d, (int, np.integer)) for d in draws), \
+        f"sample_next should return an int id, not {type(draws[0]).__name__}"
+    draws = set(draws)
     assert draws == {1}, f"top_k=1 must always return the argmax, got {draws}"
 
 # %%

@@ -1,4 +1,5 @@
 # question: causal_mask
+# fails: test_values
 import torch
 
 

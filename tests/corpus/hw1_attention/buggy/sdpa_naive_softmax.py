@@ -1,4 +1,5 @@
 # question: scaled_dot_product_attention
+# fails: test_large_scores_stay_finite
 import math
 import torch
 

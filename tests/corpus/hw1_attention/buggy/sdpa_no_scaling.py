@@ -1,4 +1,5 @@
 # question: scaled_dot_product_attention
+# fails: test_values_without_mask, test_seed_tables
 import torch
 
 

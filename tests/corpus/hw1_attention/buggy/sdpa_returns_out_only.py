@@ -1,4 +1,5 @@
 # question: scaled_dot_product_attention
+# fails: test_shapes, test_values_without_mask, test_values_with_masks, test_keyword_mask, test_large_scores_stay_finite, test_seed_tables
 import math
 import torch
 

@@ -1,4 +1,5 @@
 # question: count_parameters
+# fails: test_trainable_only
 # trainable_only is accepted but ignored
 def count_parameters(model, trainable_only=False):
     return sum(p.numel() for p in model.parameters())

@@ -1,4 +1,5 @@
 # question: count_parameters
+# fails: test_tied_weights_count_once
 # walks every module's own parameters: a weight tied between two modules counts twice
 def count_parameters(model, trainable_only=False):
     total = 0

@@ -1,4 +1,5 @@
 # question: count_parameters
+# fails: test_tied_weights_count_once, test_buffers_do_not_count
 # sums the state_dict: buffers count, and a tied weight counts once per key
 def count_parameters(model, trainable_only=False):
     if trainable_only:

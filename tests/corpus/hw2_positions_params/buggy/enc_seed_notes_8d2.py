@@ -1,4 +1,5 @@
 # question: encoder_layer_param_count
+# fails: test_default_width_matches_torch, test_explicit_width_matches_torch, test_lesson_figures
 # the source notes' rule of thumb, about 8 d^2 per layer
 def encoder_layer_param_count(d, d_ff=None):
     return 8 * d * d

@@ -1,4 +1,5 @@
 # question: sinusoidal_pe
+# fails: test_values, test_relative_position_figures
 # each column j gets its own frequency 10000^(j/d): the odd (cosine) columns are off by one step
 import numpy as np
 

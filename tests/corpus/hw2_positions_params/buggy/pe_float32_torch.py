@@ -1,4 +1,5 @@
 # question: sinusoidal_pe
+# fails: test_values, test_large_positions
 # computed in torch's default float32, then converted: right dtype, lost precision
 import torch
 import numpy as np

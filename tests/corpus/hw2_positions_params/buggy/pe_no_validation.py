@@ -1,4 +1,5 @@
 # question: sinusoidal_pe
+# fails: test_rejects_bad_d, test_rejects_non_integers
 # no argument checks at all (numpy happens to raise for some bad inputs, not all)
 import numpy as np
 

@@ -1,4 +1,5 @@
 # question: sinusoidal_pe
+# fails: test_position_zero, test_values
 # cosine in the even columns and sine in the odd ones
 import numpy as np
 

@@ -1,4 +1,5 @@
 # question: mlm_loss
+# fails: test_large_logits_stay_finite
 # log(softmax(.)) by hand: -inf/nan once a probability underflows.
 import torch
 

@@ -1,4 +1,5 @@
 # question: mask_tokens
+# fails: test_replacement_split
 # `elif r < random_prob` after `if r < mask_prob`: the random branch can never run.
 import numpy as np
 

@@ -1,4 +1,5 @@
 # question: mask_tokens
+# fails: test_selection_is_independent
 # Exactly int(select_prob * n) targets in the whole batch, chosen without replacement.
 import numpy as np
 

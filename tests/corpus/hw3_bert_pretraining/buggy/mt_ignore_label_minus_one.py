@@ -1,4 +1,5 @@
 # question: mask_tokens
+# fails: test_labels_and_corruption_rules
 # Unselected positions labelled -1 instead of -100.
 import numpy as np
 

@@ -1,4 +1,5 @@
 # question: mask_tokens
+# fails: test_labels_and_corruption_rules
 # Labels taken from the corrupted sequence instead of the original one.
 import numpy as np
 

@@ -1,4 +1,5 @@
 # question: mask_tokens
+# fails: test_input_not_modified
 # Writes the corruption into input_ids itself (labels are taken first, so they are right).
 import numpy as np
 

@@ -1,4 +1,5 @@
 # question: mask_tokens
+# fails: test_replacement_split
 # Every selected token is changed: [MASK] or random, never left as it is.
 import numpy as np
 

@@ -1,4 +1,5 @@
 # question: mask_tokens
+# fails: test_labels_and_corruption_rules, test_random_ids_uniform
 # Random replacements from [len(special_ids), vocab_size): assumes specials are the first ids.
 import numpy as np
 

@@ -1,4 +1,5 @@
 # question: mask_tokens
+# fails: test_labels_and_corruption_rules
 # Random replacements drawn from the whole vocabulary, special ids included.
 import numpy as np
 

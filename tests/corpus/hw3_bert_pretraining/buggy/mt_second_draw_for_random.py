@@ -1,4 +1,5 @@
 # question: mask_tokens
+# fails: test_replacement_split
 # A fresh draw compared with random_prob for the random branch: 0.2 * 0.1 = 2%, not 10%.
 import numpy as np
 

@@ -1,4 +1,5 @@
 # question: mask_tokens
+# fails: test_labels_and_corruption_rules
 # Special tokens ([CLS], [SEP], [PAD]) can be selected too.
 import numpy as np
 

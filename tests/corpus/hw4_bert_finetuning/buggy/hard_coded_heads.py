@@ -1,4 +1,5 @@
 # question: TinyBertForClassification
+# fails: test_logits_with_reference_weights
 # Always four heads, whatever heads says.
 import torch
 from torch import nn

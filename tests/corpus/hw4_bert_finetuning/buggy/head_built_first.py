@@ -1,4 +1,5 @@
 # question: TinyBertForClassification
+# fails: test_seeded_construction
 # The head is created before the embeddings: same architecture, but a
 # seeded construction draws the weights in another order.
 import torch

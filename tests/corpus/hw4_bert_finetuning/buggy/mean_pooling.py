@@ -1,4 +1,5 @@
 # question: TinyBertForClassification
+# fails: test_logits_with_reference_weights, test_logits_with_trained_weights, test_documented_training_run
 # The head reads the mean over all positions instead of [CLS].
 import torch
 from torch import nn

@@ -1,4 +1,5 @@
 # question: train_classifier
+# fails: test_returns_one_loss_per_epoch, test_documented_training_run, test_epochs_and_learning_rate
 # One epoch too few.
 import torch
 from torch import nn

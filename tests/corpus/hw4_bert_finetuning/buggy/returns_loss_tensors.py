@@ -1,4 +1,5 @@
 # question: train_classifier
+# fails: test_returns_one_loss_per_epoch
 # Returns the loss tensors themselves instead of floats.
 import torch
 from torch import nn

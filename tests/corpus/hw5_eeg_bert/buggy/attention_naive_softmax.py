@@ -1,4 +1,5 @@
 # question: bidirectional_self_attention
+# fails: test_large_scores_stay_finite
 import numpy as np
 def bidirectional_self_attention(x, Wq, Wk, Wv, Wo, heads):
     T, d = x.shape

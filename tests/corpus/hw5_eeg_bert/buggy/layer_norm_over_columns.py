@@ -1,4 +1,5 @@
 # question: layer_norm
+# fails: test_rows_mean_zero_std_one, test_values
 import numpy as np
 def layer_norm(x, eps=1e-5):
     x = np.asarray(x, dtype=np.float64)

@@ -1,4 +1,5 @@
 # question: masked_reconstruction_loss
+# fails: test_ignores_unmasked_rows
 import numpy as np
 def masked_reconstruction_loss(recon, target, masked):
     if len(masked) == 0:

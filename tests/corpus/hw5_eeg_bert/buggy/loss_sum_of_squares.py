@@ -1,4 +1,5 @@
 # question: masked_reconstruction_loss
+# fails: test_values
 import numpy as np
 def masked_reconstruction_loss(recon, target, masked):
     idx = np.asarray(masked, dtype=int)

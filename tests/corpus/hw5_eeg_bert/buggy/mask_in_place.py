@@ -1,4 +1,5 @@
 # question: mask_patches
+# fails: test_input_not_modified
 import numpy as np
 def mask_patches(z, positions, mask_vector):
     z[list(positions)] = mask_vector

@@ -1,4 +1,5 @@
 # question: patchify
+# fails: test_rejects_invalid_patch_len
 import numpy as np
 def patchify(signal, patch_len):
     signal = np.asarray(signal, dtype=np.float64)

@@ -1,4 +1,5 @@
 # question: sequence_cross_entropy
+# fails: test_values
 import numpy as np
 def sequence_cross_entropy(logits, labels):
     logits = np.asarray(logits, dtype=float)

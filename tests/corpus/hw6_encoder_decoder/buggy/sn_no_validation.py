@@ -1,4 +1,5 @@
 # question: sample_next
+# fails: test_rejects_invalid_arguments
 import numpy as np
 def sample_next(logits, temperature, rng, top_k=None):
     z = np.asarray(logits, dtype=float) / max(temperature, 1e-8)

@@ -1,3 +1,4 @@
 # question: teacher_forcing
+# fails: test_labels_end_with_eos
 def teacher_forcing(continuation, sos_id, eos_id):
     return [sos_id] + list(continuation), [sos_id] + list(continuation)

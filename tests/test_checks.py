@@ -1,0 +1,58 @@
+"""Do the hidden tests' checks point at the cause, without giving the answer away?"""
+import numpy as np
+import pytest
+import torch
+
+from autograder import checks
+from autograder.checks import Fail
+
+
+def _message(check, *args, **kwargs) -> str:
+    with pytest.raises(Fail) as info:
+        check(*args, **kwargs)
+    return str(info.value)
+
+
+def test_float32_is_told_the_tolerance_and_the_cause():
+    """A float32 table misses a 1e-9 tolerance: the message says by how much, and why."""
+    x = np.sin(np.arange(1, 50, dtype=np.float64))
+    text = _message(checks.expect_close, x.astype(np.float32), x, "pe", rtol=0, atol=1e-9)
+    assert "of order 1e-08" in text and "tolerance 1e-09" in text
+    assert "your values are all float32 numbers" in text
+    big = np.sin(np.arange(1, 50, dtype=np.float32) * np.float32(3000.0)).astype(np.float64)
+    text = _message(checks.expect_close, big, np.sin(np.arange(1, 50) * 3000.0), "pe",
+                    rtol=0, atol=1e-8)  # errors of 1e-4: too big to be called rounding
+    assert "float32 numbers" in text
+
+
+def test_small_differences_are_called_rounding():
+    x = np.sin(np.arange(1, 50, dtype=np.float64))
+    text = _message(checks.expect_close, x * (1 + 3e-8), x, "f(x)", rtol=0, atol=1e-9)
+    assert "rounding" in text and "float32 numbers" not in text
+
+
+def test_a_wrong_value_is_not_called_rounding():
+    x = np.linspace(0.0, 1.0, 7)
+    text = _message(checks.expect_close, x + 0.25, x, "f(x)", rtol=1e-5, atol=1e-6)
+    assert "of order 1e-01" in text and "rounding" not in text
+    assert "0.25" not in text.split("yours is")[0]  # never the expected value
+
+
+def test_nan_where_a_number_is_expected():
+    text = _message(checks.expect_close, torch.tensor([float("nan"), 1.0]),
+                    torch.tensor([0.5, 1.0]), "loss")
+    assert "nan or inf" in text
+
+
+def test_agrees_never_fails():
+    assert checks.agrees([1.0, 2.0], [1.0, 2.0]) and not checks.agrees([1.0], [2.0])
+    assert not checks.agrees(np.zeros(3), np.zeros(4))
+
+
+def test_as_int_reads_whole_numbers_of_any_type():
+    """A count's type is its own test's subject: the value is read from any whole number."""
+    for value in (12, np.int64(12), 12.0, torch.tensor(12), np.array(12)):
+        assert checks.as_int(value, "count") == 12
+    for bad in (12.5, True, "12", None):
+        with pytest.raises(Fail):
+            checks.as_int(bad, "count")
