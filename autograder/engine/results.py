@@ -38,6 +38,9 @@ class TestResult:
     stopped: str = ""
     """Why the student's process went down during this test: "time limit",
     "crashed", or "" when it did not."""
+    profile: dict = field(default_factory=dict)
+    """Where the test's time went (requests to the worker, callbacks, seconds
+    waiting for it): for `bench --profile`, never shown to the student."""
 
     @property
     def status(self) -> str:
@@ -60,6 +63,9 @@ class SubmissionResult:
     annotations: dict = field(default_factory=dict)
     """What hidden tests record for reports, never shown to the student
     (an exam's identity check and variant per question)."""
+    profile: dict = field(default_factory=dict)
+    """Seconds to start each worker ("starts") and to run each code cell
+    ("cells": [index, seconds] pairs): for `bench --profile`, never shown."""
 
     @property
     def score(self) -> float:

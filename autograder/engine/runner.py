@@ -7,6 +7,7 @@ the others their points.
 """
 from __future__ import annotations
 
+import dataclasses
 import logging
 import time
 
@@ -44,10 +45,16 @@ class NotebookSession:
             if self.restarts_left <= 0:
                 return None
             self.restarts_left -= 1
-        self.conn = self.template.spawn()
-        self.run_notebook()
+        self.spawn()
         self.first_run = False
         return None if self.conn.dead else Student(self.conn, self.limits.call_seconds)
+
+    def spawn(self) -> None:
+        """A new worker, with the notebook's cells run in it."""
+        start = time.perf_counter()
+        self.conn = self.template.spawn()
+        self.result.profile.setdefault("starts", []).append(time.perf_counter() - start)
+        self.run_notebook()
 
     def run_notebook(self) -> None:
         deadline = time.monotonic() + self.limits.notebook_seconds
@@ -58,9 +65,12 @@ class NotebookSession:
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
                     raise WorkerTimeout("notebook time used up")
+                start = time.perf_counter()
                 reply, buffers = self.conn.request(
                     {"op": "run_cell", "index": index, "source": source}, timeout=remaining,
                     max_reply=0)  # a cell report is text: no arrays
+                self.result.profile.setdefault("cells", []).append(
+                    [index, time.perf_counter() - start])
                 output, error = _cell_report(reply, buffers)
             except (WorkerTimeout, WorkerDied) as exc:
                 self.conn.kill()
@@ -71,8 +81,7 @@ class NotebookSession:
                     + "; it is left out and grading goes on without it")
                 if self.restarts_left > 0:
                     self.restarts_left -= 1
-                    self.conn = self.template.spawn()
-                    self.run_notebook()
+                    self.spawn()
                 return
             if index not in self.reported:  # a re-run after a hang reports nothing twice
                 self.reported.add(index)
@@ -116,10 +125,13 @@ def run_case(case: Case, session: NotebookSession, assignment: Assignment) -> Te
     result = TestResult(case.question, case.name, case.title, 0.0, case.points, "",
                         case.visibility)
     start = time.perf_counter()
+    traffic = None
     try:
         student = session.student()
         if student is None:
             raise WorkerDied("the notebook's process could not be (re)started")
+        traffic = session.conn.traffic, dataclasses.replace(session.conn.traffic)
+        result.profile["ready"] = time.perf_counter() - start
         student.seed(assignment.config.seed)
         fixtures = {"student": student, "ref": assignment.reference,
                     "submission": session.result}
@@ -141,6 +153,8 @@ def run_case(case: Case, session: NotebookSession, assignment: Assignment) -> Te
         log.warning("%s %s: %s", session.result.submission, case.id, exc, exc_info=True)
         result.output = f"your answer could not be checked ({type(exc).__name__})"
     result.seconds = time.perf_counter() - start
+    if traffic is not None:
+        result.profile.update(dataclasses.asdict(traffic[0].since(traffic[1])))
     return result
 
 
