@@ -132,12 +132,11 @@ def run_case(case: Case, session: NotebookSession, assignment: Assignment) -> Te
             raise WorkerDied("the notebook's process could not be (re)started")
         traffic = session.conn.traffic, dataclasses.replace(session.conn.traffic)
         result.profile["ready"] = time.perf_counter() - start
-        student.seed(assignment.config.seed)
+        student.reset(assignment.config.seed)
         fixtures = {"student": student, "ref": assignment.reference,
                     "submission": session.result}
         case.func(**{name: fixtures[name] for name in case.fixtures})
         result.score, result.output = case.points, "passed"
-        student.release()
     except Fail as exc:
         result.output = str(exc)
     except StudentError as exc:
