@@ -7,19 +7,19 @@ atol=1e-8 accepts them all and still rejects float32 arithmetic (errors of
 1e-4 and more at such positions) and every layout or frequency mistake
 (errors of order 1).
 """
-import functools
 
 import numpy as np
 
 from autograder.checks import (expect_close, expect_dtype, expect_ndarray, expect_raises,
                                expect_shape, fail)
+from autograder.engine.once import once
 
 QUESTION = "sinusoidal_pe"
 GRID = [(1, 2), (6, 8), (2, 4), (9, 6), (50, 16), (33, 10), (100, 64), (17, 2), (128, 128),
         (5, 30)]  # (n_pos, d): d not a multiple of 4, d = 2, more columns than rows
 
 
-@functools.lru_cache(maxsize=None)
+@once
 def _ref(ref, n_pos, d):
     return ref.sinusoidal_pe(n_pos, d)
 
