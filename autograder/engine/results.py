@@ -39,8 +39,8 @@ class TestResult:
     """Why the student's process went down during this test: "time limit",
     "crashed", or "" when it did not."""
     profile: dict = field(default_factory=dict)
-    """Where the test's time went (requests to the worker, callbacks, seconds
-    waiting for it): for `bench --profile`, never shown to the student."""
+    """Where the test's time went (engine/meter.py: wall and CPU times, requests,
+    callbacks): for `bench --profile`, never shown to the student."""
 
     @property
     def status(self) -> str:
@@ -64,8 +64,9 @@ class SubmissionResult:
     """What hidden tests record for reports, never shown to the student
     (an exam's identity check and variant per question)."""
     profile: dict = field(default_factory=dict)
-    """Seconds to start each worker ("starts") and to run each code cell
-    ("cells": [index, seconds] pairs): for `bench --profile`, never shown."""
+    """Seconds to start each worker ("starts") and what each code cell took
+    ("cells": [index, engine/meter.py's figures] pairs): for `bench --profile`,
+    never shown to the student."""
 
     @property
     def score(self) -> float:

@@ -7,7 +7,6 @@ the others their points.
 """
 from __future__ import annotations
 
-import dataclasses
 import logging
 import time
 
@@ -15,6 +14,7 @@ from autograder import protocol
 from autograder.checks import Fail
 from autograder.engine import untrusted
 from autograder.engine.assignment import Assignment, Case
+from autograder.engine.meter import Meter
 from autograder.engine.notebook import Cells
 from autograder.engine.results import SubmissionResult, TestResult
 from autograder.engine.student import Student, StudentError, StudentTimeout
@@ -65,12 +65,11 @@ class NotebookSession:
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
                     raise WorkerTimeout("notebook time used up")
-                start = time.perf_counter()
+                meter = Meter(self.conn)
                 reply, buffers = self.conn.request(
                     {"op": "run_cell", "index": index, "source": source}, timeout=remaining,
                     max_reply=0)  # a cell report is text: no arrays
-                self.result.profile.setdefault("cells", []).append(
-                    [index, time.perf_counter() - start])
+                self.result.profile.setdefault("cells", []).append([index, meter.read()])
                 output, error = _cell_report(reply, buffers)
             except (WorkerTimeout, WorkerDied) as exc:
                 self.conn.kill()
@@ -125,13 +124,12 @@ def run_case(case: Case, session: NotebookSession, assignment: Assignment) -> Te
     result = TestResult(case.question, case.name, case.title, 0.0, case.points, "",
                         case.visibility)
     start = time.perf_counter()
-    traffic = None
+    meter = None
     try:
         student = session.student()
         if student is None:
             raise WorkerDied("the notebook's process could not be (re)started")
-        traffic = session.conn.traffic, dataclasses.replace(session.conn.traffic)
-        result.profile["ready"] = time.perf_counter() - start
+        meter = Meter(session.conn)  # the test alone: the worker's start and notebook are done
         student.reset(assignment.config.seed)
         fixtures = {"student": student, "ref": assignment.reference,
                     "submission": session.result}
@@ -152,8 +150,8 @@ def run_case(case: Case, session: NotebookSession, assignment: Assignment) -> Te
         log.warning("%s %s: %s", session.result.submission, case.id, exc, exc_info=True)
         result.output = f"your answer could not be checked ({type(exc).__name__})"
     result.seconds = time.perf_counter() - start
-    if traffic is not None:
-        result.profile.update(dataclasses.asdict(traffic[0].since(traffic[1])))
+    if meter is not None:
+        result.profile = meter.read()
     return result
 
 
