@@ -152,3 +152,12 @@ def test_once_caches_no_failure():
     with pytest.raises(RuntimeError):
         flaky(1)
     assert flaky(1) == 1 and attempts == [1, 1]
+
+
+def test_a_helper_compiled_once_still_runs_in_a_fresh_scope(student):
+    """Does a grader helper built twice (its code compiled once per worker) start
+    from a fresh scope each time, and do other sources get their own code?"""
+    source = "seen = []\ndef add(x):\n    seen.append(x)\n    return len(seen)\n"
+    assert student.build(source, "add", 1) == 1
+    assert student.build(source, "add", 2) == 1
+    assert student.build(source.replace("len(seen)", "-len(seen)"), "add", 3) == -1
