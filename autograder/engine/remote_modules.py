@@ -134,9 +134,7 @@ def lend_module(student, module: nn.Module, check_inputs: Callable, memo: Memo |
     belongs to this test alone (its parameters are overwritten). The worker's
     module has the parameters of `module`, one by one (an optimizer sees them
     as they are); their values and gradients cross in one vector each way."""
-    params = [p for _, p in module.named_parameters()]
-    if len({p.dtype for p in params}) != 1:
-        raise ValueError("a lent module's parameters must share one dtype")
+    params = _parameters(module)
     memo = Memo() if memo is None else memo
     last: dict = {}  # the latest values and graph computed here, for the backward after them
 
@@ -170,10 +168,8 @@ def lend_module(student, module: nn.Module, check_inputs: Callable, memo: Memo |
             out = last["out"] if last.get("key") == key[1:3] else run(inputs, values, key[1:3])
             if grad.shape != out.shape:
                 raise ValueError("the output's gradient does not match the output")
-            grads = torch.autograd.grad(out, params, grad.to(out.dtype), retain_graph=True,
-                                        allow_unused=True)
-            grads = torch.cat([torch.zeros(p.numel(), dtype=p.dtype) if g is None
-                               else g.reshape(-1) for g, p in zip(grads, params)])
+            grads = _vector(torch.autograd.grad(out, params, grad.to(out.dtype),
+                                                retain_graph=True, allow_unused=True), params)
             memo.put(key, grads)
         return grads
 
@@ -181,6 +177,19 @@ def lend_module(student, module: nn.Module, check_inputs: Callable, memo: Memo |
     return student.build(LENT_MODULE, "make", [p.detach() for p in params],
                          student.callback(tag + ".forward", forward, max_calls=max_calls),
                          student.callback(tag + ".backward", backward, max_calls=max_calls))
+
+
+def _parameters(module: nn.Module) -> list:
+    params = [p for _, p in module.named_parameters()]
+    if len({p.dtype for p in params}) != 1:
+        raise ValueError("a lent module's parameters must share one dtype")
+    return params
+
+
+def _vector(grads, params: list) -> torch.Tensor:
+    """The gradients as one vector, zeros for a parameter the output does not use."""
+    return torch.cat([torch.zeros(p.numel(), dtype=p.dtype) if g is None else g.reshape(-1)
+                      for g, p in zip(grads, params)])
 
 
 def _check_vector(params: list, values) -> None:
