@@ -223,10 +223,14 @@ class Figures:
     otter_note: str = ""
     load: tuple[float, float] = (0.0, 0.0)
     """1-minute load average of the machine before and after our batch."""
+    profile: str = ""
+    """With --profile: where the time went, per cell and per test (bench_profile)."""
 
 
 def run_ours(assignment: str, folder: Path, out: Path, planted: list[Planted],
-             jobs: int | None, figures: Figures) -> None:
+             jobs: int | None, figures: Figures, sources: list[str] | None = None) -> None:
+    """Grade the folder as `grade` does; with `sources` (the solution notebook's
+    code cells), also profile the batch."""
     from autograder.engine import assignment as assignment_mod
     from autograder.engine import batch
     a = assignment_mod.load(assignment)
@@ -242,6 +246,9 @@ def run_ours(assignment: str, folder: Path, out: Path, planted: list[Planted],
     figures.others = [sum(t.seconds for t in r.tests[1:]) for r in result.results if r.tests]
     figures.peak_pss, figures.peak_rss = mem.peak_pss, mem.peak_rss
     figures.pss_early, figures.pss_late = _growth(mem.samples, result.seconds)
+    if sources is not None:
+        from autograder import bench_profile
+        figures.profile = bench_profile.report(result.results, sources)
     by_id = {r.submission: r for r in result.results}
     for sub in planted:
         r = by_id.get(sub.id)
@@ -308,6 +315,7 @@ def report(f: Figures) -> str:
             f"{f.pss_late / mb:.0f} MB at 90-100%",
             f"  machine load average (1 min) before/after our batch: {f.load[0]:.1f}/"
             f"{f.load[1]:.1f} on {os.cpu_count()} cores (other work slows every figure)",
+            *([f.profile] if f.profile else []),
         ]
     if f.otter_seconds:
         omed = statistics.median(f.otter_seconds)
@@ -323,6 +331,12 @@ def report(f: Figures) -> str:
     return "\n".join(lines)
 
 
+def code_cells(notebook: Path) -> list[str]:
+    """The code cells of a notebook as the grader runs them (for the profile's labels)."""
+    from autograder.engine.notebook import read_cells
+    return read_cells(notebook.read_bytes()).code
+
+
 def with_master() -> list[str]:
     return [a for a in paths.known_assignments()
             if (paths.SOLUTIONS / a / f"{a}.py").exists()]
@@ -330,9 +344,10 @@ def with_master() -> list[str]:
 
 def main(*, assignments: list[str] | None = None, n: int = 50, otter_n: int = 10,
          skip_otter: bool = False, seed: int = 0, jobs: int | None = None,
-         keep: Path | None = None, dask: list[int] | None = None) -> int:
+         keep: Path | None = None, dask: list[int] | None = None, profile: bool = False) -> int:
     """Benchmark every assignment in `assignments` (default: all with a master);
-    with `dask`, also the local path against local Dask clusters of those sizes."""
+    with `dask`, also the local path against local Dask clusters of those sizes;
+    with `profile`, print where the time goes, per cell and per hidden test."""
     chosen = assignments or with_master()
     missing = [a for a in chosen if a not in with_master()]
     if missing or not chosen:
@@ -350,7 +365,8 @@ def main(*, assignments: list[str] | None = None, n: int = 50, otter_n: int = 10
             folder = work / "submissions"
             planted = make_submissions(dist, assignment, questions, n, seed, folder)
             figures = Figures(assignment)
-            run_ours(assignment, folder, work / "ours", planted, jobs, figures)
+            run_ours(assignment, folder, work / "ours", planted, jobs, figures,
+                     code_cells(dist.solution) if profile else None)
             if not skip_otter and otter_n > 0:
                 run_otter(dist, folder, otter_n, work, figures)
             print(report(figures), flush=True)

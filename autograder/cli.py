@@ -114,6 +114,10 @@ def main(argv: list[str] | None = None) -> int:
                        help="also grade the same submissions with the local path (--jobs K) "
                             "and on a local Dask cluster of K one-thread workers, for each K "
                             "(e.g. 1,2): submissions per second of each")
+    bench.add_argument("--profile", action="store_true",
+                       help="also print where the time goes: the worker's start, each notebook "
+                            "cell, and each hidden test (its requests to the worker, callbacks, "
+                            "time waiting for the worker and time in the grader), medians")
 
     if not (sys.argv[1:] if argv is None else argv):
         parser.print_help(sys.stderr)  # no command: say what there is, still an error
@@ -126,7 +130,7 @@ def main(argv: list[str] | None = None) -> int:
         from autograder.bench import main as run_bench
         return run_bench(assignments=args.assignment, n=args.n, otter_n=args.otter_n,
                          skip_otter=args.skip_otter, seed=args.seed, jobs=args.jobs,
-                         keep=args.keep, dask=args.dask)
+                         keep=args.keep, dask=args.dask, profile=args.profile)
     if args.command == "new":
         from autograder.build.scaffold import main as new_assignment
         return new_assignment(args.id, args.title)

@@ -31,17 +31,23 @@ LENT_MODULE = '''
 import torch
 
 
+def _flat(weights):
+    return torch.cat([w.detach().reshape(-1) for w in weights])
+
+
 class _ComputedByGrader(torch.autograd.Function):
     @staticmethod
     def forward(ctx, lent, inputs, *weights):
         ctx.lent, ctx.inputs = lent, inputs
         ctx.save_for_backward(*weights)
-        return lent.grader_forward(list(inputs), [w.detach() for w in weights])
+        return lent.grader_forward(list(inputs), _flat(weights))
 
     @staticmethod
     def backward(ctx, grad):
-        weights = [w.detach() for w in ctx.saved_tensors]
-        return (None, None, *ctx.lent.grader_backward(list(ctx.inputs), weights, grad))
+        weights = ctx.saved_tensors
+        flat = ctx.lent.grader_backward(list(ctx.inputs), _flat(weights), grad)
+        parts = flat.split([w.numel() for w in weights])
+        return (None, None, *(part.view_as(w) for part, w in zip(parts, weights)))
 
 
 class LentModule(torch.nn.Module):
@@ -125,10 +131,19 @@ def lend_module(student, module: nn.Module, check_inputs: Callable, memo: Memo |
     raises for inputs the test would not send (tensors only; it bounds the
     grader's work); `memo` may be shared by the tests lending the same model.
     Returns the worker's handle, for the rest of the current test; `module`
-    belongs to this test alone (its parameters are overwritten)."""
-    params = [p for _, p in module.named_parameters()]
+    belongs to this test alone (its parameters are overwritten). The worker's
+    module has the parameters of `module`, one by one (an optimizer sees them
+    as they are); their values and gradients cross in one vector each way."""
+    params = _parameters(module)
     memo = Memo() if memo is None else memo
-    last: dict = {}  # the graph of the latest forward computed here, for its backward
+    last: dict = {}  # the latest values and graph computed here, for the backward after them
+
+    def digest(values) -> bytes:
+        """The values' digest; the same values as the last call's reuse it."""
+        _check_vector(params, values)
+        if "values" not in last or not torch.equal(last["values"], values):
+            last.update(values=values, digest=_digest([values]), key=None)
+        return last["digest"]
 
     def run(inputs, values, key) -> torch.Tensor:
         _load(params, values)
@@ -138,7 +153,7 @@ def lend_module(student, module: nn.Module, check_inputs: Callable, memo: Memo |
 
     def forward(inputs, values):
         check_inputs(inputs)
-        key = ("out", _digest(inputs), _digest(values))
+        key = ("out", _digest(inputs), digest(values))
         out = memo.get(key)
         if out is None:
             out = run(inputs, values, key[1:]).detach()
@@ -147,14 +162,14 @@ def lend_module(student, module: nn.Module, check_inputs: Callable, memo: Memo |
 
     def backward(inputs, values, grad):
         check_inputs(inputs)
-        key = ("grads", _digest(inputs), _digest(values), _digest([grad]))
+        key = ("grads", _digest(inputs), digest(values), _digest([grad]))
         grads = memo.get(key)
         if grads is None:
             out = last["out"] if last.get("key") == key[1:3] else run(inputs, values, key[1:3])
             if grad.shape != out.shape:
                 raise ValueError("the output's gradient does not match the output")
-            grads = list(torch.autograd.grad(out, params, grad.to(out.dtype), retain_graph=True,
-                                             allow_unused=True))
+            grads = _vector(torch.autograd.grad(out, params, grad.to(out.dtype),
+                                                retain_graph=True, allow_unused=True), params)
             memo.put(key, grads)
         return grads
 
@@ -164,15 +179,31 @@ def lend_module(student, module: nn.Module, check_inputs: Callable, memo: Memo |
                          student.callback(tag + ".backward", backward, max_calls=max_calls))
 
 
-def _load(params: list, values) -> None:
-    """Copy the values the worker sent into the grader's parameters, once checked."""
-    if type(values) is not list or len(values) != len(params) or not all(
-            isinstance(v, torch.Tensor) and v.dtype == p.dtype and v.shape == p.shape
-            for v, p in zip(values, params)):
-        raise ValueError("the parameters no longer match the model's (shape or dtype)")
+def _parameters(module: nn.Module) -> list:
+    params = [p for _, p in module.named_parameters()]
+    if len({p.dtype for p in params}) != 1:
+        raise ValueError("a lent module's parameters must share one dtype")
+    return params
+
+
+def _vector(grads, params: list) -> torch.Tensor:
+    """The gradients as one vector, zeros for a parameter the output does not use."""
+    return torch.cat([torch.zeros(p.numel(), dtype=p.dtype) if g is None else g.reshape(-1)
+                      for g, p in zip(grads, params)])
+
+
+def _check_vector(params: list, values) -> None:
+    """The worker's parameter values: one vector, of the parameters' dtype and size."""
+    if not isinstance(values, torch.Tensor) or values.dim() != 1 \
+            or values.dtype != params[0].dtype or len(values) != sum(p.numel() for p in params):
+        raise ValueError("the parameters no longer match the model's (size or dtype)")
+
+
+def _load(params: list, values: torch.Tensor) -> None:
+    """Copy the values the worker sent (checked by _check_vector) into the grader's parameters."""
     with torch.no_grad():
-        for p, v in zip(params, values):
-            p.copy_(v)
+        for p, part in zip(params, values.split([p.numel() for p in params])):
+            p.copy_(part.view_as(p))
 
 
 def _digest(tensors) -> bytes:
@@ -223,14 +254,16 @@ class StudentModule(nn.Module):
 class _Remote:
     def __init__(self, differentiator, check_output: Callable):
         self.differentiator, self.check_output = differentiator, check_output
+        # the two methods' handles, fetched once: each step is then one request, not two
+        self.forward, self.backward = differentiator.forward, differentiator.backward
         self.size = 0
 
     def run_forward(self, weights, inputs):
         self.size = len(weights)
-        return self.check_output(self.differentiator.forward(weights.detach(), *inputs)).detach()
+        return self.check_output(self.forward(weights.detach(), *inputs)).detach()
 
     def run_backward(self, grad):
-        grads = self.differentiator.backward(grad.contiguous())
+        grads = self.backward(grad.contiguous())
         if not isinstance(grads, torch.Tensor) or tuple(grads.shape) != (self.size,):
             fail("the model's gradients are not one value per parameter")
         return grads

@@ -38,6 +38,9 @@ class TestResult:
     stopped: str = ""
     """Why the student's process went down during this test: "time limit",
     "crashed", or "" when it did not."""
+    profile: dict = field(default_factory=dict)
+    """Where the test's time went (engine/meter.py: wall and CPU times, requests,
+    callbacks): for `bench --profile`, never shown to the student."""
 
     @property
     def status(self) -> str:
@@ -63,6 +66,10 @@ class SubmissionResult:
     submitter: str = ""
     """Who submitted when the id had to be made unique (the entry's own name);
     "" when the id is that name. An exam's identity is read from it."""
+    profile: dict = field(default_factory=dict)
+    """Seconds to start each worker ("starts") and what each code cell took
+    ("cells": [index, engine/meter.py's figures] pairs): for `bench --profile`,
+    never shown to the student."""
 
     @property
     def score(self) -> float:

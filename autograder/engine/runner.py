@@ -15,6 +15,7 @@ from autograder import protocol
 from autograder.checks import Fail
 from autograder.engine import untrusted
 from autograder.engine.assignment import Assignment, Case
+from autograder.engine.meter import Meter
 from autograder.engine.notebook import Cells
 from autograder.engine.results import SubmissionResult, TestResult
 from autograder.engine.student import Student, StudentError, StudentTimeout
@@ -46,10 +47,16 @@ class NotebookSession:
             if self.restarts_left <= 0:
                 return None
             self.restarts_left -= 1
-        self.conn = self.template.spawn()
-        self.run_notebook()
+        self.spawn()
         self.first_run = False
         return None if self.conn.dead else Student(self.conn, self.limits.call_seconds)
+
+    def spawn(self) -> None:
+        """A new worker, with the notebook's cells run in it."""
+        start = time.perf_counter()
+        self.conn = self.template.spawn()
+        self.result.profile.setdefault("starts", []).append(time.perf_counter() - start)
+        self.run_notebook()
 
     def run_notebook(self) -> None:
         deadline = time.monotonic() + self.limits.notebook_seconds
@@ -60,9 +67,11 @@ class NotebookSession:
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
                     raise WorkerTimeout("notebook time used up")
+                meter = Meter(self.conn)
                 reply, buffers = self.conn.request(
                     {"op": "run_cell", "index": index, "source": source}, timeout=remaining,
                     max_reply=0)  # a cell report is text: no arrays
+                self.result.profile.setdefault("cells", []).append([index, meter.read()])
                 output, error = _cell_report(reply, buffers)
             except (WorkerTimeout, WorkerDied) as exc:
                 self.conn.kill()
@@ -73,8 +82,7 @@ class NotebookSession:
                     + "; it is left out and grading goes on without it")
                 if self.restarts_left > 0:
                     self.restarts_left -= 1
-                    self.conn = self.template.spawn()
-                    self.run_notebook()
+                    self.spawn()
                 return
             if index not in self.reported:  # a re-run after a hang reports nothing twice
                 self.reported.add(index)
@@ -124,16 +132,17 @@ def run_case(case: Case, session: NotebookSession, assignment: Assignment) -> Te
     result = TestResult(case.question, case.name, case.title, 0.0, case.points, "",
                         case.visibility)
     start = time.perf_counter()
+    meter = None
     try:
         student = session.student()
         if student is None:
             raise WorkerDied("the notebook's process could not be (re)started")
-        student.seed(assignment.config.seed)
+        meter = Meter(session.conn)  # the test alone: the worker's start and notebook are done
+        student.reset(assignment.config.seed)
         fixtures = {"student": student, "ref": assignment.reference,
                     "submission": session.result}
         case.func(**{name: fixtures[name] for name in case.fixtures})
         result.score, result.output = case.points, "passed"
-        student.release()
     except Fail as exc:
         result.output = str(exc)
     except StudentError as exc:
@@ -149,6 +158,8 @@ def run_case(case: Case, session: NotebookSession, assignment: Assignment) -> Te
         log.warning("%s %s: %s", session.result.submission, case.id, exc, exc_info=True)
         result.output = f"your answer could not be checked ({type(exc).__name__})"
     result.seconds = time.perf_counter() - start
+    if meter is not None:
+        result.profile = meter.read()
     return result
 
 

@@ -10,6 +10,8 @@
     student.seed(0)                        seed random/numpy/torch in the worker
     student.define("f", handle)            bind a name in the student's namespace
     student.at_most(nbytes).f(x)           f's answer may carry at most nbytes of arrays
+    student.repeat(n).f(x, rng)            f called n times in the worker, in one round
+                                           trip: the list of its n answers
 
 Arguments and results are plain data (numbers, strings, lists, tuples, dicts,
 numpy arrays, torch tensors) or handles. The student's exceptions arrive as
@@ -57,17 +59,32 @@ class Student:
     """The student's notebook namespace, reached through one worker, for one test
     (the functions it lends live as long as this object)."""
 
+    MAX_REPEAT = 100_000
+
     def __init__(self, conn: WorkerConnection, call_seconds: float,
-                 max_reply: int = protocol.MAX_BUFFERS, callbacks: Callbacks | None = None):
+                 max_reply: int = protocol.MAX_BUFFERS, callbacks: Callbacks | None = None,
+                 times: int | None = None):
         self._conn = conn
         self._call_seconds = call_seconds
         self._max_reply = max_reply
         self._callbacks = Callbacks() if callbacks is None else callbacks
+        self._times = times
 
     def at_most(self, nbytes: int) -> "Student":
         """The same student, whose answers may carry at most nbytes of array data
         (for calls whose answer has a known shape; more kills the worker)."""
-        return Student(self._conn, self._call_seconds, nbytes, self._callbacks)
+        return Student(self._conn, self._call_seconds, nbytes, self._callbacks, self._times)
+
+    def repeat(self, n: int) -> "Student":
+        """The same student, whose function calls (student.f(...), handle(...))
+        run n times in the worker in one request and answer the list of the n
+        results: a sampling loop costs one round trip instead of n. The calls
+        are the ones a loop of n calls would make, on the same arguments (a
+        generator handle advances from one to the next); the first that raises
+        ends them (StudentError). All n share one call's time limit."""
+        if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= self.MAX_REPEAT:
+            raise ValueError(f"repeat(n) takes an int from 1 to {self.MAX_REPEAT}")
+        return Student(self._conn, self._call_seconds, self._max_reply, self._callbacks, n)
 
     def callback(self, name: str, func, *, max_calls: int = MAX_CALLS,
                  max_arg_bytes: int = MAX_ARG_BYTES) -> "RemoteObject":
@@ -107,8 +124,10 @@ class Student:
     def list(self, obj: "RemoteObject") -> list:
         return self._request({"op": "list", "id": obj._handle.id}, "list(...)")
 
-    def release(self) -> None:
-        self._request({"op": "release"}, "release")
+    def reset(self, seed: int) -> None:
+        """Before a test, in one round trip: drop the handles of the tests before
+        (the worker no longer holds their objects) and seed as seed() does."""
+        self._request({"op": "reset", "seed": int(seed)}, "reset")
 
     def _request(self, header: dict, call: str, args=None, kwargs=None, timeout=None):
         buffers: list[bytes] = []
@@ -127,7 +146,9 @@ class Student:
         try:
             if "error" in reply:
                 raise StudentError(_error_report(reply["error"]), call)
-            return protocol.unpack(reply["ok"], bufs, lambda h: RemoteObject(self, h))
+            owner = self if self._times is None else Student(
+                self._conn, self._call_seconds, self._max_reply, self._callbacks)
+            return protocol.unpack(reply["ok"], bufs, lambda h: RemoteObject(owner, h))
         except (KeyError, protocol.ProtocolError):
             self._conn.kill()
             raise WorkerDied(f"the notebook's process sent a malformed answer to {call} "
@@ -157,7 +178,9 @@ class RemoteFunction:
         self._student, self._target, self._label = student, target, label
 
     def __call__(self, *args, **kwargs):
-        return self._student._request({"op": "call", "target": self._target},
+        times = self._student._times
+        header = {"op": "call", "target": self._target}
+        return self._student._request(header if times is None else dict(header, times=times),
                                       describe.call(self._label, args, kwargs), args, kwargs)
 
     def __repr__(self):

@@ -22,6 +22,7 @@ import sys
 import tempfile
 import threading
 import time
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Callable
 
@@ -221,6 +222,22 @@ class Template:
             self.sandbox.uids.close()
 
 
+@dataclass
+class Traffic:
+    """What the grader spent talking to one worker (for `bench --profile`)."""
+    requests: int = 0
+    callbacks: int = 0
+    """Callback frames answered (functions the grader lent)."""
+    seconds: float = 0.0
+    """Wall time inside request(), callbacks included."""
+    callback_seconds: float = 0.0
+    """Of which: answering callbacks (the grader's own computing)."""
+
+    def since(self, before: "Traffic") -> "Traffic":
+        return Traffic(*(getattr(self, f.name) - getattr(before, f.name)
+                         for f in fields(Traffic)))
+
+
 class WorkerConnection:
     """The grader's end of one worker."""
 
@@ -234,6 +251,7 @@ class WorkerConnection:
         self.pid = None
         self.dead = False
         self.on_kill = None  # set by the Template that tracks this worker
+        self.traffic = Traffic()
         try:
             self.sock.settimeout(30)
             self._handshake()
@@ -269,6 +287,8 @@ class WorkerConnection:
             raise WorkerDied("the worker is no longer running")
         callbacks = Callbacks() if callbacks is None else callbacks
         limit = lambda h: callbacks.arg_limit(h) if "callback" in h else max_reply
+        start = time.perf_counter()
+        self.traffic.requests += 1
         try:
             channel = _Deadline(self.sock, time.monotonic() + timeout)
             protocol.send_frame(channel, header, buffers)
@@ -276,7 +296,11 @@ class WorkerConnection:
                 reply, reply_buffers = protocol.recv_frame(channel, max_buffers=limit)
                 if "callback" not in reply:
                     return reply, reply_buffers
-                protocol.send_frame(channel, *callbacks.answer(reply, reply_buffers))
+                asked = time.perf_counter()
+                answer = callbacks.answer(reply, reply_buffers)
+                self.traffic.callbacks += 1
+                self.traffic.callback_seconds += time.perf_counter() - asked
+                protocol.send_frame(channel, *answer)
         except (socket.timeout, TimeoutError):
             self.kill()
             raise WorkerTimeout(f"no answer within {timeout:g} s") from None
@@ -286,6 +310,8 @@ class WorkerConnection:
         except BaseException:  # a grader bug mid-exchange: the channel is out of step
             self.kill()
             raise
+        finally:
+            self.traffic.seconds += time.perf_counter() - start
 
     def kill(self) -> None:
         """Kill the worker and everything it started; wait until they are gone.

@@ -8,9 +8,9 @@ derives component by component (BERT-base, hw4's tiny BERT). The BERT-sized
 models live on torch's "meta" device: their parameters have shapes but no
 storage, so 110 million of them cost nothing to build.
 """
-import functools
 
 from autograder.checks import as_int, expect_equal, expect_int, seeded
+from autograder.engine.once import once
 from autograder.engine.student import RemoteObject
 
 QUESTION = "count_parameters"
@@ -143,7 +143,7 @@ TIED = [("tied", 50, 16, 2, 64), ("tied", 7, 4, 1, 3), ("shared", 10, 4), ("shar
 BUFFERS = [("buffers", 6), ("buffers", 1)]
 
 
-@functools.lru_cache(maxsize=None)
+@once
 def expected(ref, spec: tuple) -> tuple[int, int]:
     """(all parameters, trainable ones) of the model `spec` builds, counted here."""
     scope: dict = {"__name__": "grader_models"}

@@ -6,12 +6,12 @@ that helper is swapped for a proxy whose answers the grader computes with the
 reference (a callback: no reference code enters the worker), so that a
 mistake in the encoder count costs points on that question only.
 """
-import functools
 import numbers
 
 import torch
 
 from autograder.checks import agrees, as_int, expect_equal, expect_int, fail
+from autograder.engine.once import once
 from autograder.hw2_positions_params import reference
 
 QUESTION = "decoder_layer_param_count"
@@ -21,7 +21,7 @@ PAIRS = [(8, 1), (8, 8), (16, 100), (512, 2048), (768, 3072), (64, 7), (10, 2048
          (1024, 4096), (100, 1)]  # (d, d_ff)
 
 
-@functools.lru_cache(maxsize=None)
+@once
 def torch_count(d: int, d_ff: int) -> int:
     layer = torch.nn.TransformerDecoderLayer(d, 1, d_ff, device="meta")
     return sum(p.numel() for p in layer.parameters())

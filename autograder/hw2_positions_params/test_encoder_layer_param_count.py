@@ -5,11 +5,11 @@ torch.nn.TransformerEncoderLayer built on the meta device (shapes, no
 storage, so even d = 4096 costs nothing), and for widths torch cannot
 build, the reference's closed form, which the other tests hold to torch's counts.
 """
-import functools
 
 import torch
 
 from autograder.checks import agrees, as_int, expect_equal, expect_int, fail
+from autograder.engine.once import once
 
 QUESTION = "encoder_layer_param_count"
 WIDTHS = [1, 2, 3, 4, 6, 8, 10, 16, 33, 64, 100, 512, 768, 1024, 4096]
@@ -17,7 +17,7 @@ PAIRS = [(8, 1), (8, 8), (16, 100), (512, 2048), (768, 3072), (64, 7), (10, 2048
          (1024, 4096), (100, 1)]  # (d, d_ff)
 
 
-@functools.lru_cache(maxsize=None)
+@once
 def torch_count(d: int, d_ff: int) -> int:
     layer = torch.nn.TransformerEncoderLayer(d, 1, d_ff, device="meta")
     return sum(p.numel() for p in layer.parameters())

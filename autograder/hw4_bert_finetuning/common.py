@@ -10,12 +10,12 @@ torch.randint(0, 2, (50,)); Adam lr 1e-3, 30 full-batch epochs.
 from __future__ import annotations
 
 import contextlib
-import functools
 
 import torch
 
 from autograder import checks
 from autograder.checks import expect_number, fail
+from autograder.engine.once import once
 from autograder.engine.student import RemoteObject
 from autograder.hw4_bert_finetuning import reference as ref
 
@@ -72,7 +72,7 @@ def config_of(config: tuple) -> dict:
             **dict(config)}
 
 
-@functools.lru_cache(maxsize=None)
+@once
 def data(seed: int, n: int, t: int, vocab: int, n_classes: int):
     """ids (n, t) and labels (n,), drawn as the lesson draws them after torch.manual_seed(seed)."""
     g = torch.Generator().manual_seed(seed)
@@ -88,7 +88,7 @@ def documented_data():
     return data(*DOCUMENTED_DATA)
 
 
-@functools.lru_cache(maxsize=None)
+@once
 def reference_state(seed: int, config: tuple = DEFAULTS) -> dict:
     """State dict of the reference model built right after torch.manual_seed(seed)."""
     with checks.seeded(seed):
@@ -120,7 +120,7 @@ def one_thread():
         torch.set_num_threads(before)
 
 
-@functools.lru_cache(maxsize=None)
+@once
 def reference_run(seed: int, config: tuple, data_key: tuple, epochs: int, lr: float):
     """(losses, trained state) of the reference loop on the reference model."""
     model = reference_model(seed, config)

@@ -7,12 +7,12 @@ Training runs the reference loop in the grader on the student's model seen
 through StudentModule (the worker computes only its forward and backward), so
 a bug in train_classifier costs nothing here.
 """
-import functools
 
 import torch
 
 from autograder.checks import (expect_close, expect_equal, expect_int, expect_shape, expect_tensor,
                                fail)
+from autograder.engine.once import once
 from autograder.engine.remote_modules import StudentModule
 from autograder.engine.student import StudentError
 from autograder.hw4_bert_finetuning import common
@@ -61,7 +61,7 @@ def _ids(seed, batch, t, vocab):
     return ids
 
 
-@functools.lru_cache(maxsize=None)
+@once
 def _cases(seed, config):
     """[(ids, reference logits)] for the reference model built after torch.manual_seed(seed)."""
     cfg = common.config_of(config)
@@ -75,7 +75,7 @@ def _cases(seed, config):
     return cases
 
 
-@functools.lru_cache(maxsize=None)
+@once
 def _trained_cases():
     """(trained state, [(name, ids, logits)]) of the reference model after the documented run."""
     _, state = common.reference_run(MODEL_SEED, DEFAULTS, common.DOCUMENTED_DATA, 30, 1e-3)

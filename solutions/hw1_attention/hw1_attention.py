@@ -177,9 +177,9 @@ print("keys visible to each query:", (causal_mask(5) == 0).sum(dim=1).tolist())
 # %%
 g = torch.Generator().manual_seed(0)
 for d_k in (4, 64, 1024):
-    q_demo = torch.randn(2_000, d_k, generator=g)
-    k_demo = torch.randn(2_000, d_k, generator=g)
-    dots = (q_demo * k_demo).sum(dim=-1)  # (2000,) one score per pair
+    q_demo = torch.randn(500, d_k, generator=g)
+    k_demo = torch.randn(500, d_k, generator=g)
+    dots = (q_demo * k_demo).sum(dim=-1)  # (500,) one score per pair
     print(f"d_k={d_k:5d}  std of q.k = {dots.std():7.2f}   "
           f"std of q.k/sqrt(d_k) = {(dots / math.sqrt(d_k)).std():.2f}")
 

@@ -1,0 +1,163 @@
+"""Do the engine's speed measures keep every result the same?
+
+Student.repeat (a sampling loop in one request), the reset before each test
+(one request for dropping handles and seeding), the template's frozen
+objects, and reference results computed once per process (engine/once.py).
+None of these tests measures time.
+"""
+from __future__ import annotations
+
+import threading
+import time
+
+import numpy as np
+import pytest
+
+from autograder.engine.config import load
+from autograder.engine.once import once
+from autograder.engine.runner import _cell_report
+from autograder.engine.student import RemoteObject, Student, StudentError
+from autograder.engine.workers import Template
+
+STUDENT_CODE = '''
+import numpy as np
+calls = []
+def draw(rng, high):
+    calls.append(high)
+    return int(rng.integers(0, high))
+def fails_third(rng):
+    calls.append(0)
+    if len(calls) == 3:
+        raise ValueError("third call")
+    return 1
+def make_list():
+    return [1, 2]
+def count_calls():
+    return len(calls)
+'''
+
+PROBE_FROZEN = '''
+import gc
+frozen = gc.get_freeze_count()
+'''
+
+
+@pytest.fixture(scope="module")
+def template():
+    template = Template(load("hw6_encoder_decoder"), [])
+    yield template
+    template.close()
+
+
+@pytest.fixture
+def student(template):
+    conn = template.spawn()
+    _, error = _cell_report(*conn.request({"op": "run_cell", "index": 1, "source": STUDENT_CODE}))
+    assert error == "", error
+    yield Student(conn, call_seconds=30)
+    conn.kill()
+
+
+def test_repeat_draws_what_a_loop_of_calls_draws(student):
+    """Does repeat(n) give the n answers n separate calls give, from a generator
+    that advances from one call to the next, in one request?"""
+    rng = student.new("numpy.random.default_rng", 5)
+    before = student._conn.traffic.requests
+    draws = student.repeat(200).draw(rng, 1000)
+    assert student._conn.traffic.requests == before + 1
+    expected = np.random.default_rng(5).integers(0, 1000, size=200)  # what 200 calls draw
+    assert draws == [int(x) for x in expected]
+    assert student.count_calls() == 200
+
+
+def test_repeat_stops_at_the_first_error(student):
+    """Does the first call that raises end the loop with the student's error?"""
+    rng = student.new("numpy.random.default_rng", 0)
+    with pytest.raises(StudentError) as caught:
+        student.repeat(10).fails_third(rng)
+    assert caught.value.type_name == "ValueError" and "third call" in caught.value.message
+    assert student.count_calls() == 3
+
+
+def test_repeat_leaves_other_calls_single(student):
+    """Are the handles a repeated call answers, and the student itself, called once per call?"""
+    lists = student.repeat(2).make_list()
+    assert lists == [[1, 2], [1, 2]]
+    assert student.make_list() == [1, 2]
+    model = student.repeat(1).new("numpy.random.default_rng", 1)
+    assert isinstance(model, RemoteObject)
+    assert 0 <= int(model.integers(0, 10)) < 10  # one answer, not a list: handles call once
+
+
+@pytest.mark.parametrize("bad", [0, -1, 1.5, True, Student.MAX_REPEAT + 1])
+def test_repeat_refuses_a_bad_count(student, bad):
+    with pytest.raises(ValueError):
+        student.repeat(bad)
+
+
+def test_reset_drops_handles_and_seeds(student):
+    """Does reset() forget the earlier test's handles and seed every generator?"""
+    rng = student.new("numpy.random.default_rng", 0)
+    student.reset(7)
+    with pytest.raises(StudentError) as caught:
+        rng.integers(0, 10)
+    assert "unknown handle" in caught.value.message
+    first = student.new("numpy.random.random")
+    student.reset(7)
+    assert student.new("numpy.random.random") == first
+
+
+def test_the_template_froze_its_objects(template):
+    """Does a worker start with the template's objects frozen (never walked by its
+    garbage collector)?"""
+    conn = template.spawn()
+    try:
+        _, error = _cell_report(*conn.request({"op": "run_cell", "index": 1,
+                                               "source": PROBE_FROZEN}))
+        assert error == ""
+        assert Student(conn, call_seconds=30).value("frozen") > 10_000
+    finally:
+        conn.kill()
+
+
+def test_once_computes_once_for_concurrent_callers():
+    """Do threads asking at the same time for the same arguments share one computation?"""
+    computed = []
+
+    @once
+    def slow_square(x):
+        computed.append(x)
+        time.sleep(0.05)
+        return x * x
+    answers = []
+    threads = [threading.Thread(target=lambda: answers.append(slow_square(3))) for _ in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert answers == [9] * 6 and computed == [3]
+    assert slow_square(4) == 16 and computed == [3, 4] and slow_square.cache_size() == 2
+
+
+def test_once_caches_no_failure():
+    """Does a call that raised compute again next time?"""
+    attempts = []
+
+    @once
+    def flaky(x):
+        attempts.append(x)
+        if len(attempts) == 1:
+            raise RuntimeError("first")
+        return x
+    with pytest.raises(RuntimeError):
+        flaky(1)
+    assert flaky(1) == 1 and attempts == [1, 1]
+
+
+def test_a_helper_compiled_once_still_runs_in_a_fresh_scope(student):
+    """Does a grader helper built twice (its code compiled once per worker) start
+    from a fresh scope each time, and do other sources get their own code?"""
+    source = "seen = []\ndef add(x):\n    seen.append(x)\n    return len(seen)\n"
+    assert student.build(source, "add", 1) == 1
+    assert student.build(source, "add", 2) == 1
+    assert student.build(source.replace("len(seen)", "-len(seen)"), "add", 3) == -1
