@@ -35,3 +35,10 @@ def grade_cells(tmp_path):
             write_notebook(subs / f"{sub_id}.ipynb", cells)
         return grade(assignment, subs, tmp_path / "out", **limits)
     return run
+
+
+@pytest.fixture(scope="session")
+def graded(tmp_path_factory):
+    """Each assignment's corpus graded once per run (tests/corpus_tools.Graded)."""
+    from tests.corpus_tools import Graded
+    return Graded(tmp_path_factory)

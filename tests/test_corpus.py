@@ -19,18 +19,14 @@ recorded: none may hold a line of a reference solution.
 """
 from __future__ import annotations
 
-import ast
 import inspect
-from pathlib import Path
 
 import pytest
 
-from autograder import protocol
 from autograder.engine import assignment as assignment_mod
 from tests import corpus_tools, leaks
 from tests.corpus_tools import CORPUS
 
-RAISES = "raises__everywhere"
 ASSIGNMENTS = sorted(p.name for p in CORPUS.iterdir() if p.is_dir())
 
 
@@ -38,78 +34,6 @@ def variants():
     for path in corpus_tools.variants():
         assignment_id, kind = path.parent.parent.name, path.parent.name
         yield pytest.param(assignment_id, kind, path, id=f"{assignment_id}/{kind}/{path.stem}")
-
-
-class Graded:
-    """Each assignment's whole corpus graded once (with the raise-everywhere
-    notebook), and every string the grader sent its workers meanwhile (but the
-    notebooks' own cells)."""
-
-    def __init__(self, tmp_path_factory):
-        self.tmp = tmp_path_factory
-        self.cache: dict = {}
-        self.texts: dict[str, list[str]] = {}
-
-    def __call__(self, assignment_id: str, path: Path):
-        a, results, _ = self._graded(assignment_id)
-        return a, results[path]
-
-    def raising(self, assignment_id: str):
-        return self._graded(assignment_id)[2][RAISES]
-
-    def sent(self, assignment_id: str) -> list[str]:
-        self._graded(assignment_id)
-        return self.texts[assignment_id]
-
-    def _graded(self, assignment_id: str):
-        if assignment_id not in self.cache:
-            reference = inspect.getsource(assignment_mod.load(assignment_id).reference)
-            texts = self.texts.setdefault(assignment_id, [])
-            with pytest.MonkeyPatch.context() as patch:
-                patch.setattr(protocol, "send_frame", _recording(protocol.send_frame, texts))
-                self.cache[assignment_id] = corpus_tools.grade_corpus(
-                    assignment_id, self.tmp.mktemp(assignment_id),
-                    {RAISES: [raise_everywhere(reference)]})
-        return self.cache[assignment_id]
-
-
-def _recording(send_frame, texts: list[str]):
-    """send_frame, keeping every string of every request but the notebook's cells."""
-    def send(sock, header, buffers=()):
-        if header.get("op") != "run_cell":
-            texts.extend(_strings(header))
-        return send_frame(sock, header, buffers)
-    return send
-
-
-def _strings(value):
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for v in value.values():
-            yield from _strings(v)
-    elif isinstance(value, list):
-        for v in value:
-            yield from _strings(v)
-
-
-@pytest.fixture(scope="module")
-def graded(tmp_path_factory):
-    return Graded(tmp_path_factory)
-
-
-def raise_everywhere(reference: str) -> str:
-    """A notebook cell defining every function and class of the reference so
-    that calling it raises ValueError."""
-    raises = "raise ValueError('no answer')"
-    cells = []
-    for node in ast.parse(reference).body:
-        if isinstance(node, ast.FunctionDef):
-            cells.append(f"def {node.name}(*args, **kwargs):\n    {raises}\n")
-        elif isinstance(node, ast.ClassDef):
-            cells.append(f"class {node.name}:\n    def __init__(self, *args, **kwargs):\n"
-                         f"        {raises}\n")
-    return "\n\n".join(cells)
 
 
 @pytest.mark.parametrize("assignment_id", ASSIGNMENTS)
