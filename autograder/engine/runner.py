@@ -61,7 +61,7 @@ class NotebookSession:
                 if remaining <= 0:
                     raise WorkerTimeout("notebook time used up")
                 reply, buffers = self.conn.request(
-                    {"op": "run_cell", "index": index, "source": source}, timeout=remaining,
+                    {"op": protocol.RUN_CELL, "index": index, "source": source}, timeout=remaining,
                     max_reply=0)  # a cell report is text: no arrays
                 output, error = _cell_report(reply, buffers)
             except (WorkerTimeout, WorkerDied) as exc:
