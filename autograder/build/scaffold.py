@@ -130,7 +130,7 @@ HIDDEN_TEST = Template('''\
 """Hidden tests: softmax (points and visibility in grading_config/$id.toml)."""
 import numpy as np
 
-from autograder.checks import expect_close
+from autograder.testing import expect_close
 
 QUESTION = "softmax"
 

@@ -12,7 +12,7 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from autograder import checks, paths
+from autograder import paths
 from autograder.engine import assignment as assignment_mod
 from autograder.engine import results as results_mod
 from autograder.engine import foreign, untrusted
@@ -21,6 +21,7 @@ from autograder.engine.progress import Progress
 from autograder.engine.results import SubmissionResult
 from autograder.engine.runner import grade_cells
 from autograder.engine.submissions import Entry, SubmissionError, discover, read_notebook_bytes
+from autograder.engine.threads import one_thread_for_references
 from autograder.engine.workers import Template, WorkerDied
 
 log = logging.getLogger(__name__)
@@ -95,13 +96,6 @@ def run_after_batch(batch: Batch, entries: list[Entry]) -> None:
     except Exception as exc:  # the reports' fault, not the grades'
         log.exception("after_batch of %s failed", batch.assignment.id)
         batch.reports.append(f"warning: the {batch.assignment.id} reports failed ({exc})")
-
-
-def one_thread_for_references() -> None:
-    """The trusted side's reference computations are small; threads would only
-    fight the workers (one core each) and each other."""
-    if checks.torch is not None:
-        checks.torch.set_num_threads(1)
 
 
 def grade_entry(template: Template, assignment, entry: Entry, out: Path) -> SubmissionResult:

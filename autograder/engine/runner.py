@@ -12,7 +12,7 @@ import re
 import time
 
 from autograder import protocol
-from autograder.checks import Fail
+from autograder.engine.fail import Fail
 from autograder.engine import untrusted
 from autograder.engine.assignment import Assignment, Case
 from autograder.engine.notebook import Cells

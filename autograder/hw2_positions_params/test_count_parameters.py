@@ -10,8 +10,7 @@ storage, so 110 million of them cost nothing to build.
 """
 import functools
 
-from autograder.checks import as_int, expect_equal, expect_int, seeded
-from autograder.engine.student import RemoteObject
+from autograder.testing import RemoteObject, as_int, expect_equal, expect_int, seeded
 
 QUESTION = "count_parameters"
 MODELS = '''

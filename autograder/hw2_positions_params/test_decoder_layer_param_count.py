@@ -11,7 +11,7 @@ import numbers
 
 import torch
 
-from autograder.checks import agrees, as_int, expect_equal, expect_int, fail
+from autograder.testing import agrees, as_int, expect_equal, expect_int, fail
 from autograder.hw2_positions_params import reference
 
 QUESTION = "decoder_layer_param_count"

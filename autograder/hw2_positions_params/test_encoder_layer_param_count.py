@@ -9,7 +9,7 @@ import functools
 
 import torch
 
-from autograder.checks import agrees, as_int, expect_equal, expect_int, fail
+from autograder.testing import agrees, as_int, expect_equal, expect_int, fail
 
 QUESTION = "encoder_layer_param_count"
 WIDTHS = [1, 2, 3, 4, 6, 8, 10, 16, 33, 64, 100, 512, 768, 1024, 4096]

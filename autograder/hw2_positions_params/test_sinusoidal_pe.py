@@ -11,7 +11,7 @@ import functools
 
 import numpy as np
 
-from autograder.checks import (agrees, as_array, expect_close, expect_dtype, expect_ndarray,
+from autograder.testing import (agrees, as_array, expect_close, expect_dtype, expect_ndarray,
                                expect_raises, expect_shape, fail)
 
 QUESTION = "sinusoidal_pe"

@@ -17,7 +17,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from autograder.checks import as_array, expect_dtype, expect_ndarray, expect_shape, fail
+from autograder.testing import as_array, expect_dtype, expect_ndarray, expect_shape, fail
 from autograder.hw3_bert_pretraining.binomial import ALPHA, interval, pmf
 
 QUESTION = "mask_tokens"

@@ -14,9 +14,7 @@ import functools
 
 import torch
 
-from autograder import checks
-from autograder.checks import expect_number, fail
-from autograder.engine.student import RemoteObject
+from autograder.testing import RemoteObject, expect_number, fail, seeded
 from autograder.hw4_bert_finetuning import reference as ref
 
 MODEL_SEED, DATA_SEED = 42, 99
@@ -91,14 +89,14 @@ def documented_data():
 @functools.lru_cache(maxsize=None)
 def reference_state(seed: int, config: tuple = DEFAULTS) -> dict:
     """State dict of the reference model built right after torch.manual_seed(seed)."""
-    with checks.seeded(seed):
+    with seeded(seed):
         model = ref.TinyBertForClassification(**dict(config))
     return {k: v.detach().clone() for k, v in model.state_dict().items()}
 
 
 def reference_model(seed: int, config: tuple = DEFAULTS, state: dict | None = None):
     """The reference model with the state of reference_state(seed, config) or `state`."""
-    with checks.seeded(0):  # its initial weights are overwritten; the global RNG is shared
+    with seeded(0):  # its initial weights are overwritten; the global RNG is shared
         model = ref.TinyBertForClassification(**dict(config))
     model.load_state_dict(state if state is not None else reference_state(seed, config))
     return model
