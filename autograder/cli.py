@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from autograder import paths
+from autograder import registry
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -57,7 +57,7 @@ def main(argv: list[str] | None = None) -> int:
                             "Canvas or Gradescope download works as is), or one .ipynb; the "
                             "entry's name is the submission id")
     grade.add_argument("--assignment", required=True, metavar="ID",
-                       help=f"one of: {', '.join(paths.known_assignments())}")
+                       help=f"one of: {', '.join(registry.ids())}")
     grade.add_argument("--out", required=True, type=Path, metavar="DIR",
                        help="where results and reports go; grading into the folder of an "
                             "earlier run writes DIR/regrade.md")
@@ -166,9 +166,9 @@ def _grade(args) -> int:
 def _bad_options(args) -> str | None:
     """What is wrong with the grade command's arguments, if anything."""
     from autograder.engine import submissions
-    if args.assignment not in paths.known_assignments():
+    if args.assignment not in registry.ids():
         return (f"unknown assignment {args.assignment!r}; known: "
-                f"{', '.join(paths.known_assignments())}")
+                f"{', '.join(registry.ids())}")
     problem = submissions.problem_with(args.submissions)
     if problem:
         return problem

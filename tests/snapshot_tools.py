@@ -13,12 +13,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from autograder import paths
+from autograder import paths, registry
 from tests import corpus_tools
 from tests.conftest import grade
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
-ASSIGNMENTS = paths.known_assignments()
+ASSIGNMENTS = registry.ids()
 
 
 def digest(results) -> dict:

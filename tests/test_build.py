@@ -11,15 +11,14 @@ import shutil
 import nbformat
 import pytest
 
-from autograder import paths
-from autograder.build import (assign_cached, buildable, solution_notebook, student_notebook,
-                              student_path, transforms)
+from autograder import paths, registry
+from autograder.build import assign_cached, solution_notebook, student_notebook, transforms
 from autograder.build.examples import maker, with_examples
 from autograder.engine import assignment as assignment_mod
 from autograder.engine import config
 from tests.conftest import grade
 
-ASSIGNMENTS = buildable()
+ASSIGNMENTS = [a.id for a in registry.all_assignments() if a.has_master]
 # An exam's solution scores full marks only under its author's identity (the
 # exam's own tests cover that); the plain scoring checks here are for the rest.
 SCORED = [a for a in ASSIGNMENTS if not config.load(a).exam]
@@ -75,7 +74,7 @@ def secret_lines(assignment_id: str) -> list[str]:
     and the solutions it fills in are the master's (see solution_lines)."""
     found, spec, public = [], quoted_spec(assignment_id), public_master_text(assignment_id)
     skip = ("import ", "from ", "def ", "class ", "#", '"""', "'''", "@")
-    for file in sorted(paths.hidden_tests(assignment_id).glob("*.py")):
+    for file in sorted(registry.get(assignment_id).hidden_tests.glob("*.py")):
         if file.name == "examples.py":
             continue
         for line in file.read_text().splitlines():
@@ -88,7 +87,7 @@ def secret_lines(assignment_id: str) -> list[str]:
 
 def hidden_test_names(assignment_id: str) -> list[str]:
     names = []
-    for file in sorted(paths.hidden_tests(assignment_id).glob("test_*.py")):
+    for file in sorted(registry.get(assignment_id).hidden_tests.glob("test_*.py")):
         tree = ast.parse(file.read_text())
         names += [n.name for n in tree.body
                   if isinstance(n, ast.FunctionDef) and n.name.startswith("test_")]
@@ -122,7 +121,7 @@ def test_build_twice_gives_identical_bytes(assignment_id):
     assign_cached.cache_clear()
     second = student_notebook(assignment_id)
     assert first == second
-    assert student_path(assignment_id).read_bytes() == first, (
+    assert registry.get(assignment_id).student_notebook.read_bytes() == first, (
         f"assignments/{assignment_id} is stale: run `python -m autograder build {assignment_id}`")
 
 
@@ -211,7 +210,7 @@ def test_engine_grades_student_zero_and_solution_full(assignment_id, tmp_path):
     question, the solution notebook full marks on every question."""
     subs = tmp_path / "subs"
     subs.mkdir()
-    shutil.copyfile(student_path(assignment_id), subs / "student.ipynb")
+    shutil.copyfile(registry.get(assignment_id).student_notebook, subs / "student.ipynb")
     nbformat.write(solution_notebook(assignment_id), str(subs / "solution.ipynb"))
     results = grade(assignment_id, subs, tmp_path / "out")
     loaded = assignment_mod.load(assignment_id)

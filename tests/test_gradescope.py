@@ -14,15 +14,15 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from autograder import cli
-from autograder.build import buildable, solution_notebook, student_path
+from autograder import cli, registry
+from autograder.build import solution_notebook
 from autograder.engine import assignment as assignment_mod
 from autograder.gradescope import package, run
 from tests.conftest import FAST_LIMITS
 from tests import sandbox_modes
 from tests.test_build import SCORED
 
-ASSIGNMENTS = buildable()
+ASSIGNMENTS = [a.id for a in registry.all_assignments() if a.has_master]
 VISIBILITIES = {"hidden", "after_due_date", "after_published", "visible"}
 
 
@@ -55,9 +55,11 @@ def test_zip_layout(zips, assignment_id):
                 "autograder/__main__.py", "autograder/cli.py", "autograder/gradescope/run.py",
                 f"autograder/{assignment_id}/reference.py"}
     assert expected <= names
-    hidden = {p.name for p in (Path(package.paths.PACKAGE) / assignment_id).glob("test_*.py")}
-    assert hidden and {f"autograder/{assignment_id}/{h}" for h in hidden} <= names
-    others = package.assignment_folders() - {assignment_id}
+    record = registry.get(assignment_id)  # the zip ships exactly the record's package files
+    shipped = {n for n in names if n.startswith(f"autograder/{assignment_id}/")}
+    assert record.test_files() and shipped == {
+        p.relative_to(record.hidden_tests.parent.parent).as_posix() for p in record.package_files()}
+    others = set(registry.ids()) - {assignment_id}
     assert not [n for n in names if n.split("/")[1:2] and n.split("/")[1] in others
                 and n.startswith("autograder/")]
     assert not [n for n in names if "__pycache__" in n or n.endswith(".pyc")]
@@ -142,7 +144,8 @@ def test_otter_export_zip_is_graded(assignment_id, tmp_path, monkeypatch):
 @pytest.mark.parametrize("assignment_id", ASSIGNMENTS)
 def test_untouched_notebook_scores_zero(assignment_id, tmp_path, monkeypatch):
     root = autograder_root(tmp_path, {f"{assignment_id}.ipynb":
-                                      student_path(assignment_id).read_bytes()}, {"id": 7})
+                                      registry.get(assignment_id).student_notebook.read_bytes()},
+                          {"id": 7})
     data = run_entry(root, assignment_id, monkeypatch)
     check_schema(data)
     assert data["score"] == 0 and all(t["status"] == "failed" for t in data["tests"])
@@ -173,7 +176,7 @@ def test_grader_failure_still_writes_results(tmp_path, monkeypatch):
     """When the engine itself blows up, results.json still appears, with an
     'Autograder error' test and no traceback in what students see."""
     root = autograder_root(tmp_path, {f"{ASSIGNMENTS[0]}.ipynb":
-                                      student_path(ASSIGNMENTS[0]).read_bytes()}, None)
+                                      registry.get(ASSIGNMENTS[0]).student_notebook.read_bytes()}, None)
 
     def explode(*args, **kwargs):
         raise RuntimeError("secret detail /autograder/source/autograder/x.py")
@@ -198,7 +201,7 @@ def test_submission_id_comes_from_metadata(tmp_path):
 def test_metadata_reaches_the_engine_on_the_entry_not_as_a_file(tmp_path, monkeypatch):
     """Gradescope's metadata (outside the upload) is handed over on the entry,
     cleaned; a submission_metadata.json the student uploaded is not read."""
-    nb = student_path(ASSIGNMENTS[0]).read_bytes()
+    nb = registry.get(ASSIGNMENTS[0]).student_notebook.read_bytes()
     root = autograder_root(tmp_path, {f"{ASSIGNMENTS[0]}.ipynb": nb,
                                       "submission_metadata.json": b'{"users": [{"sid": "forged"}]}'},
                            {"id": 42, "users": [{"name": "Ada\u001b[2J", "sid": "s1"}]})

@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 import torch
 
-from autograder import cli, paths
+from autograder import cli, paths, registry
 from autograder.engine import assignment as assignment_mod
 from tests.conftest import write_notebook
 
@@ -172,7 +172,7 @@ def test_feedback_contains_no_hidden_test_code(graded):
     """No line of the hidden tests or of the reference (other than the titles) reaches a student."""
     out, _ = graded
     secret = []
-    for path in sorted(paths.hidden_tests(ID).glob("*.py")):
+    for path in sorted(registry.get(ID).hidden_tests.glob("*.py")):
         for line in path.read_text().splitlines():
             s = line.strip().strip('"').strip()
             if len(s) >= 20 and not s.startswith("#"):

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from autograder import paths
+from autograder import paths, registry
 
 ID = "hw7_layernorm"
 LIMITS = ["--limit", "notebook_seconds=20", "--limit", "call_seconds=10"]
@@ -65,8 +65,8 @@ def test_new_writes_the_skeleton_in_the_copy_only(course):
                  f"autograder/{ID}/test_softmax.py", f"grading_config/{ID}.toml"):
         assert (root / path).is_file() and f"wrote {path}" in new.stdout, path
     assert "python -m autograder build hw7_layernorm" in new.stdout
-    assert not (paths.SOLUTIONS / ID).exists() and not paths.hidden_tests(ID).exists()
-    assert not paths.config(ID).exists()
+    assert not (paths.SOLUTIONS / ID).exists() and not registry.get(ID).hidden_tests.exists()
+    assert not registry.get(ID).config.exists()
 
 
 def test_skeleton_builds_and_grades_at_once(course):

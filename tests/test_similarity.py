@@ -17,7 +17,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from autograder import cli, paths
+from autograder import cli, paths, registry
 from autograder.build.examples import answers_of, fill
 from autograder.build.examples import serialise as serialise_nb
 from autograder.engine import config
@@ -134,7 +134,7 @@ def graded(tmp_path_factory):
     root = tmp_path_factory.mktemp("similarity")
     subs = root / "subs"
     subs.mkdir()
-    student = nbformat.read(str(paths.student_notebook(ID)), as_version=4)
+    student = nbformat.read(str(registry.get(ID).student_notebook), as_version=4)
     solution = answers_of(_solution())
     (subs / "ada.ipynb").write_bytes(serialise_nb(fill(student, solution)))
     (subs / "bob.ipynb").write_bytes(serialise_nb(fill(

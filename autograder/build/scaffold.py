@@ -23,7 +23,7 @@ import sys
 from pathlib import Path
 from string import Template
 
-from autograder import paths
+from autograder import paths, registry
 
 VALID_ID = re.compile(r"[a-z][a-z0-9_]{0,63}")
 
@@ -181,13 +181,14 @@ test_values = 2
 def files_for(assignment_id: str, title: str) -> dict[Path, str]:
     """Every file of the skeleton and its text."""
     values = {"id": assignment_id, "title": title}
-    package = paths.hidden_tests(assignment_id)
-    return {paths.master(assignment_id): MASTER.substitute(values),
+    record = registry.get(assignment_id)
+    package = record.hidden_tests
+    return {record.master: MASTER.substitute(values),
             package / "__init__.py": PACKAGE_INIT.substitute(values),
             package / "reference.py": REFERENCE.substitute(values),
             package / "test_softmax.py": HIDDEN_TEST.substitute(values),
             package / "examples.py": EXAMPLES.substitute(values),
-            paths.config(assignment_id): CONFIG.substitute(values)}
+            record.config: CONFIG.substitute(values)}
 
 
 def refusal(assignment_id: str, title: str) -> str | None:
@@ -195,8 +196,9 @@ def refusal(assignment_id: str, title: str) -> str | None:
     if not VALID_ID.fullmatch(assignment_id) or keyword.iskeyword(assignment_id):
         return (f"{assignment_id!r} is not a usable id: lower-case letters, digits and _, "
                 "starting with a letter (it names a Python package), e.g. hw7_layernorm")
-    taken = [p for p in (paths.SOLUTIONS / assignment_id, paths.hidden_tests(assignment_id),
-                         paths.PACKAGE / f"{assignment_id}.py", paths.config(assignment_id))
+    record = registry.get(assignment_id)
+    taken = [p for p in (record.master.parent, record.hidden_tests,
+                         paths.PACKAGE / f"{assignment_id}.py", record.config)
              if p.exists()]
     if taken:
         return f"{assignment_id} exists already ({paths.relative(taken[0])}); nothing was written"

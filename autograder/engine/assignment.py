@@ -13,9 +13,9 @@ import dataclasses
 import importlib
 import inspect
 from dataclasses import dataclass
-from pathlib import Path
 from types import ModuleType
 
+from autograder import registry
 from autograder.engine import config as config_mod
 from autograder.engine.config import Config, ConfigError
 
@@ -38,7 +38,10 @@ class Case:
 
 
 @dataclass(frozen=True)
-class Assignment:
+class LoadedAssignment:
+    """An assignment loaded for grading: its config, hidden test cases and
+    reference module (its paths: registry.Assignment)."""
+
     id: str
     config: Config
     cases: tuple[Case, ...]
@@ -53,22 +56,21 @@ class Assignment:
         return sum(c.points for c in self.cases)
 
 
-def load(assignment_id: str, limits: dict | None = None) -> Assignment:
+def load(assignment_id: str, limits: dict | None = None) -> LoadedAssignment:
     config = config_mod.load(assignment_id)
     if limits:
         config = dataclasses.replace(config, limits=dataclasses.replace(config.limits, **limits))
-    package = f"autograder.{assignment_id}"
-    # the package's own folder: autograder/<id>/, or a grading host's shipped copy
-    folder = Path(importlib.import_module(package).__path__[0])
+    record = registry.get(assignment_id)  # autograder/<id>/, or a grading host's shipped copy
+    package = record.package
     reference = importlib.import_module(f"{package}.reference")
     found: dict[str, dict[str, object]] = {}
-    for file in sorted(folder.glob("test_*.py")):
+    for file in record.test_files():
         module = importlib.import_module(f"{package}.{file.stem}")
         question = getattr(module, "QUESTION", None)
         if question is None:
             raise ConfigError(f"{file}: no QUESTION = '<stub name>'")
         found.setdefault(question, {}).update(_test_functions(module))
-    return Assignment(assignment_id, config, _cases(config, found), reference)
+    return LoadedAssignment(assignment_id, config, _cases(config, found), reference)
 
 
 def _test_functions(module: ModuleType) -> dict[str, object]:

@@ -29,7 +29,7 @@ log = logging.getLogger(__name__)
 
 @dataclass
 class Batch:
-    assignment: assignment_mod.Assignment
+    assignment: assignment_mod.LoadedAssignment
     out: Path
     results: list[SubmissionResult] = field(default_factory=list)
     entries: list[Entry] = field(default_factory=list)

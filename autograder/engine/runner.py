@@ -14,7 +14,7 @@ import time
 from autograder import protocol
 from autograder.engine.fail import Fail
 from autograder.engine import untrusted
-from autograder.engine.assignment import Assignment, Case
+from autograder.engine.assignment import Case, LoadedAssignment
 from autograder.engine.notebook import Cells
 from autograder.engine.results import SubmissionResult, TestResult
 from autograder.engine.student import Student, StudentError, StudentTimeout
@@ -27,7 +27,7 @@ CELL_LINE = re.compile(r'File "<cell \d{1,6}>", line (\d{1,6})')
 class NotebookSession:
     """The student's notebook, run in a worker, restarted when it goes down."""
 
-    def __init__(self, template: Template, cells: Cells, assignment: Assignment,
+    def __init__(self, template: Template, cells: Cells, assignment: LoadedAssignment,
                  result: SubmissionResult):
         self.template = template
         self.cells = cells
@@ -120,7 +120,7 @@ def _no_handle(handle):
     raise protocol.ProtocolError("a cell report holds no objects")
 
 
-def run_case(case: Case, session: NotebookSession, assignment: Assignment) -> TestResult:
+def run_case(case: Case, session: NotebookSession, assignment: LoadedAssignment) -> TestResult:
     result = TestResult(case.question, case.name, case.title, 0.0, case.points, "",
                         case.visibility)
     start = time.perf_counter()
@@ -152,7 +152,7 @@ def run_case(case: Case, session: NotebookSession, assignment: Assignment) -> Te
     return result
 
 
-def grade_cells(template: Template, cells: Cells, assignment: Assignment,
+def grade_cells(template: Template, cells: Cells, assignment: LoadedAssignment,
                 result: SubmissionResult) -> None:
     for note in cells.notes:
         result.note(note)

@@ -20,35 +20,27 @@ import tempfile
 import zipfile
 from pathlib import Path
 
-from autograder import paths
+from autograder import paths, registry
 
 HERE = Path(__file__).resolve().parent
 SCRIPTS = ("setup.sh", "run_autograder")
 TOP_FILES = ("requirements.txt", "pyproject.toml")
-SKIP_DIRS = {"__pycache__", ".pytest_cache", ".ipynb_checkpoints"}
+SKIP_DIRS = registry.SKIPPED
 EPOCH = (1980, 1, 1, 0, 0, 0)
 
 
-def assignment_folders() -> set[str]:
-    """Package folders holding an assignment's hidden tests."""
-    return {p.parent.name for pattern in ("*/reference.py", "*/test_*.py")
-            for p in paths.PACKAGE.glob(pattern)} | set(
-        paths.known_assignments())
-
-
 def package_files(assignment_id: str) -> list[tuple[str, Path]]:
-    """(name in the zip, source file), for the package and config."""
-    others = assignment_folders() - {assignment_id}
-    files = []
-    for path in sorted(paths.PACKAGE.rglob("*")):
-        rel = path.relative_to(paths.ROOT)
-        parts = rel.parts
-        if (not path.is_file() or SKIP_DIRS & set(parts) or path.suffix in (".pyc", ".pyo")
-                or (len(parts) > 2 and parts[1] in others)):
-            continue
-        files.append((rel.as_posix(), path))
-    config = paths.CONFIG / f"{assignment_id}.toml"
-    files.append((f"grading_config/{config.name}", config))
+    """(name in the zip, source file): the grader's own code (the package
+    without any assignment's folder), then what the assignment's record names
+    (its package files and grading config), then the top-level files."""
+    record = registry.get(assignment_id)
+    assignment_dirs = {a.hidden_tests for a in registry.all_assignments()}
+    engine = [p for p in paths.PACKAGE.rglob("*")
+              if p.is_file() and not SKIP_DIRS & set(p.relative_to(paths.ROOT).parts)
+              and p.suffix not in (".pyc", ".pyo") and not assignment_dirs & set(p.parents)]
+    files = [(p.relative_to(paths.ROOT).as_posix(), p)
+             for p in sorted(engine + record.package_files())]
+    files.append((f"grading_config/{record.config.name}", record.config))
     files += [(name, paths.ROOT / name) for name in TOP_FILES]
     return files
 
