@@ -18,10 +18,15 @@ def write_notebook(path: Path, cells: list[str]) -> Path:
     return path
 
 
-def grade(assignment: str, folder: Path, out: Path, **limits) -> dict:
-    """Grade a folder; return {submission id: SubmissionResult}."""
+def grade(assignment: str, folder: Path, out: Path, reports: bool = False, **limits) -> dict:
+    """Grade a folder (and, with `reports`, run the report stage after it, as
+    `grade` does); return {submission id: SubmissionResult}."""
     result = batch.grade_folder(assignment, folder, out, progress=False,
                                 limits={**FAST_LIMITS, **limits})
+    if reports:
+        from autograder import grade as pipeline
+        from autograder.report import run as report_run
+        pipeline.report_stage(result, folder, report_run.prepare(out))
     return {r.submission: r for r in result.results}
 
 

@@ -258,8 +258,8 @@ def test_hw1_examples_grade_as_described(tmp_path):
 
 def test_build_refuses_an_unknown_assignment(capsys):
     """Does `build nope` fail with a message naming what exists, writing nothing?"""
-    from autograder.build import build_all
-    assert build_all(["no_such_assignment"]) == 2
+    from autograder.build import main as build_main
+    assert build_main(assignments=["no_such_assignment"]) == 2
     err = capsys.readouterr().err
     assert "no_such_assignment" in err and ASSIGNMENTS[0] in err
     assert not (paths.ASSIGNMENTS / "no_such_assignment").exists()

@@ -243,7 +243,7 @@ def batch(tmp_path_factory):
     student = paths.ASSIGNMENTS / "exam_midterm" / "exam_midterm.ipynb"
     (subs / "untouched.ipynb").write_bytes(student.read_bytes())
     out = root / "out"
-    return grade("exam_midterm", subs, out), out
+    return grade("exam_midterm", subs, out, reports=True), out
 
 
 def scores(result):

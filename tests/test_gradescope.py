@@ -212,7 +212,7 @@ def test_metadata_reaches_the_engine_on_the_entry_not_as_a_file(tmp_path, monkey
         seen["files"] = sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*"))
         raise RuntimeError("stop here")
     monkeypatch.setattr("autograder.engine.batch.grade_folder", capture)
-    run.main(ASSIGNMENTS[0], root)
+    run.main(assignment_id=ASSIGNMENTS[0], root=root)
     [entry] = seen["entries"]
     assert entry.id == "42" and entry.metadata["users"] == [{"name": "Ada", "sid": "s1"}]
     assert seen["files"] == ["42", f"42/{ASSIGNMENTS[0]}.ipynb"]

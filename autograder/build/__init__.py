@@ -108,7 +108,7 @@ def check_hidden_tests(assignment_id: str) -> None:
         raise BuildError(str(exc)) from None
 
 
-def build_all(ids: list[str], torch_wheel: Path | None = None) -> int:
+def main(*, assignments: list[str] = (), torch_wheel: Path | None = None) -> int:
     """Build the given assignments (all with a master when empty); 0 on success.
     `torch_wheel`: a CPU torch wheel to ship in the Gradescope zips."""
     if torch_wheel is not None and not torch_wheel.name.startswith("torch-"):
@@ -118,7 +118,7 @@ def build_all(ids: list[str], torch_wheel: Path | None = None) -> int:
         print(f"error: no such file {torch_wheel}", file=sys.stderr)
         return 2
     buildable = [a.id for a in registry.all_assignments() if a.has_master]
-    ids = list(ids) or buildable
+    ids = list(assignments) or buildable
     if not ids:
         print("error: no master notebooks under solutions/", file=sys.stderr)
         return 2

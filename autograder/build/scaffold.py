@@ -207,7 +207,7 @@ def refusal(assignment_id: str, title: str) -> str | None:
     return None
 
 
-def main(assignment_id: str, title: str | None = None) -> int:
+def main(*, assignment_id: str, title: str | None = None) -> int:
     title = title or f"{assignment_id}: a new assignment"
     why = refusal(assignment_id, title)
     if why:

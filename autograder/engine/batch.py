@@ -1,8 +1,8 @@
-"""Grading a folder of submissions: in parallel, each result written as soon
-as its submission's processes are dead, grades.csv at the end."""
+"""Grading a folder of submissions, the pipeline's first stage: in parallel,
+each result written as soon as its submission's processes are dead,
+grades.csv at the end. Reports are the next stage's (autograder/grade.py)."""
 from __future__ import annotations
 
-import importlib
 import logging
 import os
 import sys
@@ -36,8 +36,6 @@ class Batch:
     """What was found in the submissions folder (reports need the paths)."""
     warnings: list[str] = field(default_factory=list)
     seconds: float = 0.0
-    reports: list[str] = field(default_factory=list)
-    """Lines for the summary from the assignment's after_batch hook (files written)."""
 
 
 def grade_folder(assignment_id: str, submissions: Path, out: Path, jobs: int | None = None,
@@ -76,26 +74,10 @@ def grade_folder(assignment_id: str, submissions: Path, out: Path, jobs: int | N
 
 
 def finish(batch: Batch) -> None:
-    """Once every submission has its result: grades.csv, then the assignment's hook."""
+    """Once every submission has its result: grades.csv, the last file of grading
+    (the reports are the next stage's: autograder/grade.py)."""
     results_mod.write_atomic(batch.out / "grades.csv", results_mod.grades_csv(
         batch.results, batch.assignment.questions, batch.assignment.max_total))
-    run_after_batch(batch, batch.entries)
-
-
-def run_after_batch(batch: Batch, entries: list[Entry]) -> None:
-    """Call the assignment package's optional `after_batch(batch, entries)`
-    (an exam's free-response export and difficulty per variant); the lines it
-    returns go to the summary. Grades are written already, so a failure here
-    is reported, not raised."""
-    package = importlib.import_module(f"autograder.{batch.assignment.id}")
-    hook = getattr(package, "after_batch", None)
-    if hook is None:
-        return
-    try:
-        batch.reports.extend(hook(batch, entries))
-    except Exception as exc:  # the reports' fault, not the grades'
-        log.exception("after_batch of %s failed", batch.assignment.id)
-        batch.reports.append(f"warning: the {batch.assignment.id} reports failed ({exc})")
 
 
 def grade_entry(template: Template, assignment, entry: Entry, out: Path) -> SubmissionResult:

@@ -143,7 +143,7 @@ def _max_total(assignment_id: str) -> float:
         return 0.0
 
 
-def main(assignment_id: str, root: Path, limits: dict | None = None,
+def main(*, assignment_id: str, root: Path, limits: dict | None = None,
          allow_unsafe: bool = False) -> int:
     """Always leaves <root>/results/results.json; returns 0 when it could be written."""
     data = error_results(assignment_id, INTERRUPTED)
