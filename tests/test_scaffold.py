@@ -101,7 +101,7 @@ def test_points_come_from_the_config(course, tmp_path):
     shutil.copytree(course[0] / "autograder" / ID, root / "autograder" / ID)
     config = (course[0] / "grading_config" / f"{ID}.toml").read_text()
     (root / "grading_config" / f"{ID}.toml").write_text(
-        config.replace("test_values = 2", "test_values = 3.5"))
+        config.replace("test_large_scores = 0.5", "test_large_scores = 2"))
     assert autograder(root, "build", ID).returncode == 0
     assert notebook_points(root) == "3.5"
 
@@ -130,11 +130,30 @@ def test_build_and_grade_give_the_same_message_for_a_misspelt_test(course, tmp_p
     shutil.copytree(course[0] / "autograder" / ID, root / "autograder" / ID)
     (root / "grading_config" / f"{ID}.toml").write_text(
         (course[0] / "grading_config" / f"{ID}.toml").read_text()
-        .replace("test_values = 2", "test_valeus = 2"))
+        .replace("test_large_scores = 0.5", "test_large_scroes = 0.5"))
     build = autograder(root, "build", ID)
     shutil.copytree(course[0] / "examples" / ID, root / "examples" / ID)
     grade = autograder(root, "grade", f"examples/{ID}", "--assignment", ID, "--out", "out")
     assert build.returncode == 1 and grade.returncode == 2
     message = ("grading_config/hw7_layernorm.toml and the hidden tests disagree: tests without "
-               "points ['softmax::test_values'], points without tests ['softmax::test_valeus']")
+               "points ['softmax::test_large_scores'], points without tests "
+               "['softmax::test_large_scroes']")
     assert message in build.stderr and message in grade.stderr
+
+
+def test_skeleton_runs_under_pytest_with_its_parametrized_cases(course):
+    """Does `pytest autograder/ID --notebook ...` run the skeleton's fixture and each
+    parametrized case, with the config's points split evenly (1.5 over 3 cases)?"""
+    root = course[0]
+    run = subprocess.run([sys.executable, "-m", "pytest", f"autograder/{ID}", "--notebook",
+                          f"examples/{ID}/full_solution.ipynb", "-p", "no:cacheprovider"],
+                         cwd=root, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stdout[-2000:]
+    for case in ("vector", "matrix", "batch"):
+        assert re.search(rf"0\.5 / 0\.5 +\S+::test_values\[{case}\]", run.stdout), run.stdout
+    assert "total: 2 / 2" in run.stdout
+    untouched = subprocess.run([sys.executable, "-m", "pytest", f"autograder/{ID}",
+                                "--notebook", f"examples/{ID}/untouched.ipynb", "-x",
+                                "-p", "no:cacheprovider"], cwd=root, capture_output=True,
+                               text=True, timeout=300)
+    assert untouched.returncode == 1 and "1 failed" in untouched.stdout

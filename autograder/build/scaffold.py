@@ -127,20 +127,34 @@ def softmax(x):
 ''')
 
 HIDDEN_TEST = Template('''\
-"""Hidden tests: softmax (points and visibility in grading_config/$id.toml)."""
+"""Hidden tests: softmax (points and visibility in grading_config/$id.toml).
+
+Run them against one notebook as pytest does:
+    pytest autograder/$id --notebook examples/$id/full_solution.ipynb
+"""
 import numpy as np
+import pytest
 
 from autograder.testing import expect_close
 
 QUESTION = "softmax"
 
 
-def test_values(student, ref):
-    """matches the reference for several shapes, and for scores in the thousands"""
-    rng = np.random.default_rng(0)
-    for shape in ((5,), (3, 4), (2, 3, 6)):
-        x = rng.normal(0.0, 3.0, size=shape)
-        expect_close(student.softmax(x), ref.softmax(x), f"softmax(x of shape {shape})")
+@pytest.fixture
+def rng():
+    """The same inputs for every submission."""
+    return np.random.default_rng(0)
+
+
+@pytest.mark.parametrize("shape", [(5,), (3, 4), (2, 3, 6)], ids=["vector", "matrix", "batch"])
+def test_values(student, ref, rng, shape):
+    """matches the reference"""
+    x = rng.normal(0.0, 3.0, size=shape)
+    expect_close(student.softmax(x), ref.softmax(x), f"softmax(x of shape {shape})")
+
+
+def test_large_scores(student, ref):
+    """matches the reference for scores in the thousands"""
     large = np.array([1000.0, 1001.0, 999.0])
     expect_close(student.softmax(large), ref.softmax(large), "softmax of scores near 1000")
 ''')
@@ -174,7 +188,8 @@ notebook_seconds = 60   # all code cells together
 call_seconds = 10       # one call into the student's code
 
 [tests.softmax]
-test_values = 2
+test_values = 1.5        # parametrized: split evenly over its 3 cases (or give each "test_values[vector]")
+test_large_scores = 0.5
 ''')
 
 

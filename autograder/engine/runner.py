@@ -120,20 +120,25 @@ def _no_handle(handle):
     raise protocol.ProtocolError("a cell report holds no objects")
 
 
+def call_case(case: Case, session: NotebookSession, assignment: LoadedAssignment) -> None:
+    """Run one test against the session's notebook, seeded, with the grader's
+    fixtures; raises as the test raises (the pytest plugin shows it as is,
+    run_case scores it)."""
+    student = session.student()
+    if student is None:
+        raise WorkerDied("the notebook's process could not be (re)started")
+    student.seed(assignment.config.seed)
+    case.call({"student": student, "ref": assignment.reference, "submission": session.result})
+    student.release()
+
+
 def run_case(case: Case, session: NotebookSession, assignment: LoadedAssignment) -> TestResult:
     result = TestResult(case.question, case.name, case.title, 0.0, case.points, "",
                         case.visibility)
     start = time.perf_counter()
     try:
-        student = session.student()
-        if student is None:
-            raise WorkerDied("the notebook's process could not be (re)started")
-        student.seed(assignment.config.seed)
-        fixtures = {"student": student, "ref": assignment.reference,
-                    "submission": session.result}
-        case.func(**{name: fixtures[name] for name in case.fixtures})
+        call_case(case, session, assignment)
         result.score, result.output = case.points, "passed"
-        student.release()
     except Fail as exc:
         result.output = str(exc)
     except StudentError as exc:
@@ -152,11 +157,18 @@ def run_case(case: Case, session: NotebookSession, assignment: LoadedAssignment)
     return result
 
 
-def grade_cells(template: Template, cells: Cells, assignment: LoadedAssignment,
-                result: SubmissionResult) -> None:
+def open_session(template: Template, cells: Cells, assignment: LoadedAssignment,
+                 result: SubmissionResult) -> NotebookSession:
+    """The notebook's session (its worker starts at the first test's call),
+    with what reading its cells noted."""
     for note in cells.notes:
         result.note(note)
-    session = NotebookSession(template, cells, assignment, result)
+    return NotebookSession(template, cells, assignment, result)
+
+
+def grade_cells(template: Template, cells: Cells, assignment: LoadedAssignment,
+                result: SubmissionResult) -> None:
+    session = open_session(template, cells, assignment, result)
     stalled: dict[str, str] = {}  # question -> why its remaining tests are skipped
     try:
         for case in assignment.cases:
