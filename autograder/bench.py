@@ -7,7 +7,7 @@ For each assignment with a master notebook (solutions/<id>/<id>.py):
    switches `generate` on, so that otter writes the zip).
 2. N submissions are generated from the solution notebook, deterministic in
    the seed: each stub's cell is, with probability one half, replaced by a
-   mistake (a file of tests/corpus/<id>/buggy/ declared for that stub, or the
+   mistake (a file of tests/assignments/corpus/<id>/buggy/ declared for that stub, or the
    student notebook's unanswered stub).
 3. Our grader grades all N in one batch (as `python -m autograder grade`
    does), while a sampler thread reads /proc for the memory of the whole

@@ -150,3 +150,8 @@ def _sizes(text: str) -> list[int]:
     if not sizes or any(k < 1 for k in sizes):
         raise argparse.ArgumentTypeError(f"expected sizes of 1 or more like 1,2, got {text!r}")
     return sizes
+
+
+def console() -> None:
+    """The `autograder` console script (pyproject.toml): `python -m autograder`."""
+    sys.exit(main())

@@ -11,7 +11,7 @@ files live where the course layout puts them:
     autograder/<id>/reports.py       extra reports (hooks.BatchReports), optional
     examples/<id>/                   the demo submissions `build` writes
     grading_config/<id>.toml         points, visibility, limits, seed
-    tests/corpus/<id>/               correct and buggy variants (the project's tests)
+    tests/assignments/corpus/<id>/   correct and buggy variants (the project's tests)
     build/gradescope/<id>.zip        the Gradescope autograder `build` writes
 
 On a grading host of a Dask cluster, the package and config are the copies
@@ -92,7 +92,7 @@ def get(assignment_id: str) -> Assignment:
         reports_module=package / "reports.py",
         examples=paths.EXAMPLES / assignment_id,
         config=config,
-        corpus=paths.ROOT / "tests" / "corpus" / assignment_id,
+        corpus=paths.ROOT / "tests" / "assignments" / "corpus" / assignment_id,
         gradescope_zip=paths.ROOT / "build" / "gradescope" / f"{assignment_id}.zip",
     )
 

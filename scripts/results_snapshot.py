@@ -1,5 +1,5 @@
-"""Maintainer tool: write tests/snapshots/<id>.json, the graded results of each
-assignment's corpus and examples that tests/test_snapshot.py compares with.
+"""Maintainer tool: write tests/assignments/snapshots/<id>.json, the graded results of each
+assignment's corpus and examples that tests/assignments/test_snapshot.py compares with.
 
     .venv/bin/python scripts/results_snapshot.py [ASSIGNMENT ...]
 
@@ -15,7 +15,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests import snapshot_tools  # noqa: E402
+from tests.assignments import snapshot_tools  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:

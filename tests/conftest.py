@@ -45,5 +45,5 @@ def grade_cells(tmp_path):
 @pytest.fixture(scope="session")
 def graded(tmp_path_factory):
     """Each assignment's corpus graded once per run (tests/corpus_tools.Graded)."""
-    from tests.corpus_tools import Graded
+    from tests.assignments.corpus_tools import Graded
     return Graded(tmp_path_factory)

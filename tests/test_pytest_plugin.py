@@ -19,7 +19,7 @@ import pytest
 
 from autograder import paths
 from autograder.engine import assignment as assignment_mod
-from tests import corpus_tools
+from tests.assignments import corpus_tools
 from tests.conftest import grade, write_notebook
 
 POINTS = re.compile(r"^\s*([\d.]+) / ([\d.]+)\s+\S+::(\S+)$", re.M)

@@ -3,7 +3,7 @@ cached once per batch, and the one piece of code sent into the worker, the
 notebook's provided (public, not graded) TinySelfAttn.
 
 The documented run (the lesson's figures, checked against the reference in
-tests/test_hw4_bert_finetuning.py): torch.manual_seed(42), build the default model;
+tests/assignments/test_hw4_bert_finetuning.py): torch.manual_seed(42), build the default model;
 torch.manual_seed(99), ids = torch.randint(0, 100, (50, 10)), labels =
 torch.randint(0, 2, (50,)); Adam lr 1e-3, 30 full-batch epochs.
 """

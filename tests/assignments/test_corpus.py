@@ -1,8 +1,8 @@
 """Are the hidden tests fair classifiers?
 
-Every file in tests/corpus/<assignment>/correct/ is a correct solution written
+Every file in tests/assignments/corpus/<assignment>/correct/ is a correct solution written
 differently from the reference: it must get full marks. Every file in
-buggy/ is a typical mistake, declared by its header (tests/corpus_tools.py):
+buggy/ is a typical mistake, declared by its header (tests/assignments/corpus_tools.py):
 
     # question: <stub>
     # fails: <test>, <test>, ...
@@ -24,8 +24,9 @@ import inspect
 import pytest
 
 from autograder.engine import assignment as assignment_mod
-from tests import corpus_tools, leaks
-from tests.corpus_tools import CORPUS
+from tests.assignments import corpus_tools
+from tests.security import leaks
+from tests.assignments.corpus_tools import CORPUS
 
 ASSIGNMENTS = sorted(p.name for p in CORPUS.iterdir() if p.is_dir())
 

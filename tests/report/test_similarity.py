@@ -2,7 +2,7 @@
 
 A copy with every local name renamed and its comments rewritten must be
 flagged above the threshold; the corpus's independent correct variants
-(tests/corpus/<id>/correct), compared with each other question by question,
+(tests/assignments/corpus/<id>/correct), compared with each other question by question,
 must not be. The page escapes what students wrote and changes no score.
 """
 from __future__ import annotations
@@ -12,18 +12,18 @@ import csv
 import io
 import re
 import tokenize
-from pathlib import Path
 
 import nbformat
 import pytest
 
-from autograder import cli, paths, registry
+from autograder import cli, registry
 from autograder.build.examples import answers_of, fill
 from autograder.build.examples import serialise as serialise_nb
 from autograder.engine import config
 from autograder.report import answers, similarity
+from tests.assignments import corpus_tools
 
-CORPUS = Path(__file__).parent / "corpus"
+CORPUS = corpus_tools.CORPUS
 ID = "hw1_attention"
 LIMITS = ["--limit", "notebook_seconds=20", "--limit", "call_seconds=10"]
 

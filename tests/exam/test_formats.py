@@ -18,7 +18,7 @@ import torch
 
 from autograder.exam import variants
 from autograder.exam_midterm import reference as ref
-from tests import test_public_checks as public_checks
+from tests.build import test_public_checks as public_checks
 from tests.conftest import grade
 
 RIGHT = {  # name -> expressions of the right value `v` a student may write

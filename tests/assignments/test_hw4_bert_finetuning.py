@@ -1,6 +1,6 @@
 """hw4_bert_finetuning: does the reference reproduce the lesson's figures and
 agree with torch's own modules? Do the demo submissions grade as described?
-(tests/test_build.py checks that they are current. Collected by pytest from
+(tests/build/test_build.py checks that they are current. Collected by pytest from
 tests/; the corpus harness reads only the correct/ and buggy/ folders next to
 this file.)"""
 from __future__ import annotations

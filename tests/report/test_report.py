@@ -28,9 +28,10 @@ import torch
 from autograder import cli, paths, registry
 from autograder.engine import assignment as assignment_mod
 from tests.conftest import write_notebook
+from tests.assignments import corpus_tools
 
 ID = "hw1_attention"
-CORPUS = Path(__file__).parent / "corpus" / ID
+CORPUS = corpus_tools.CORPUS / ID
 LIMITS = ["--limit", "notebook_seconds=20", "--limit", "call_seconds=10", "--limit", "restarts=1"]
 DUE = "2026-03-01T23:59:00+00:00"
 BEFORE_DUE = datetime(2026, 3, 1, 12, 0, tzinfo=timezone.utc).timestamp()
@@ -266,6 +267,7 @@ def test_class_report_content(graded):
     assert "broken" in problems and "not graded" in problems
 
 
+@pytest.mark.browser
 def test_class_report_in_a_headless_browser(graded):
     """Does a real browser render the page with every plot decoded? (screenshot kept)"""
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")

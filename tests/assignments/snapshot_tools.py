@@ -1,9 +1,9 @@
 """The grading results of the corpus and the examples, as committed snapshots.
 
-A refactor must not change a single graded byte: tests/test_snapshot.py grades
-every assignment's corpus (tests/corpus/<id>) and examples (examples/<id>) and
+A refactor must not change a single graded byte: tests/assignments/test_snapshot.py grades
+every assignment's corpus (tests/assignments/corpus/<id>) and examples (examples/<id>) and
 compares, per submission, the score, the error, the notes and every test's
-name, score, status and output (never timings) with tests/snapshots/<id>.json.
+name, score, status and output (never timings) with tests/assignments/snapshots/<id>.json.
 When the hidden tests change on purpose, regenerate and review the diff:
 
     .venv/bin/python scripts/results_snapshot.py [ASSIGNMENT ...]
@@ -14,7 +14,7 @@ import json
 from pathlib import Path
 
 from autograder import paths, registry
-from tests import corpus_tools
+from tests.assignments import corpus_tools
 from tests.conftest import grade
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"

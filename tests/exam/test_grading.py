@@ -333,6 +333,7 @@ def test_coding_answers_that_only_raise_score_zero(batch):
     assert s["key_padding_mask"] == 0 and s["perplexity"] == 0, s
 
 
+@pytest.mark.browser
 def test_free_responses_are_collected_per_student_and_escaped(batch):
     """One HTML per submission and one combined, the student's HTML shown as text."""
     results, out = batch
@@ -383,7 +384,7 @@ def test_extract_reads_answers_between_markers():
 
 def test_demo_exam_submissions(tmp_path):
     """The demo exam submissions grade as their names say (that they are what
-    autograder/exam_midterm/examples.py makes is tests/test_build.py's check)."""
+    autograder/exam_midterm/examples.py makes is tests/build/test_build.py's check)."""
     from autograder.exam_midterm.examples import EXPECTED
     folder = paths.EXAMPLES / "exam_midterm"
     if not folder.is_dir():

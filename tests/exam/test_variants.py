@@ -25,7 +25,7 @@ from autograder.engine.results import SubmissionResult
 from autograder.engine.student import StudentError
 from autograder.exam import grading, identity, variants
 from autograder.exam_midterm import reference as ref
-from tests import test_public_checks as public_checks
+from tests.build import test_public_checks as public_checks
 from autograder.exam_midterm import (test_chance_level, test_cross_attention_shape,
                                      test_encoder_params, test_identity, test_key_padding_mask,
                                      test_mask_fraction, test_perplexity)

@@ -1,6 +1,6 @@
 """Can a submission raise its own score, read what is hidden, or harm another?
 
-Each file in tests/attacks/<assignment>/ is one attack, a small submission
+Each file in tests/security/attacks/<assignment>/ is one attack, a small submission
 whose first lines declare the expected outcome:
 
     # expect: zero | full | partial <question> | any
@@ -10,7 +10,7 @@ whose first lines declare the expected outcome:
 The whole corpus is graded in ONE batch with two jobs, next to honest
 submissions, inside a private PID namespace (so a defence that fails cannot
 take this machine's other processes with it), once per sandbox mode this
-machine can give (tests/sandbox_modes.py: as root, as an unprivileged user,
+machine can give (tests/security/sandbox_modes.py: as root, as an unprivileged user,
 as root in a Docker-like container), and then, in each:
 every submission has a result; each attack gets its declared outcome; the
 honest submissions get exactly the scores they get when graded alone; no
@@ -40,12 +40,13 @@ import pytest
 from autograder import paths
 from autograder.engine import assignment as assignment_mod
 from autograder.engine.results import OUTPUT_NAMES
-from tests import leaks, sandbox_modes
-from tests.cgroup import MemoryLimit
+from tests.security import leaks, sandbox_modes
+from tests.security.cgroup import MemoryLimit
 from tests.conftest import grade, write_notebook
+from tests.assignments import corpus_tools
 
 ATTACKS = Path(__file__).parent / "attacks"
-CORPUS = Path(__file__).parent / "corpus"
+CORPUS = corpus_tools.CORPUS
 LIMITS = ["notebook_seconds=6", "call_seconds=3", "restarts=2"]
 # The whole batch (grader, template, two workers at a time, page cache) stays
 # below this; a 128 MB reply bomb parsed as JSON takes the grader beyond it.

@@ -1,6 +1,6 @@
 """Is every string and file a student controls made harmless before the grader keeps it,
 and does every output escape what it shows? (Unit tests; the whole batch is
-tests/test_integrity.py.)"""
+tests/security/test_integrity.py.)"""
 from __future__ import annotations
 
 import csv

@@ -7,7 +7,7 @@ A buggy variant opens with its declaration, reviewed by a person:
 
 `question` is the stub the mistake is in; `fails` is exactly the hidden tests
 of that question it must fail (the properties it breaks), nothing more.
-Used by tests/test_corpus.py and by scripts/corpus_failures.py (which prints
+Used by tests/assignments/test_corpus.py and by scripts/corpus_failures.py (which prints
 what the tests fail now, so the lists are easy to review and regenerate).
 """
 from __future__ import annotations

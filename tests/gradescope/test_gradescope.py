@@ -19,8 +19,8 @@ from autograder.build import solution_notebook
 from autograder.engine import assignment as assignment_mod
 from autograder.gradescope import package, run
 from tests.conftest import FAST_LIMITS
-from tests import sandbox_modes
-from tests.test_build import SCORED
+from tests.security import sandbox_modes
+from tests.build.test_build import SCORED
 
 ASSIGNMENTS = [a.id for a in registry.all_assignments() if a.has_master]
 VISIBILITIES = {"hidden", "after_due_date", "after_published", "visible"}

@@ -19,7 +19,7 @@ from autograder.engine import assignment as assignment_mod
 from autograder.engine import cgroups, sandbox
 from autograder.engine.workers import Template
 from autograder.worker import landlock, sweep
-from tests import sandbox_modes
+from tests.security import sandbox_modes
 from tests.conftest import write_notebook
 
 root_only = pytest.mark.skipif(os.geteuid() != 0, reason="uids of its own need root (CI is)")
@@ -283,7 +283,7 @@ import os, signal, sys
 sys.path.insert(0, {str(sandbox_modes.REPO)!r})
 from autograder.engine import assignment
 from autograder.engine.workers import Template
-from tests.test_sandbox import DETACH, run_cell
+from tests.security.test_sandbox import DETACH, run_cell
 t = Template(assignment.load("hw1_attention").config, [])
 conn = t.spawn()
 assert run_cell(conn, DETACH)["error"] is None
@@ -300,7 +300,7 @@ def test_nothing_of_a_worker_outlives_a_killed_grader(mode):
     with them)."""
     if sandbox_modes.unavailable(mode):
         pytest.skip(sandbox_modes.unavailable(mode))
-    from tests.test_integrity import LEFTOVER
+    from tests.security.test_integrity import LEFTOVER
     work = sandbox_modes.workdir(mode)
     try:
         (work / "grader.py").write_text(GRADER_DIES)

@@ -1,15 +1,15 @@
 """Is every graded byte as it was? The corpus and the examples of each
-assignment, graded now, against the committed tests/snapshots/<id>.json
+assignment, graded now, against the committed tests/assignments/snapshots/<id>.json
 (score, error, notes, and each test's name, score, status and output).
 A refactor leaves them equal; a deliberate change of the hidden tests
-regenerates them with scripts/results_snapshot.py (tests/snapshot_tools.py)."""
+regenerates them with scripts/results_snapshot.py (tests/assignments/snapshot_tools.py)."""
 from __future__ import annotations
 
 import json
 
 import pytest
 
-from tests import corpus_tools, snapshot_tools
+from tests.assignments import corpus_tools, snapshot_tools
 
 
 @pytest.mark.parametrize("assignment_id", snapshot_tools.ASSIGNMENTS)

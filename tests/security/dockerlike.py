@@ -1,6 +1,6 @@
 """Run a command as root the way Docker's default profile runs a container:
 
-    python tests/dockerlike.py COMMAND [ARG ...]
+    python tests/security/dockerlike.py COMMAND [ARG ...]
 
 Docker's default capability set (CAP_SYS_ADMIN, CAP_SYS_PTRACE, CAP_SYS_RESOURCE,
 ... dropped from the bounding set, through setpriv) and the part of Docker's
@@ -18,7 +18,7 @@ import os
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from autograder.worker.seccomp import Filter  # noqa: E402
 

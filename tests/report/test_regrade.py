@@ -16,9 +16,10 @@ from pathlib import Path
 from autograder import cli, paths
 from autograder.engine import assignment as assignment_mod
 from tests.conftest import write_notebook
+from tests.assignments import corpus_tools
 
 ID = "hw1_attention"
-BUGGY = Path(__file__).parent / "corpus" / ID / "buggy"
+BUGGY = corpus_tools.CORPUS / ID / "buggy"
 LIMITS = ["--limit", "notebook_seconds=20", "--limit", "call_seconds=10", "--limit", "restarts=1"]
 VALUES = "causal_mask: 0 on and below the diagonal, -inf above, for n from 1 to 12 and 40"
 
@@ -60,7 +61,8 @@ def test_regrade_after_points_change_and_resubmission(tmp_path, monkeypatch):
     assert "## ana: 18 -> 19 (+1)" in md and f"- {VALUES}: passed 2/2 -> passed 3/3" in md
     assert "## ben: 10.5 -> 19 (+8.5)" in md or "## ben: " in md
     ben = md[md.index("## ben: "):].split("\n## ")[0]
-    assert "scaled_dot_product_attention: weights and output equal" in ben and "failed 0/2 -> passed 2/2" in ben
+    assert "scaled_dot_product_attention: weights and output equal" in ben
+    assert "failed 0/2 -> passed 2/2" in ben
     assert "- cleo: " in md[md.index("## New submissions"):]
     assert "- gone/ (was " in md[md.index("## Stale results"):]
     assert "regrade: 2 scores changed (ben +" in second and "ana +1" in second

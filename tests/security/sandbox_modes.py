@@ -3,7 +3,7 @@
     root       as root: namespaces
     user       as a dedicated unprivileged user the test creates: user namespaces
     container  as root with Docker's default capabilities and seccomp profile
-               (tests/dockerlike.py) and no cgroups: Landlock
+               (tests/security/dockerlike.py) and no cgroups: Landlock
 
 Each run happens inside a private PID and mount namespace (so a defence that
 fails cannot take this machine's other processes with it), where the grading
@@ -22,7 +22,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 MODES = {"root": "namespaces", "user": "userns", "container": "landlock"}
 TEST_USER = "autograder-test"
 
@@ -71,7 +71,7 @@ def command(mode: str, script: str, secret: str, work: Path) -> list[str]:
     prelude = [*_root_home(mode, work), *_key(user.pw_dir, secret, user)]
     if mode == "container":
         prelude.append("mount -t tmpfs -o ro,size=4k none /sys/fs/cgroup")  # Docker's is read-only
-        run = [sys.executable, str(REPO / "tests" / "dockerlike.py"), "sh", "-c", script]
+        run = [sys.executable, str(REPO / "tests" / "security" / "dockerlike.py"), "sh", "-c", script]
     elif mode == "user":
         run = ["setpriv", f"--reuid={user.pw_uid}", f"--regid={user.pw_gid}", "--init-groups",
                "env", f"HOME={user.pw_dir}", f"USER={user.pw_name}", "sh", "-c", script]
