@@ -31,8 +31,8 @@ def grade(assignment: str, folder: Path, out: Path, reports: bool = False, **lim
 
 
 @pytest.fixture
-def grade_cells(tmp_path):
-    """grade_cells(assignment, {id: [cell source, ...]}) -> {id: SubmissionResult}"""
+def grade_notebooks(tmp_path):
+    """grade_notebooks(assignment, {id: [cell source, ...]}) -> {id: SubmissionResult}"""
     def run(assignment: str, notebooks: dict[str, list[str]], **limits):
         subs = tmp_path / "submissions"
         subs.mkdir(exist_ok=True)

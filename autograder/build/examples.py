@@ -28,8 +28,7 @@ import nbformat
 
 from autograder import hooks, paths, registry
 from autograder.build.transforms import StableCellIds, serialise  # noqa: F401 (for the makers)
-
-EPOCH = (1980, 1, 1, 0, 0, 0)
+from autograder.writing import zip_entry
 
 
 def _stub_of(source: str) -> str | None:
@@ -59,10 +58,7 @@ def _zip_bytes(name: str, data: bytes) -> bytes:
     import io
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w") as zf:
-        info = zipfile.ZipInfo(name, date_time=EPOCH)
-        info.external_attr = 0o100644 << 16
-        info.compress_type = zipfile.ZIP_DEFLATED
-        zf.writestr(info, data)
+        zf.writestr(zip_entry(name), data)
     return buf.getvalue()
 
 

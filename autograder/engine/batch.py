@@ -23,6 +23,7 @@ from autograder.engine.runner import grade_cells
 from autograder.engine.submissions import Entry, SubmissionError, discover, read_notebook_bytes
 from autograder.engine.threads import one_thread_for_references
 from autograder.engine.workers import Template, WorkerDied
+from autograder.writing import write_atomic
 
 log = logging.getLogger(__name__)
 
@@ -76,7 +77,7 @@ def grade_folder(assignment_id: str, submissions: Path, out: Path, jobs: int | N
 def finish(batch: Batch) -> None:
     """Once every submission has its result: grades.csv, the last file of grading
     (the reports are the next stage's: autograder/grade.py)."""
-    results_mod.write_atomic(batch.out / "grades.csv", results_mod.grades_csv(
+    write_atomic(batch.out / "grades.csv", results_mod.grades_csv(
         batch.results, batch.assignment.questions, batch.assignment.max_total))
 
 

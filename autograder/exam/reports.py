@@ -14,7 +14,7 @@ import io
 import statistics
 from pathlib import Path
 
-from autograder.engine.results import write_atomic
+from autograder.writing import write_atomic
 from autograder.engine.submissions import SubmissionError, read_notebook_bytes
 from autograder.exam import free_response, grading, identity, variants
 from autograder.report.htmlpage import esc, fmt, table

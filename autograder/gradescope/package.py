@@ -15,18 +15,16 @@ sources give the same zip bytes.
 """
 from __future__ import annotations
 
-import os
-import tempfile
 import zipfile
 from pathlib import Path
 
 from autograder import paths, registry
+from autograder.writing import atomic_writer, zip_entry
 
 HERE = Path(__file__).resolve().parent
 SCRIPTS = ("setup.sh", "run_autograder")
 TOP_FILES = ("requirements.txt", "pyproject.toml")
 SKIP_DIRS = registry.SKIPPED
-EPOCH = (1980, 1, 1, 0, 0, 0)
 
 
 def package_files(assignment_id: str) -> list[tuple[str, Path]]:
@@ -49,33 +47,17 @@ def render_script(name: str, assignment_id: str) -> bytes:
     return (HERE / name).read_text().replace("@ASSIGNMENT@", assignment_id).encode()
 
 
-def _entry(name: str, mode: int) -> zipfile.ZipInfo:
-    info = zipfile.ZipInfo(name, date_time=EPOCH)
-    info.external_attr = (0o100000 | mode) << 16  # regular file with these permission bits
-    info.compress_type = zipfile.ZIP_DEFLATED
-    info.create_system = 3  # unix, so that the modes are honoured
-    return info
-
-
 def write_zip(assignment_id: str, dest: Path, torch_wheel: Path | None = None) -> Path:
     """Write the zip atomically to `dest`; return `dest`. A torch wheel (the
     CPU build) is shipped in wheels/ for setup.sh to install instead of PyPI's."""
     missing = [p for _, p in package_files(assignment_id) if not p.is_file()]
     if missing:
         raise FileNotFoundError(f"cannot package {assignment_id}: missing {missing}")
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=dest.parent, prefix=f".{dest.name}.")
-    try:
-        with os.fdopen(fd, "wb") as raw, zipfile.ZipFile(raw, "w") as zf:
-            for name in SCRIPTS:
-                zf.writestr(_entry(name, 0o755), render_script(name, assignment_id))
-            for name, path in package_files(assignment_id):
-                zf.writestr(_entry(name, 0o644), path.read_bytes())
-            if torch_wheel is not None:
-                zf.write(torch_wheel, f"wheels/{torch_wheel.name}")
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, dest)
-    except BaseException:
-        os.unlink(tmp)
-        raise
+    with atomic_writer(dest, 0o644) as raw, zipfile.ZipFile(raw, "w") as zf:
+        for name in SCRIPTS:
+            zf.writestr(zip_entry(name, 0o755), render_script(name, assignment_id))
+        for name, path in package_files(assignment_id):
+            zf.writestr(zip_entry(name), path.read_bytes())
+        if torch_wheel is not None:
+            zf.write(torch_wheel, f"wheels/{torch_wheel.name}")
     return dest

@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from autograder.engine.results import write_atomic
+from autograder.writing import write_atomic
 from autograder.report import plots, problems, stats
 from autograder.report.htmlpage import esc, fmt, page, table
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from autograder.engine.results import write_atomic
+from autograder.writing import write_atomic
 from autograder.hooks import BatchReports
 from autograder.report import (classreport, feedback, gradebook, lateness, regrade, roster,
                                similarity)

@@ -74,10 +74,10 @@ def sequence_cross_entropy(logits, labels):
 
 
 @pytest.mark.parametrize("assignment_id", sorted(STAND_INS))
-def test_stand_ins_earn_only_format_points(grade_cells, assignment_id):
+def test_stand_ins_earn_only_format_points(grade_notebooks, assignment_id):
     source, paid = STAND_INS[assignment_id]
     a = assignment_mod.load(assignment_id)
-    result = grade_cells(assignment_id, {"stand_in": [inspect.getsource(a.reference),
+    result = grade_notebooks(assignment_id, {"stand_in": [inspect.getsource(a.reference),
                                                       source]})["stand_in"]
     earned = {f"{t.question}::{t.name}" for t in result.tests if t.score > 0}
     assert earned == paid

@@ -22,12 +22,12 @@ def test_a_long_call_is_cut():
     assert len(describe.call("f", tuple(range(500)))) <= describe.MAX_CHARS
 
 
-def test_a_student_error_names_the_call(grade_cells):
+def test_a_student_error_names_the_call(grade_notebooks):
     """"mask_tokens(...) raised ZeroDivisionError" shows the arguments instead of "..."."""
     stub = ("def mask_tokens(input_ids, vocab_size, mask_id, special_ids, rng,\n"
             "                select_prob=0.15, mask_prob=0.8, random_prob=0.1):\n"
             "    return 1 / 0\n")
-    result = grade_cells("hw3_bert_pretraining", {"s": [stub]})["s"]
+    result = grade_notebooks("hw3_bert_pretraining", {"s": [stub]})["s"]
     outputs = [t.output for t in result.tests if t.name == "test_types_and_shapes"]
     assert outputs[0].startswith("mask_tokens(array (16,) int64, 50, 31, [0, 7, 19, 31], "
                                  "<Generator>) raised ZeroDivisionError"), outputs

@@ -361,7 +361,7 @@ def test_nothing_a_student_wrote_reaches_the_terminal_raw(attacked):
         assert not re.search("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]", stream)
 
 
-def test_the_sandbox_keeps_python_importable(grade_cells):
+def test_the_sandbox_keeps_python_importable(grade_notebooks):
     """Modules the template did not preload still import in the worker, wherever
     the virtual environment lives (CI clones into /tmp): the sandbox hides secrets,
     not the interpreter."""
@@ -370,6 +370,6 @@ def test_the_sandbox_keeps_python_importable(grade_cells):
                "import torch.utils._device, torch.distributions\n"
                "import matplotlib\nmatplotlib.use('Agg')\nimport matplotlib.pyplot as plt\n"
                "plt.plot([1, 2]); plt.savefig('plot.png')\n")
-    results = grade_cells(a.id, {"imports": [imports, inspect.getsource(a.reference)]})
+    results = grade_notebooks(a.id, {"imports": [imports, inspect.getsource(a.reference)]})
     assert results["imports"].notes == []
     assert results["imports"].score == a.max_total
