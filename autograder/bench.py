@@ -7,7 +7,7 @@ For each assignment with a master notebook (solutions/<id>/<id>.py):
    switches `generate` on, so that otter writes the zip).
 2. N submissions are generated from the solution notebook, deterministic in
    the seed: each stub's cell is, with probability one half, replaced by a
-   mistake (a file of tests/corpus/<id>/buggy/ declared for that stub, or the
+   mistake (a file of tests/assignments/corpus/<id>/buggy/ declared for that stub, or the
    student notebook's unanswered stub).
 3. Our grader grades all N in one batch (as `python -m autograder grade`
    does), while a sampler thread reads /proc for the memory of the whole
@@ -36,7 +36,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from autograder import paths
+from autograder import registry
 
 STUB_DEF = r"^(?:def|class)\s+{}\b"
 HEADER = re.compile(r"#\s*question:\s*(\w+)")
@@ -55,7 +55,7 @@ def otter_assign(assignment: str, work: Path) -> Dist:
     """Run `otter assign` on the master with `generate: true` (as `build` does)."""
     from autograder.build.assign import assign_into
     name = f"{assignment}.ipynb"
-    dist = assign_into(paths.SOLUTIONS / assignment / f"{assignment}.py", work, generate=True)
+    dist = assign_into(registry.get(assignment).master, work, generate=True)
     zips = sorted((dist / "autograder").glob("*.zip"))
     return Dist(dist / "autograder" / name, dist / "student" / name, zips[-1] if zips else None)
 
@@ -78,7 +78,7 @@ class Planted:
 def mistakes_for(assignment: str, questions: list[str], student_nb) -> dict[str, list[tuple]]:
     """question -> [(name, cell source)]: the corpus mistakes and the blank stub."""
     found: dict[str, list[tuple]] = {q: [] for q in questions}
-    for path in sorted((paths.ROOT / "tests" / "corpus" / assignment / "buggy").glob("*.py")):
+    for path in sorted((registry.get(assignment).corpus / "buggy").glob("*.py")):
         text = path.read_text()
         m = HEADER.match(text.splitlines()[0] if text else "")
         if m and m.group(1) in found:
@@ -337,22 +337,18 @@ def code_cells(notebook: Path) -> list[str]:
     return read_cells(notebook.read_bytes()).code
 
 
-def with_master() -> list[str]:
-    return [a for a in paths.known_assignments()
-            if (paths.SOLUTIONS / a / f"{a}.py").exists()]
-
-
 def main(*, assignments: list[str] | None = None, n: int = 50, otter_n: int = 10,
          skip_otter: bool = False, seed: int = 0, jobs: int | None = None,
          keep: Path | None = None, dask: list[int] | None = None, profile: bool = False) -> int:
     """Benchmark every assignment in `assignments` (default: all with a master);
     with `dask`, also the local path against local Dask clusters of those sizes;
     with `profile`, print where the time goes, per cell and per hidden test."""
-    chosen = assignments or with_master()
-    missing = [a for a in chosen if a not in with_master()]
+    with_master = [a.id for a in registry.all_assignments() if a.has_master]
+    chosen = assignments or with_master
+    missing = [a for a in chosen if a not in with_master]
     if missing or not chosen:
         print(f"error: no master notebook and grading config for {missing or 'any assignment'}"
-              f"; benchmarkable: {', '.join(with_master()) or 'none'}", file=sys.stderr)
+              f"; benchmarkable: {', '.join(with_master) or 'none'}", file=sys.stderr)
         return 2
     from autograder.engine import config as config_mod
     root = Path(tempfile.mkdtemp(prefix="autograder-bench-")) if keep is None else keep

@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from autograder import paths
+from autograder import registry
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -57,7 +57,7 @@ def main(argv: list[str] | None = None) -> int:
                             "Canvas or Gradescope download works as is), or one .ipynb; the "
                             "entry's name is the submission id")
     grade.add_argument("--assignment", required=True, metavar="ID",
-                       help=f"one of: {', '.join(paths.known_assignments())}")
+                       help=f"one of: {', '.join(registry.ids())}")
     grade.add_argument("--out", required=True, type=Path, metavar="DIR",
                        help="where results and reports go; grading into the folder of an "
                             "earlier run writes DIR/regrade.md")
@@ -125,7 +125,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command == "run-gradescope":
         from autograder.gradescope.run import main as run_gradescope
-        return run_gradescope(args.assignment, args.root, allow_unsafe=args.unsafe_no_sandbox)
+        return run_gradescope(assignment_id=args.assignment, root=args.root,
+                              allow_unsafe=args.unsafe_no_sandbox)
     if args.command == "bench":
         from autograder.bench import main as run_bench
         return run_bench(assignments=args.assignment, n=args.n, otter_n=args.otter_n,
@@ -133,89 +134,15 @@ def main(argv: list[str] | None = None) -> int:
                          keep=args.keep, dask=args.dask, profile=args.profile)
     if args.command == "new":
         from autograder.build.scaffold import main as new_assignment
-        return new_assignment(args.id, args.title)
+        return new_assignment(assignment_id=args.id, title=args.title)
     if args.command == "build":
-        from autograder.build import build_all
-        return build_all(args.assignments, args.torch_wheel)
-    return _grade(args)
-
-
-def _grade(args) -> int:
-    from autograder.cluster import ClusterError  # the exception only: no Dask import
-    from autograder.engine import summary
-    from autograder.engine.config import ConfigError
-    from autograder.engine.sandbox import SandboxUnavailable
-    from autograder.report import run as report_run
-    from autograder.report.roster import RosterError
-    problem = _bad_options(args)
-    if problem:
-        print(f"error: {problem}", file=sys.stderr)
-        return 2
-    try:
-        prepared = report_run.prepare(args.out, args.roster, args.due)
-    except (RosterError, ValueError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    try:
-        result = _grade_batch(args)
-    except (ClusterError, ConfigError, SandboxUnavailable, TypeError, ValueError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    result.reports.extend(_reports(result, args.submissions, prepared))
-    if not args.quiet:
-        print(summary.table(result))
-    return 0
-
-
-def _bad_options(args) -> str | None:
-    """What is wrong with the grade command's arguments, if anything."""
-    from autograder.engine import submissions
-    if args.assignment not in paths.known_assignments():
-        return (f"unknown assignment {args.assignment!r}; known: "
-                f"{', '.join(paths.known_assignments())}")
-    problem = submissions.problem_with(args.submissions)
-    if problem:
-        return problem
-    if args.out.exists() and not args.out.is_dir():
-        return f"--out {args.out} is a file; give a folder (it is created if needed)"
-    if args.jobs is not None and args.jobs < 1:
-        return "--jobs must be 1 or more"
-    if args.resume and not args.scheduler:
-        return "--resume needs --scheduler (it finishes an interrupted cluster run)"
-    if args.scheduler and args.unsafe_no_sandbox:
-        return ("--unsafe-no-sandbox applies to local grading only: each Dask host chooses "
-                "its own sandbox when it starts (docs/scaling.md)")
-    if args.scheduler and args.jobs is not None:
-        return ("--jobs does not apply with --scheduler: each Dask worker grades as many "
-                "submissions at once as it has threads (dask worker --nthreads)")
-    return None
-
-
-def _grade_batch(args):
-    """The graded batch, locally or on a Dask cluster (Dask is imported only then)."""
-    if args.scheduler is None:
-        from autograder.engine import batch
-        return batch.grade_folder(args.assignment, args.submissions, args.out,
-                                  jobs=args.jobs, progress=not args.quiet,
-                                  limits=_limits(args.limit),
-                                  allow_unsafe=args.unsafe_no_sandbox)
-    from autograder.cluster import client
-    return client.grade_folder(args.assignment, args.submissions, args.out, args.scheduler,
-                               resume_run=args.resume, progress=not args.quiet,
-                               limits=_limits(args.limit))
-
-
-def _reports(result, submissions: Path, prepared) -> list[str]:
-    """Feedback, gradebooks, class report, regrade diff: grades.csv is written
-    already, so a failure here is reported, not fatal."""
-    from autograder.report import run as report_run
-    try:
-        return report_run.write_all(result, submissions, prepared)
-    except Exception as exc:  # a bug of ours: the grades stand, say what is missing
-        import traceback
-        traceback.print_exc()
-        return [f"warning: the reports could not be written ({type(exc).__name__}: {exc}); "
-                "grades.csv and results.json are complete"]
+        from autograder.build import main as build
+        return build(assignments=args.assignments, torch_wheel=args.torch_wheel)
+    from autograder.grade import main as grade
+    return grade(submissions=args.submissions, assignment=args.assignment, out=args.out,
+                 jobs=args.jobs, quiet=args.quiet, limits=tuple(args.limit), roster=args.roster,
+                 due=args.due, scheduler=args.scheduler, resume=args.resume,
+                 allow_unsafe=args.unsafe_no_sandbox)
 
 
 def _sizes(text: str) -> list[int]:
@@ -229,21 +156,6 @@ def _sizes(text: str) -> list[int]:
     return sizes
 
 
-def _limits(pairs: list[str]) -> dict:
-    from dataclasses import fields
-
-    from autograder.engine.config import Limits
-    known = [f.name for f in fields(Limits)]
-    limits = {}
-    for pair in pairs:
-        name, sep, value = pair.partition("=")
-        if not sep:
-            raise ValueError(f"--limit expects NAME=VALUE, got {pair!r}")
-        if name.strip() not in known:
-            raise ValueError(f"--limit {pair}: unknown limit {name.strip()!r}; "
-                             f"known: {', '.join(known)}")
-        try:
-            limits[name.strip()] = float(value) if "." in value else int(value)
-        except ValueError:
-            raise ValueError(f"--limit {pair}: the value must be a number") from None
-    return limits
+def console() -> None:
+    """The `autograder` console script (pyproject.toml): `python -m autograder`."""
+    sys.exit(main())

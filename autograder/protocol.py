@@ -37,6 +37,27 @@ TENSOR_DTYPES = {  # torch dtype name -> numpy dtype name of its bytes
 }
 
 
+# Operations: the grader's requests to a worker are {"op": <one of these>, ...};
+# the worker answers each with its method op_<name> (worker/server.py).
+RUN_CELL = "run_cell"  # index, source: one notebook cell -> {output, error, seconds}
+CALL = "call"          # target (name or handle id, optional attr), args, kwargs
+GETATTR = "getattr"    # id, attr: an attribute of a handle's object
+GET = "get"            # name: a notebook global
+HAS = "has"            # name: whether the notebook defines it
+LIST = "list"          # id: list(object) of a handle
+SEED = "seed"          # seed: random, numpy and torch
+NEW = "new"            # path, args, kwargs: construct a library object (torch.nn.Linear)
+BUILD = "build"        # source, name, args, kwargs: run the grader's generic probe code
+CALLBACK = "callback"  # name: a proxy for a function the grader lends this test
+DEFINE = "define"      # name, args: bind a name of the notebook to a handle
+RESET = "reset"        # seed: a test begins: forget every handle, seed as SEED does
+EXIT = "exit"          # end the worker
+OPERATIONS = (RUN_CELL, CALL, GETATTR, GET, HAS, LIST, SEED, NEW, BUILD, CALLBACK, DEFINE,
+              RESET, EXIT)
+SWEEP = "sweep"
+"""Not a worker request: the template's order to clean up after a uid (engine/workers.py)."""
+
+
 class ProtocolError(Exception):
     """The peer sent something that is not a valid frame."""
 

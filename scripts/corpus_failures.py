@@ -2,12 +2,12 @@
 
     .venv/bin/python scripts/corpus_failures.py [ASSIGNMENT ...] [--write]
 
-Prints, per buggy variant of tests/corpus/<id>/buggy/, the points it loses
+Prints, per buggy variant of tests/assignments/corpus/<id>/buggy/, the points it loses
 (of its question's), the tests it fails now and, when they differ, the
 `# fails:` list its header declares. With --write, the header's `# fails:`
 line is set to what fails now: review the diff (a mistake that fails a test
 about another property is a defect of the tests, not of the list). The test
-suite never runs this; tests/test_corpus.py checks the declared lists.
+suite never runs this; tests/assignments/test_corpus.py checks the declared lists.
 """
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests import corpus_tools  # noqa: E402
+from tests.assignments import corpus_tools  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -18,16 +18,21 @@ def write_notebook(path: Path, cells: list[str]) -> Path:
     return path
 
 
-def grade(assignment: str, folder: Path, out: Path, **limits) -> dict:
-    """Grade a folder; return {submission id: SubmissionResult}."""
+def grade(assignment: str, folder: Path, out: Path, reports: bool = False, **limits) -> dict:
+    """Grade a folder (and, with `reports`, run the report stage after it, as
+    `grade` does); return {submission id: SubmissionResult}."""
     result = batch.grade_folder(assignment, folder, out, progress=False,
                                 limits={**FAST_LIMITS, **limits})
+    if reports:
+        from autograder import grade as pipeline
+        from autograder.report import run as report_run
+        pipeline.report_stage(result, folder, report_run.prepare(out))
     return {r.submission: r for r in result.results}
 
 
 @pytest.fixture
-def grade_cells(tmp_path):
-    """grade_cells(assignment, {id: [cell source, ...]}) -> {id: SubmissionResult}"""
+def grade_notebooks(tmp_path):
+    """grade_notebooks(assignment, {id: [cell source, ...]}) -> {id: SubmissionResult}"""
     def run(assignment: str, notebooks: dict[str, list[str]], **limits):
         subs = tmp_path / "submissions"
         subs.mkdir(exist_ok=True)
@@ -35,3 +40,10 @@ def grade_cells(tmp_path):
             write_notebook(subs / f"{sub_id}.ipynb", cells)
         return grade(assignment, subs, tmp_path / "out", **limits)
     return run
+
+
+@pytest.fixture(scope="session")
+def graded(tmp_path_factory):
+    """Each assignment's corpus graded once per run (tests/assignments/corpus_tools.Graded)."""
+    from tests.assignments.corpus_tools import Graded
+    return Graded(tmp_path_factory)

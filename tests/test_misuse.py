@@ -11,7 +11,7 @@ import shutil
 
 import pytest
 
-from autograder import cli, paths
+from autograder import cli, paths, registry
 
 ID = "hw1_attention"
 LIMITS = ["--limit", "notebook_seconds=20", "--limit", "call_seconds=10"]
@@ -104,16 +104,16 @@ def test_another_assignments_notebook_is_recognised(mixed):
         assert "looks like the notebook of" not in (mixed / other / "feedback.md").read_text()
 
 
-@pytest.mark.parametrize("notebook_of", paths.known_assignments())
+@pytest.mark.parametrize("notebook_of", registry.ids())
 def test_every_student_notebook_is_told_apart(notebook_of):
     """Is each assignment's notebook, as handed out, recognised as its own under
     every other assignment of the course, and as nobody else's under its own?"""
     from autograder.engine import foreign
     from autograder.engine.notebook import parse_cells
-    cells = parse_cells(paths.student_notebook(notebook_of).read_bytes())
+    cells = parse_cells(registry.get(notebook_of).student_notebook.read_bytes())
     untitled = [c for c in cells if c.get("cell_type") == "code"]  # told apart by stubs only
     by_stubs = notebook_of if notebook_of.startswith("hw") else None  # the exam's are numbers
-    for graded_as in paths.known_assignments():
+    for graded_as in registry.ids():
         mine = graded_as == notebook_of
         assert foreign.other_assignment(cells, graded_as) == (None if mine else notebook_of)
         assert foreign.other_assignment(untitled, graded_as) == (None if mine else by_stubs)

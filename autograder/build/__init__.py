@@ -24,29 +24,18 @@ from pathlib import Path
 
 import nbformat
 
-from autograder import paths
+from autograder import paths, registry
 from autograder.build.transforms import (SOLUTION_PIPELINE, STUDENT_PIPELINE, BuildError,
                                          ExportOffColab, InstallOtter, ShareAnswerFormats,
                                          apply, pinned, serialise)
 
-GRADESCOPE_DIR = paths.ROOT / "build" / "gradescope"
-
-
-master_path = paths.master
-student_path = paths.student_notebook
-
-
-def buildable() -> list[str]:
-    """Every assignment that has a master notebook."""
-    return sorted(p.name for p in paths.SOLUTIONS.glob("*") if master_path(p.name).is_file())
-
 
 def _assign(assignment_id: str):
     """otter assign's output for the master as it is now (cached by content)."""
-    master = master_path(assignment_id)
+    master = registry.get(assignment_id).master
     if not master.is_file():
         raise BuildError(f"no master notebook {paths.relative(master)}")
-    config = paths.config(assignment_id)
+    config = registry.get(assignment_id).config
     sources = master.read_bytes() + (config.read_bytes() if config.is_file() else b"")
     return assign_cached(assignment_id, hashlib.sha256(sources).hexdigest())
 
@@ -56,7 +45,7 @@ def assign_cached(assignment_id: str, sources_sha256: str):
     """One otter assign run per content of master and config (points come
     from the config); `assign_cached.cache_clear()` to redo."""
     from autograder.build.assign import run_otter_assign
-    return run_otter_assign(master_path(assignment_id))
+    return run_otter_assign(registry.get(assignment_id).master)
 
 
 def student_notebook(assignment_id: str) -> bytes:
@@ -97,12 +86,12 @@ def build_assignment(assignment_id: str, torch_wheel: Path | None = None) -> Bui
     from autograder.gradescope import package
     check_hidden_tests(assignment_id)
     data = student_notebook(assignment_id)
-    target = student_path(assignment_id)
+    target = registry.get(assignment_id).student_notebook
     changed = not target.is_file() or target.read_bytes() != data
     if changed:
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(data)
-    zip_path = package.write_zip(assignment_id, GRADESCOPE_DIR / f"{assignment_id}.zip",
+    zip_path = package.write_zip(assignment_id, registry.get(assignment_id).gradescope_zip,
                                  torch_wheel)
     demo = examples.write_examples(assignment_id, data, solution_notebook(assignment_id))
     return Built(target, changed, zip_path, demo)
@@ -119,7 +108,7 @@ def check_hidden_tests(assignment_id: str) -> None:
         raise BuildError(str(exc)) from None
 
 
-def build_all(ids: list[str], torch_wheel: Path | None = None) -> int:
+def main(*, assignments: list[str] = (), torch_wheel: Path | None = None) -> int:
     """Build the given assignments (all with a master when empty); 0 on success.
     `torch_wheel`: a CPU torch wheel to ship in the Gradescope zips."""
     if torch_wheel is not None and not torch_wheel.name.startswith("torch-"):
@@ -128,14 +117,15 @@ def build_all(ids: list[str], torch_wheel: Path | None = None) -> int:
     if torch_wheel is not None and not torch_wheel.is_file():
         print(f"error: no such file {torch_wheel}", file=sys.stderr)
         return 2
-    ids = list(ids) or buildable()
+    buildable = [a.id for a in registry.all_assignments() if a.has_master]
+    ids = list(assignments) or buildable
     if not ids:
         print("error: no master notebooks under solutions/", file=sys.stderr)
         return 2
-    missing = [i for i in ids if not master_path(i).is_file()]
+    missing = [i for i in ids if not registry.get(i).has_master]
     if missing:
         print(f"error: no master notebook for {', '.join(missing)} "
-              f"(expected solutions/<id>/<id>.py; have: {', '.join(buildable()) or 'none'})",
+              f"(expected solutions/<id>/<id>.py; have: {', '.join(buildable) or 'none'})",
               file=sys.stderr)
         return 2
     status = 0
@@ -149,5 +139,5 @@ def build_all(ids: list[str], torch_wheel: Path | None = None) -> int:
         state = "updated" if built.changed else "unchanged"
         print(f"{assignment_id}: {paths.relative(built.notebook)} ({state}), "
               f"{paths.relative(built.zip)}, {len(built.examples)} examples in "
-              f"{paths.relative(paths.EXAMPLES / assignment_id)}")
+              f"{paths.relative(registry.get(assignment_id).examples)}")
     return status

@@ -3,7 +3,7 @@ so that they stay in sync with it (`build` rewrites them; or run
 `python -m autograder.build.examples [ID ...]`).
 
 An assignment has demo submissions when it has a module
-`autograder/<id>/examples.py` exposing
+`autograder/<id>/examples.py`, an autograder.hooks.Examples:
 
     variants(student, solution) -> dict[str, bytes]     # file name -> exact bytes
 
@@ -19,8 +19,6 @@ and the score each should get.
 from __future__ import annotations
 
 import copy
-import importlib
-import importlib.util
 import re
 import sys
 import zipfile
@@ -28,10 +26,9 @@ from pathlib import Path
 
 import nbformat
 
-from autograder import paths
+from autograder import hooks, paths, registry
 from autograder.build.transforms import StableCellIds, serialise  # noqa: F401 (for the makers)
-
-EPOCH = (1980, 1, 1, 0, 0, 0)
+from autograder.writing import zip_entry
 
 
 def _stub_of(source: str) -> str | None:
@@ -61,29 +58,22 @@ def _zip_bytes(name: str, data: bytes) -> bytes:
     import io
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w") as zf:
-        info = zipfile.ZipInfo(name, date_time=EPOCH)
-        info.external_attr = 0o100644 << 16
-        info.compress_type = zipfile.ZIP_DEFLATED
-        zf.writestr(info, data)
+        zf.writestr(zip_entry(name), data)
     return buf.getvalue()
 
 
 def maker(assignment_id: str):
-    """The `variants` function of autograder/<id>/examples.py, or None when
-    the assignment has no such module."""
-    try:
-        spec = importlib.util.find_spec(f"autograder.{assignment_id}.examples")
-    except (ImportError, ValueError):  # no package autograder.<id>, or not a module name
+    """The `variants` function of autograder/<id>/examples.py (a hooks.Examples),
+    or None when the assignment has no such module."""
+    record = registry.get(assignment_id)
+    if not record.has_examples:
         return None
-    if spec is None:
-        return None
-    return importlib.import_module(spec.name).variants
+    return hooks.load(f"{record.package}.examples", hooks.Examples).variants
 
 
 def with_examples() -> list[str]:
-    """The buildable assignments that have an examples module."""
-    from autograder.build import buildable
-    return [a for a in buildable() if maker(a) is not None]
+    """The assignments with a master and an examples module."""
+    return [a.id for a in registry.all_assignments() if a.has_master and a.has_examples]
 
 
 def write_examples(assignment_id: str, student_bytes: bytes, solution) -> list[Path]:
@@ -93,7 +83,7 @@ def write_examples(assignment_id: str, student_bytes: bytes, solution) -> list[P
     if make is None:
         return []
     student = nbformat.reads(student_bytes.decode("utf-8"), as_version=4)
-    folder = paths.EXAMPLES / assignment_id
+    folder = registry.get(assignment_id).examples
     folder.mkdir(parents=True, exist_ok=True)
     written = []
     for name, data in sorted(make(student, solution).items()):

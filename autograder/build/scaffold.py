@@ -23,7 +23,7 @@ import sys
 from pathlib import Path
 from string import Template
 
-from autograder import paths
+from autograder import paths, registry
 
 VALID_ID = re.compile(r"[a-z][a-z0-9_]{0,63}")
 
@@ -127,20 +127,34 @@ def softmax(x):
 ''')
 
 HIDDEN_TEST = Template('''\
-"""Hidden tests: softmax (points and visibility in grading_config/$id.toml)."""
-import numpy as np
+"""Hidden tests: softmax (points and visibility in grading_config/$id.toml).
 
-from autograder.checks import expect_close
+Run them against one notebook as pytest does:
+    pytest autograder/$id --notebook examples/$id/full_solution.ipynb
+"""
+import numpy as np
+import pytest
+
+from autograder.testing import expect_close
 
 QUESTION = "softmax"
 
 
-def test_values(student, ref):
-    """matches the reference for several shapes, and for scores in the thousands"""
-    rng = np.random.default_rng(0)
-    for shape in ((5,), (3, 4), (2, 3, 6)):
-        x = rng.normal(0.0, 3.0, size=shape)
-        expect_close(student.softmax(x), ref.softmax(x), f"softmax(x of shape {shape})")
+@pytest.fixture
+def rng():
+    """The same inputs for every submission."""
+    return np.random.default_rng(0)
+
+
+@pytest.mark.parametrize("shape", [(5,), (3, 4), (2, 3, 6)], ids=["vector", "matrix", "batch"])
+def test_values(student, ref, rng, shape):
+    """matches the reference"""
+    x = rng.normal(0.0, 3.0, size=shape)
+    expect_close(student.softmax(x), ref.softmax(x), f"softmax(x of shape {shape})")
+
+
+def test_large_scores(student, ref):
+    """matches the reference for scores in the thousands"""
     large = np.array([1000.0, 1001.0, 999.0])
     expect_close(student.softmax(large), ref.softmax(large), "softmax of scores near 1000")
 ''')
@@ -174,20 +188,22 @@ notebook_seconds = 60   # all code cells together
 call_seconds = 10       # one call into the student's code
 
 [tests.softmax]
-test_values = 2
+test_values = 1.5        # parametrized: split evenly over its 3 cases (or give each "test_values[vector]")
+test_large_scores = 0.5
 ''')
 
 
 def files_for(assignment_id: str, title: str) -> dict[Path, str]:
     """Every file of the skeleton and its text."""
     values = {"id": assignment_id, "title": title}
-    package = paths.hidden_tests(assignment_id)
-    return {paths.master(assignment_id): MASTER.substitute(values),
+    record = registry.get(assignment_id)
+    package = record.hidden_tests
+    return {record.master: MASTER.substitute(values),
             package / "__init__.py": PACKAGE_INIT.substitute(values),
             package / "reference.py": REFERENCE.substitute(values),
             package / "test_softmax.py": HIDDEN_TEST.substitute(values),
             package / "examples.py": EXAMPLES.substitute(values),
-            paths.config(assignment_id): CONFIG.substitute(values)}
+            record.config: CONFIG.substitute(values)}
 
 
 def refusal(assignment_id: str, title: str) -> str | None:
@@ -195,8 +211,9 @@ def refusal(assignment_id: str, title: str) -> str | None:
     if not VALID_ID.fullmatch(assignment_id) or keyword.iskeyword(assignment_id):
         return (f"{assignment_id!r} is not a usable id: lower-case letters, digits and _, "
                 "starting with a letter (it names a Python package), e.g. hw7_layernorm")
-    taken = [p for p in (paths.SOLUTIONS / assignment_id, paths.hidden_tests(assignment_id),
-                         paths.PACKAGE / f"{assignment_id}.py", paths.config(assignment_id))
+    record = registry.get(assignment_id)
+    taken = [p for p in (record.master.parent, record.hidden_tests,
+                         paths.PACKAGE / f"{assignment_id}.py", record.config)
              if p.exists()]
     if taken:
         return f"{assignment_id} exists already ({paths.relative(taken[0])}); nothing was written"
@@ -205,7 +222,7 @@ def refusal(assignment_id: str, title: str) -> str | None:
     return None
 
 
-def main(assignment_id: str, title: str | None = None) -> int:
+def main(*, assignment_id: str, title: str | None = None) -> int:
     title = title or f"{assignment_id}: a new assignment"
     why = refusal(assignment_id, title)
     if why:

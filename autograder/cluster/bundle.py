@@ -25,7 +25,7 @@ import sys
 import threading
 from pathlib import Path, PurePosixPath
 
-from autograder import paths
+from autograder import paths, registry
 from autograder.cluster import ClusterError
 from autograder.engine import assignment as assignment_mod
 
@@ -37,10 +37,10 @@ _installing = threading.Lock()
 
 def make(assignment_id: str, limits: dict | None = None) -> dict:
     """The assignment `assignment_id` as plain data (bytes, strings, numbers)."""
-    folder = paths.hidden_tests(assignment_id)
-    files = {p.relative_to(folder).as_posix(): p.read_bytes()
-             for p in sorted(folder.rglob("*")) if p.is_file() and "__pycache__" not in p.parts}
-    config = paths.config(assignment_id).read_bytes()
+    record = registry.get(assignment_id)
+    files = {p.relative_to(record.hidden_tests).as_posix(): p.read_bytes()
+             for p in record.package_files()}
+    config = record.config.read_bytes()
     limits = dict(limits or {})
     digest = hashlib.sha256(json.dumps([assignment_id, limits], sort_keys=True).encode())
     digest.update(config)
@@ -64,17 +64,18 @@ def versions() -> dict[str, str | None]:
 
 def engine_fingerprint() -> str:
     """A digest of the grader's code: every .py file of the package outside the
-    assignments' packages (the folders with a reference.py), which are shipped."""
+    assignments' folders (registry.all_assignments), which are shipped."""
     digest = hashlib.sha256()
+    assignment_dirs = {paths.PACKAGE / a for a in registry.ids()}  # this host's own copies
     for path in sorted(paths.PACKAGE.rglob("*.py")):
         top = path.relative_to(paths.PACKAGE).parts
-        if len(top) > 1 and (paths.PACKAGE / top[0] / "reference.py").exists():
+        if assignment_dirs & set(path.parents):
             continue
         digest.update("/".join(top).encode() + b"\0" + hashlib.sha256(path.read_bytes()).digest())
     return digest.hexdigest()
 
 
-def install(bundle: dict, folder: Path) -> assignment_mod.Assignment:
+def install(bundle: dict, folder: Path) -> assignment_mod.LoadedAssignment:
     """Write `bundle` into `folder` (private to this host) and load it."""
     if bundle["engine"] != engine_fingerprint():
         raise ClusterError(f"this host's grader code ({paths.PACKAGE}) differs from the "
@@ -114,7 +115,7 @@ def _register(assignment_id: str, package_dir: Path, config: Path, digest: str) 
     spec = importlib.util.spec_from_file_location(
         name, package_dir / "__init__.py", submodule_search_locations=[str(package_dir)])
     module = importlib.util.module_from_spec(spec)
-    module.__grading_config__ = str(config)  # read by paths.config
+    module.__grading_config__ = str(config)  # read by registry.get
     module.__bundle_digest__ = digest
     sys.modules[name] = module
     spec.loader.exec_module(module)

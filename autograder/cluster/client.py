@@ -3,9 +3,9 @@
 It finds and reads the submissions exactly as the local path does, sends
 each notebook's bytes to a grading host (host.grade), keeps at most
 WINDOW_BYTES of notebooks in flight, and writes each result as it arrives
-(resume.keep: the full record, then results.json); grades.csv and the
-after_batch hook follow through engine/batch.finish, the reports through
-the command's usual code.
+(resume.keep: the full record, then results.json); grades.csv follows
+through engine/batch.finish, then the pipeline's report stage
+(autograder/grade.py) writes every report, as for a local run.
 
 Faults: Dask grades again, on another worker, every task a dead worker
 held, and a future has one result, so each submission is written once. A

@@ -26,7 +26,7 @@ from distributed import WorkerPlugin, get_worker
 
 from autograder import paths
 from autograder.cluster import bundle as bundle_mod
-from autograder.engine import batch, results
+from autograder.engine import batch, results, threads
 from autograder.engine.workers import Template
 
 
@@ -49,7 +49,7 @@ class GradingHost(WorkerPlugin):
             if self._loaded is None:
                 self._folder = Path(tempfile.mkdtemp(prefix="autograder-host-"))  # 0700
                 assignment = bundle_mod.install(self.bundle, self._folder)
-                batch.one_thread_for_references()
+                threads.one_thread_for_references()
                 template = Template(assignment.config, paths.secret_paths() + [self._folder])
                 self._loaded = assignment, template
             return self._loaded

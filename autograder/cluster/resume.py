@@ -13,13 +13,14 @@ from pathlib import Path
 
 from autograder.engine import results
 from autograder.engine.results import SubmissionResult
+from autograder.writing import write_atomic
 
 FOLDER = ".results"
 
 
 def keep(out: Path, result: SubmissionResult) -> None:
     """Write `result` as the run's record, then its results.json."""
-    results.write_atomic(out / FOLDER / f"{result.submission}.json",
+    write_atomic(out / FOLDER / f"{result.submission}.json",
                          json.dumps(results.to_plain(result)) + "\n")
     results.write_results_json(out / result.submission / "results.json", result)
 

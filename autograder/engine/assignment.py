@@ -1,11 +1,12 @@
 """An assignment as the grader sees it: config, hidden tests and reference.
 
-Hidden tests are ordinary pytest-style modules autograder/<id>/test_*.py,
-each declaring `QUESTION = "<stub name>"` and test functions taking the
-fixtures `student` (the proxy to the worker), `ref` (the module
-autograder/<id>/reference.py) and `submission` (who submitted: id and
-Gradescope metadata, for per-student exam variants). Their points and visibility come from
-grading_config/<id>.toml, which must name exactly the tests that exist.
+Hidden tests are pytest test modules autograder/<id>/test_*.py, each
+declaring `QUESTION = "<stub name>"` (engine/collect.py says what a test may
+use: the fixtures `student`, `ref`, `submission`, its module's own fixtures,
+parametrize). Their points and visibility come from grading_config/<id>.toml,
+which must name exactly the tests that exist: a parametrized test either by
+its function's name (its points are split evenly over its cases) or case by
+case (`"test_x[small]" = 1`), never both.
 """
 from __future__ import annotations
 
@@ -13,32 +14,38 @@ import dataclasses
 import importlib
 import inspect
 from dataclasses import dataclass
-from pathlib import Path
 from types import ModuleType
 
+from autograder import registry
+from autograder.engine import collect
 from autograder.engine import config as config_mod
-from autograder.engine.config import Config, ConfigError
-
-FIXTURES = ("student", "ref", "submission")
+from autograder.engine.config import Config, ConfigError, TestPoints
 
 
 @dataclass(frozen=True)
 class Case:
     question: str
     name: str
-    func: object
+    """The test's name: test_x, or test_x[id] for one case of a parametrized test."""
     title: str
     points: float
     visibility: str
-    fixtures: tuple[str, ...]
+    collected: collect.Collected
 
     @property
     def id(self) -> str:
         return f"{self.question}::{self.name}"
 
+    def call(self, builtins: dict) -> None:
+        """Run the test with the grader's fixtures; raises as the test raises."""
+        self.collected.call(builtins)
+
 
 @dataclass(frozen=True)
-class Assignment:
+class LoadedAssignment:
+    """An assignment loaded for grading: its config, hidden test cases and
+    reference module (its paths: registry.Assignment)."""
+
     id: str
     config: Config
     cases: tuple[Case, ...]
@@ -53,48 +60,45 @@ class Assignment:
         return sum(c.points for c in self.cases)
 
 
-def load(assignment_id: str, limits: dict | None = None) -> Assignment:
+def load(assignment_id: str, limits: dict | None = None) -> LoadedAssignment:
     config = config_mod.load(assignment_id)
     if limits:
         config = dataclasses.replace(config, limits=dataclasses.replace(config.limits, **limits))
-    package = f"autograder.{assignment_id}"
-    # the package's own folder: autograder/<id>/, or a grading host's shipped copy
-    folder = Path(importlib.import_module(package).__path__[0])
+    record = registry.get(assignment_id)  # autograder/<id>/, or a grading host's shipped copy
+    package = record.package
     reference = importlib.import_module(f"{package}.reference")
-    found: dict[str, dict[str, object]] = {}
-    for file in sorted(folder.glob("test_*.py")):
+    found: dict[str, list[collect.Collected]] = {}
+    for file in record.test_files():
         module = importlib.import_module(f"{package}.{file.stem}")
         question = getattr(module, "QUESTION", None)
         if question is None:
             raise ConfigError(f"{file}: no QUESTION = '<stub name>'")
-        found.setdefault(question, {}).update(_test_functions(module))
-    return Assignment(assignment_id, config, _cases(config, found), reference)
+        found.setdefault(question, []).extend(collect.collect(module))
+    return LoadedAssignment(assignment_id, config, _cases(config, found), reference)
 
 
-def _test_functions(module: ModuleType) -> dict[str, object]:
-    funcs = {name: f for name, f in vars(module).items()
-             if name.startswith("test_") and inspect.isfunction(f)
-             and f.__module__ == module.__name__}
-    return dict(sorted(funcs.items(), key=lambda kv: kv[1].__code__.co_firstlineno))
-
-
-def _cases(config: Config, found: dict[str, dict[str, object]]) -> tuple[Case, ...]:
-    missing = [f"{q}::{n}" for q, tests in found.items() for n in tests
-               if n not in config.tests.get(q, {})]
-    extra = [f"{q}::{n}" for q, tests in config.tests.items() for n in tests
-             if n not in found.get(q, {})]
-    if missing or extra:
-        raise ConfigError(f"grading_config/{config.assignment}.toml and the hidden tests "
-                          f"disagree: tests without points {missing}, points without tests {extra}")
-    cases = []
+def _cases(config: Config, found: dict[str, list[collect.Collected]]) -> tuple[Case, ...]:
+    """The cases in the config's order, each with its points."""
+    cases, missing, extra = [], [], []
     for question, tests in config.tests.items():
+        collected = found.get(question, [])
         for name, tp in tests.items():
-            func = found[question][name]
-            params = tuple(inspect.signature(func).parameters)
-            unknown = set(params) - set(FIXTURES)
-            if unknown:
-                raise ConfigError(f"{func.__module__}.{name}: unknown fixtures {sorted(unknown)}")
-            doc = (inspect.getdoc(func) or name.removeprefix("test_").replace("_", " "))
-            cases.append(Case(question, name, func, doc.splitlines()[0], tp.points,
-                              tp.visibility, params))
+            chosen = [c for c in collected if name in (c.name, c.function)]
+            if not chosen:
+                extra.append(f"{question}::{name}")
+            cases += [_case(question, c, tp, len(chosen) if name == c.function else 1)
+                      for c in chosen]
+    named = {(c.question, c.name) for c in cases}
+    missing = [f"{q}::{c.name}" for q, cs in found.items() for c in cs if (q, c.name) not in named]
+    twice = sorted({c.id for c in cases if sum(d.id == c.id for d in cases) > 1})
+    if missing or extra or twice:
+        raise ConfigError(f"grading_config/{config.assignment}.toml and the hidden tests "
+                          f"disagree: tests without points {missing}, points without tests "
+                          f"{extra}" + (f", cases given points twice {twice}" if twice else ""))
     return tuple(cases)
+
+
+def _case(question: str, c: collect.Collected, tp: TestPoints, share: int) -> Case:
+    doc = inspect.getdoc(c.func) or c.function.removeprefix("test_").replace("_", " ")
+    title = doc.splitlines()[0] + (f" [{c.name.partition('[')[2]}" if c.name != c.function else "")
+    return Case(question, c.name, title, tp.points / share, tp.visibility, c)

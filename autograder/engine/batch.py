@@ -1,8 +1,8 @@
-"""Grading a folder of submissions: in parallel, each result written as soon
-as its submission's processes are dead, grades.csv at the end."""
+"""Grading a folder of submissions, the pipeline's first stage: in parallel,
+each result written as soon as its submission's processes are dead,
+grades.csv at the end. Reports are the next stage's (autograder/grade.py)."""
 from __future__ import annotations
 
-import importlib
 import logging
 import os
 import sys
@@ -12,9 +12,7 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import threadpoolctl
-
-from autograder import checks, paths
+from autograder import paths
 from autograder.engine import assignment as assignment_mod
 from autograder.engine import results as results_mod
 from autograder.engine import foreign, untrusted
@@ -23,22 +21,22 @@ from autograder.engine.progress import Progress
 from autograder.engine.results import SubmissionResult
 from autograder.engine.runner import grade_cells
 from autograder.engine.submissions import Entry, SubmissionError, discover, read_notebook_bytes
+from autograder.engine.threads import one_thread_for_references
 from autograder.engine.workers import Template, WorkerDied
+from autograder.writing import write_atomic
 
 log = logging.getLogger(__name__)
 
 
 @dataclass
 class Batch:
-    assignment: assignment_mod.Assignment
+    assignment: assignment_mod.LoadedAssignment
     out: Path
     results: list[SubmissionResult] = field(default_factory=list)
     entries: list[Entry] = field(default_factory=list)
     """What was found in the submissions folder (reports need the paths)."""
     warnings: list[str] = field(default_factory=list)
     seconds: float = 0.0
-    reports: list[str] = field(default_factory=list)
-    """Lines for the summary from the assignment's after_batch hook (files written)."""
 
 
 def grade_folder(assignment_id: str, submissions: Path, out: Path, jobs: int | None = None,
@@ -77,36 +75,10 @@ def grade_folder(assignment_id: str, submissions: Path, out: Path, jobs: int | N
 
 
 def finish(batch: Batch) -> None:
-    """Once every submission has its result: grades.csv, then the assignment's hook."""
-    results_mod.write_atomic(batch.out / "grades.csv", results_mod.grades_csv(
+    """Once every submission has its result: grades.csv, the last file of grading
+    (the reports are the next stage's: autograder/grade.py)."""
+    write_atomic(batch.out / "grades.csv", results_mod.grades_csv(
         batch.results, batch.assignment.questions, batch.assignment.max_total))
-    run_after_batch(batch, batch.entries)
-
-
-def run_after_batch(batch: Batch, entries: list[Entry]) -> None:
-    """Call the assignment package's optional `after_batch(batch, entries)`
-    (an exam's free-response export and difficulty per variant); the lines it
-    returns go to the summary. Grades are written already, so a failure here
-    is reported, not raised."""
-    package = importlib.import_module(f"autograder.{batch.assignment.id}")
-    hook = getattr(package, "after_batch", None)
-    if hook is None:
-        return
-    try:
-        batch.reports.extend(hook(batch, entries))
-    except Exception as exc:  # the reports' fault, not the grades'
-        log.exception("after_batch of %s failed", batch.assignment.id)
-        batch.reports.append(f"warning: the {batch.assignment.id} reports failed ({exc})")
-
-
-def one_thread_for_references() -> None:
-    """The trusted side's reference computations are small; threads would only
-    fight the workers (one core each) and each other. numpy's BLAS too: a
-    (1000, 64) @ (64, 1000) product took 9 ms on two threads of a busy
-    2-core machine, 1.7 ms on one."""
-    if checks.torch is not None:
-        checks.torch.set_num_threads(1)
-    threadpoolctl.threadpool_limits(1, user_api="blas")
 
 
 def grade_entry(template: Template, assignment, entry: Entry, out: Path) -> SubmissionResult:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import tomllib
 from dataclasses import dataclass, field, fields
 
-from autograder import paths
+from autograder import registry
 
 VISIBILITIES = ("hidden", "after_due_date", "after_published", "visible")
 
@@ -62,9 +62,9 @@ class ConfigError(Exception):
 
 
 def load(assignment: str) -> Config:
-    path = paths.config(assignment)
+    path = registry.get(assignment).config
     if not path.exists():
-        known = ", ".join(paths.known_assignments()) or "none"
+        known = ", ".join(registry.ids()) or "none"
         raise ConfigError(f"no grading config {path} (known assignments: {known})")
     with open(path, "rb") as f:
         raw = tomllib.load(f)

@@ -22,7 +22,7 @@ import json
 import re
 from dataclasses import dataclass
 
-from autograder import paths
+from autograder import registry
 from autograder.engine import config as config_mod
 from autograder.engine.notebook import NotebookError, cell_source, parse_cells
 
@@ -58,7 +58,7 @@ def other_assignment(cells: list[dict], assignment_id: str) -> str | None:
     decides when it is one of the course's titles; else the stubs defined:
     at least half of another assignment's, and a larger share of them than
     of this assignment's."""
-    others = [a for a in paths.known_assignments() if a != assignment_id]
+    others = [a for a in registry.ids() if a != assignment_id]
     title = first_heading(cells)
     if title:
         if title == signature(assignment_id).title:
@@ -107,7 +107,7 @@ def signature(assignment_id: str) -> Signature:
     except (config_mod.ConfigError, OSError, ValueError):
         stubs = frozenset()
     try:
-        with open(paths.student_notebook(assignment_id), encoding="utf-8") as f:
+        with open(registry.get(assignment_id).student_notebook, encoding="utf-8") as f:
             cells = json.load(f).get("cells", [])
     except (OSError, ValueError, AttributeError):
         cells = []

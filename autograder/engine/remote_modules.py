@@ -23,7 +23,7 @@ from typing import Callable
 import torch
 from torch import nn
 
-from autograder.checks import fail
+from autograder.engine.fail import fail
 from autograder.engine.callbacks import MAX_CALLS
 
 # Worker side of lend_module: parameters here, output and gradients from the grader.

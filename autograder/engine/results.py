@@ -1,7 +1,7 @@
 """Results of grading: the data, results.json (Gradescope schema) and grades.csv.
 
-Files are written atomically (a temporary file renamed over the target), so a
-reader never sees half a file and a crash never leaves one.
+Files are written atomically (autograder/writing.py), so a reader never sees
+half a file and a crash never leaves one.
 """
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ import csv
 import dataclasses
 import io
 import json
-import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from autograder.writing import write_atomic
 
 OUTPUT_CAP = 16_000  # characters per student-visible text (well under Gradescope's limits)
 MAX_NOTES = 50
@@ -111,18 +111,6 @@ def to_gradescope(result: SubmissionResult) -> dict:
             "output": cap(t.output),
         } for t in result.tests],
     }
-
-
-def write_atomic(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
 
 
 def write_results_json(path: Path, result: SubmissionResult) -> None:

@@ -12,9 +12,9 @@ import re
 import time
 
 from autograder import protocol
-from autograder.checks import Fail
+from autograder.engine.fail import Fail
 from autograder.engine import untrusted
-from autograder.engine.assignment import Assignment, Case
+from autograder.engine.assignment import Case, LoadedAssignment
 from autograder.engine.meter import Meter
 from autograder.engine.notebook import Cells
 from autograder.engine.results import SubmissionResult, TestResult
@@ -28,7 +28,7 @@ CELL_LINE = re.compile(r'File "<cell \d{1,6}>", line (\d{1,6})')
 class NotebookSession:
     """The student's notebook, run in a worker, restarted when it goes down."""
 
-    def __init__(self, template: Template, cells: Cells, assignment: Assignment,
+    def __init__(self, template: Template, cells: Cells, assignment: LoadedAssignment,
                  result: SubmissionResult):
         self.template = template
         self.cells = cells
@@ -69,7 +69,7 @@ class NotebookSession:
                     raise WorkerTimeout("notebook time used up")
                 meter = Meter(self.conn)
                 reply, buffers = self.conn.request(
-                    {"op": "run_cell", "index": index, "source": source}, timeout=remaining,
+                    {"op": protocol.RUN_CELL, "index": index, "source": source}, timeout=remaining,
                     max_reply=0)  # a cell report is text: no arrays
                 self.result.profile.setdefault("cells", []).append([index, meter.read()])
                 output, error = _cell_report(reply, buffers)
@@ -128,20 +128,28 @@ def _no_handle(handle):
     raise protocol.ProtocolError("a cell report holds no objects")
 
 
-def run_case(case: Case, session: NotebookSession, assignment: Assignment) -> TestResult:
+def call_case(case: Case, session: NotebookSession, assignment: LoadedAssignment,
+              started=None) -> None:
+    """Run one test against the session's notebook, seeded, with the grader's
+    fixtures; raises as the test raises (the pytest plugin shows it as is,
+    run_case scores it). `started(conn)` is called once the worker is up."""
+    student = session.student()
+    if student is None:
+        raise WorkerDied("the notebook's process could not be (re)started")
+    if started is not None:
+        started(session.conn)
+    student.reset(assignment.config.seed)
+    case.call({"student": student, "ref": assignment.reference, "submission": session.result})
+
+
+def run_case(case: Case, session: NotebookSession, assignment: LoadedAssignment) -> TestResult:
     result = TestResult(case.question, case.name, case.title, 0.0, case.points, "",
                         case.visibility)
     start = time.perf_counter()
-    meter = None
+    meters: list[Meter] = []
     try:
-        student = session.student()
-        if student is None:
-            raise WorkerDied("the notebook's process could not be (re)started")
-        meter = Meter(session.conn)  # the test alone: the worker's start and notebook are done
-        student.reset(assignment.config.seed)
-        fixtures = {"student": student, "ref": assignment.reference,
-                    "submission": session.result}
-        case.func(**{name: fixtures[name] for name in case.fixtures})
+        # the test alone is measured: the worker's start and notebook are done
+        call_case(case, session, assignment, lambda conn: meters.append(Meter(conn)))
         result.score, result.output = case.points, "passed"
     except Fail as exc:
         result.output = str(exc)
@@ -158,16 +166,23 @@ def run_case(case: Case, session: NotebookSession, assignment: Assignment) -> Te
         log.warning("%s %s: %s", session.result.submission, case.id, exc, exc_info=True)
         result.output = f"your answer could not be checked ({type(exc).__name__})"
     result.seconds = time.perf_counter() - start
-    if meter is not None:
-        result.profile = meter.read()
+    if meters:
+        result.profile = meters[0].read()
     return result
 
 
-def grade_cells(template: Template, cells: Cells, assignment: Assignment,
-                result: SubmissionResult) -> None:
+def open_session(template: Template, cells: Cells, assignment: LoadedAssignment,
+                 result: SubmissionResult) -> NotebookSession:
+    """The notebook's session (its worker starts at the first test's call),
+    with what reading its cells noted."""
     for note in cells.notes:
         result.note(note)
-    session = NotebookSession(template, cells, assignment, result)
+    return NotebookSession(template, cells, assignment, result)
+
+
+def grade_cells(template: Template, cells: Cells, assignment: LoadedAssignment,
+                result: SubmissionResult) -> None:
+    session = open_session(template, cells, assignment, result)
     stalled: dict[str, str] = {}  # question -> why its remaining tests are skipped
     try:
         for case in assignment.cases:

@@ -93,7 +93,7 @@ class Student:
         send their arguments here and get func's result: func must check them
         (they are hostile) and never call the student. See engine/callbacks.py."""
         self._callbacks.lend(name, func, max_calls, max_arg_bytes)
-        return self._request({"op": "callback", "name": name}, f"lend {name}")
+        return self._request({"op": protocol.CALLBACK, "name": name}, f"lend {name}")
 
     def __getattr__(self, name: str) -> "RemoteFunction":
         if name.startswith("_"):
@@ -102,32 +102,32 @@ class Student:
 
     def value(self, name: str):
         """The value of a global of the notebook (plain data or a handle)."""
-        return self._request({"op": "get", "name": name}, name)
+        return self._request({"op": protocol.GET, "name": name}, name)
 
     def has(self, name: str) -> bool:
-        return self._request({"op": "has", "name": name}, name)
+        return self._request({"op": protocol.HAS, "name": name}, name)
 
     def seed(self, seed: int) -> None:
-        self._request({"op": "seed", "seed": int(seed)}, "seed")
+        self._request({"op": protocol.SEED, "seed": int(seed)}, "seed")
 
     def new(self, path: str, *args, **kwargs):
-        return self._request({"op": "new", "path": path}, path, args, kwargs)
+        return self._request({"op": protocol.NEW, "path": path}, path, args, kwargs)
 
     def build(self, source: str, name: str, *args, **kwargs):
-        return self._request({"op": "build", "source": source, "name": name},
+        return self._request({"op": protocol.BUILD, "source": source, "name": name},
                              name, args, kwargs)
 
     def define(self, name: str, value) -> None:
         """Bind a name in the student's namespace (to a handle from callback() or build())."""
-        self._request({"op": "define", "name": name}, f"define {name}", (value,), {})
+        self._request({"op": protocol.DEFINE, "name": name}, f"define {name}", (value,), {})
 
     def list(self, obj: "RemoteObject") -> list:
-        return self._request({"op": "list", "id": obj._handle.id}, "list(...)")
+        return self._request({"op": protocol.LIST, "id": obj._handle.id}, "list(...)")
 
     def reset(self, seed: int) -> None:
         """Before a test, in one round trip: drop the handles of the tests before
         (the worker no longer holds their objects) and seed as seed() does."""
-        self._request({"op": "reset", "seed": int(seed)}, "reset")
+        self._request({"op": protocol.RESET, "seed": int(seed)}, "reset")
 
     def _request(self, header: dict, call: str, args=None, kwargs=None, timeout=None):
         buffers: list[bytes] = []
@@ -179,7 +179,7 @@ class RemoteFunction:
 
     def __call__(self, *args, **kwargs):
         times = self._student._times
-        header = {"op": "call", "target": self._target}
+        header = {"op": protocol.CALL, "target": self._target}
         return self._student._request(header if times is None else dict(header, times=times),
                                       describe.call(self._label, args, kwargs), args, kwargs)
 
@@ -202,7 +202,8 @@ class RemoteObject(RemoteFunction):
     def __getattr__(self, attr: str):
         if attr.startswith("__"):
             raise AttributeError(attr)
-        value = self._student._request({"op": "getattr", "id": self._handle.id, "attr": attr},
+        value = self._student._request({"op": protocol.GETATTR, "id": self._handle.id,
+                                        "attr": attr},
                                        f"{self._label}.{attr}")
         if isinstance(value, RemoteObject):  # a bound method: named as the test called it
             value._label = f"{self._label}.{attr}"

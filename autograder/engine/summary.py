@@ -9,7 +9,8 @@ from __future__ import annotations
 from autograder.engine import untrusted
 
 
-def table(batch) -> str:
+def table(batch, reports: list[str] = ()) -> str:
+    """The table, then `reports`: the lines of the report stage (files written, warnings)."""
     a = batch.assignment
     questions = a.questions
     head = ["submission", *questions, "total"]
@@ -30,7 +31,7 @@ def table(batch) -> str:
         out += ["", "notes (first per submission; all in each results.json):", *problems]
     out += ["", f"grades: {batch.out / 'grades.csv'}",
             f"per-submission results: {batch.out}/<submission>/results.json"]
-    out += getattr(batch, "reports", [])
+    out += reports
     return untrusted.visible("\n".join(out))
 
 

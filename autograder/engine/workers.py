@@ -106,7 +106,8 @@ class Template:
         except WorkerDied as exc:
             return str(exc)
         try:
-            reply, buffers = conn.request({"op": "run_cell", "index": 0, "source": PROBE_CELL},
+            reply, buffers = conn.request({"op": protocol.RUN_CELL, "index": 0,
+                                           "source": PROBE_CELL},
                                           timeout=30, max_reply=0)
             report = protocol.unpack(reply.get("ok"), buffers, lambda handle: None)
             error = report.get("error") if isinstance(report, dict) else {"type": "no report"}
@@ -173,7 +174,7 @@ class Template:
         temp files); True if nothing of it is left. The grader never forks
         for this: a fork while another thread is in a BLAS call can hang it."""
         shared = self.sandbox.mode not in sandbox_mod.NAMESPACE_MODES
-        spec = json.dumps({"op": "sweep", "uid": uid, "shared": shared}).encode()
+        spec = json.dumps({"op": protocol.SWEEP, "uid": uid, "shared": shared}).encode()
         ours, theirs = socket.socketpair()
         try:
             with self.lock:

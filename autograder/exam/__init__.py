@@ -4,6 +4,6 @@ free-response export for manual grading (free_response) and the class
 report of difficulty per variant (report).
 
 An exam is an ordinary assignment whose grading_config has an [exam] table;
-its package (autograder/<id>/__init__.py) exposes `after_batch`, which the
-batch grader calls once every submission has been graded.
+its module autograder/<id>/reports.py (a hooks.BatchReports) hands the
+reports above to the report stage of `grade` (autograder/grade.py).
 """

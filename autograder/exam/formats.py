@@ -8,7 +8,7 @@ every such value when the value is right, and answer_problem says, in one
 sentence, what is wrong with any other. `build` copies this file into the
 exam notebook's public checks, and the hidden tests call it on what the
 worker sends back (exam.grading), so `grader.check` and the grade agree
-(tests/test_exam_formats.py runs both on the same answers). Hence: the
+(tests/exam/test_formats.py runs both on the same answers). Hence: the
 standard library only, numpy and torch values read by duck typing.
 """
 import math

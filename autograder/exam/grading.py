@@ -9,7 +9,7 @@ and are stored as JSON), which the reports read.
 """
 from __future__ import annotations
 
-from autograder.checks import fail
+from autograder.engine.fail import fail
 from autograder.engine import config, untrusted
 from autograder.engine.student import RemoteObject, StudentError
 from autograder.exam import formats

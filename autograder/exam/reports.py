@@ -1,5 +1,6 @@
-"""An exam's reports, written after the batch is graded (the exam package's
-after_batch hook):
+"""An exam's reports, written by the report stage after the batch is graded
+(autograder/<exam id>/reports.py, a hooks.BatchReports, calls write and
+class_report_section with the exam's reference):
 
     DIR/<submission>/free_response.html   one student's free responses, with their numbers
     DIR/free_responses.html (and .pdf)    all of them, one student per printed page
@@ -13,13 +14,13 @@ import io
 import statistics
 from pathlib import Path
 
-from autograder.engine.results import write_atomic
+from autograder.writing import write_atomic
 from autograder.engine.submissions import SubmissionError, read_notebook_bytes
 from autograder.exam import free_response, grading, identity, variants
 from autograder.report.htmlpage import esc, fmt, table
 
 
-def after_batch(batch, entries, ref) -> list[str]:
+def write(batch, entries, ref) -> list[str]:
     """Write every report; the lines returned are printed under the summary."""
     out: Path = batch.out
     a = batch.assignment

@@ -15,7 +15,7 @@ Out of 21 points:
                     grace@example.edu), the notebook says
                     STUDENT_ID = "Grace@Example.edu"                          21
 
-EXPECTED holds each submission's total (tests/test_exam_grading.py checks it).
+EXPECTED holds each submission's total (tests/exam/test_grading.py checks it).
 """
 from __future__ import annotations
 

@@ -3,7 +3,7 @@ of each numeric question as a function of the student's numbers, and the
 two coding stubs.
 
 The tables are public (the student notebook holds a copy, checked equal by
-tests/test_exam.py); what the grader keeps to itself is which identity's
+tests/exam/test_variants.py); what the grader keeps to itself is which identity's
 numbers count and the answers below.
 """
 from __future__ import annotations
@@ -11,14 +11,13 @@ from __future__ import annotations
 import math
 
 import numpy as np
-import torch  # noqa: F401  loaded here, before grading threads start: autograder.checks
-#              imports it lazily, and a first import racing in threads is slow
+import torch  # noqa: F401  loaded before grading threads start: a first import racing in threads is slow
 
 EXAM = "exam_midterm"
 
 # question -> (names of the numbers, one tuple per variant). Chosen so that
 # no variant is degenerate: the typical wrong answers differ from the right
-# one by more than the stated tolerance in every row (tests/test_exam.py).
+# one by more than the stated tolerance in every row (tests/exam/test_variants.py).
 TABLES = {
     # nn.TransformerEncoderLayer(d_model, heads, d_ff): heads is a distractor,
     # d_ff is not always 4 d_model, and 512/2048 (the textbook case) is left out.

@@ -1,6 +1,5 @@
 """Loss and perplexity of a uniform guess over the student's vocabulary."""
-from autograder.checks import fail
-from autograder.exam import grading
+from autograder.testing import fail, grading
 
 QUESTION = "chance_level"
 FORMATS = {"CHANCE_LOSS": 0, "CHANCE_PERPLEXITY": 1}  # numbers, at least this (the public check's)

@@ -1,6 +1,5 @@
 """Shape of the cross-attention weights for the student's batch, heads and lengths."""
-from autograder.checks import fail
-from autograder.exam import grading
+from autograder.testing import fail, grading
 
 QUESTION = "cross_attention_shape"
 NAME = "CROSS_ATTENTION_SHAPE"

@@ -1,6 +1,5 @@
 """Parameter count of nn.TransformerEncoderLayer at the student's sizes."""
-from autograder.checks import fail
-from autograder.exam import grading
+from autograder.testing import fail, grading
 
 QUESTION = "encoder_params"
 NAME = "ENCODER_LAYER_PARAMS"

@@ -1,6 +1,5 @@
 """Is the notebook the submitter's own? (STUDENT_ID against the grader's identity)"""
-from autograder.checks import fail
-from autograder.exam import grading
+from autograder.testing import fail, grading
 
 QUESTION = "identity"
 

@@ -3,9 +3,8 @@ import functools
 
 import numpy as np
 
-from autograder.checks import (expect_close, expect_dtype, expect_ndarray, expect_raises,
-                               expect_shape, fail)
-from autograder.exam import grading
+from autograder.testing import (expect_close, expect_dtype, expect_ndarray, expect_raises,
+                                expect_shape, fail, grading)
 
 QUESTION = "key_padding_mask"
 

@@ -1,6 +1,5 @@
 """Expected fraction of input positions that show [MASK] for the student's rates."""
-from autograder.checks import fail
-from autograder.exam import grading
+from autograder.testing import fail, grading
 
 QUESTION = "mask_fraction"
 NAME = "MASK_FRACTION"

@@ -3,8 +3,7 @@ import functools
 
 import numpy as np
 
-from autograder.checks import expect_close, expect_number, expect_raises, fail
-from autograder.exam import formats, grading
+from autograder.testing import expect_close, expect_number, expect_raises, fail, formats, grading
 
 QUESTION = "perplexity"
 

@@ -15,40 +15,30 @@ sources give the same zip bytes.
 """
 from __future__ import annotations
 
-import os
-import tempfile
 import zipfile
 from pathlib import Path
 
-from autograder import paths
+from autograder import paths, registry
+from autograder.writing import atomic_writer, zip_entry
 
 HERE = Path(__file__).resolve().parent
 SCRIPTS = ("setup.sh", "run_autograder")
 TOP_FILES = ("requirements.txt", "pyproject.toml")
-SKIP_DIRS = {"__pycache__", ".pytest_cache", ".ipynb_checkpoints"}
-EPOCH = (1980, 1, 1, 0, 0, 0)
-
-
-def assignment_folders() -> set[str]:
-    """Package folders holding an assignment's hidden tests."""
-    return {p.parent.name for pattern in ("*/reference.py", "*/test_*.py")
-            for p in paths.PACKAGE.glob(pattern)} | set(
-        paths.known_assignments())
+SKIP_DIRS = registry.SKIPPED
 
 
 def package_files(assignment_id: str) -> list[tuple[str, Path]]:
-    """(name in the zip, source file), for the package and config."""
-    others = assignment_folders() - {assignment_id}
-    files = []
-    for path in sorted(paths.PACKAGE.rglob("*")):
-        rel = path.relative_to(paths.ROOT)
-        parts = rel.parts
-        if (not path.is_file() or SKIP_DIRS & set(parts) or path.suffix in (".pyc", ".pyo")
-                or (len(parts) > 2 and parts[1] in others)):
-            continue
-        files.append((rel.as_posix(), path))
-    config = paths.CONFIG / f"{assignment_id}.toml"
-    files.append((f"grading_config/{config.name}", config))
+    """(name in the zip, source file): the grader's own code (the package
+    without any assignment's folder), then what the assignment's record names
+    (its package files and grading config), then the top-level files."""
+    record = registry.get(assignment_id)
+    assignment_dirs = {a.hidden_tests for a in registry.all_assignments()}
+    engine = [p for p in paths.PACKAGE.rglob("*")
+              if p.is_file() and not SKIP_DIRS & set(p.relative_to(paths.ROOT).parts)
+              and p.suffix not in (".pyc", ".pyo") and not assignment_dirs & set(p.parents)]
+    files = [(p.relative_to(paths.ROOT).as_posix(), p)
+             for p in sorted(engine + record.package_files())]
+    files.append((f"grading_config/{record.config.name}", record.config))
     files += [(name, paths.ROOT / name) for name in TOP_FILES]
     return files
 
@@ -57,33 +47,17 @@ def render_script(name: str, assignment_id: str) -> bytes:
     return (HERE / name).read_text().replace("@ASSIGNMENT@", assignment_id).encode()
 
 
-def _entry(name: str, mode: int) -> zipfile.ZipInfo:
-    info = zipfile.ZipInfo(name, date_time=EPOCH)
-    info.external_attr = (0o100000 | mode) << 16  # regular file with these permission bits
-    info.compress_type = zipfile.ZIP_DEFLATED
-    info.create_system = 3  # unix, so that the modes are honoured
-    return info
-
-
 def write_zip(assignment_id: str, dest: Path, torch_wheel: Path | None = None) -> Path:
     """Write the zip atomically to `dest`; return `dest`. A torch wheel (the
     CPU build) is shipped in wheels/ for setup.sh to install instead of PyPI's."""
     missing = [p for _, p in package_files(assignment_id) if not p.is_file()]
     if missing:
         raise FileNotFoundError(f"cannot package {assignment_id}: missing {missing}")
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=dest.parent, prefix=f".{dest.name}.")
-    try:
-        with os.fdopen(fd, "wb") as raw, zipfile.ZipFile(raw, "w") as zf:
-            for name in SCRIPTS:
-                zf.writestr(_entry(name, 0o755), render_script(name, assignment_id))
-            for name, path in package_files(assignment_id):
-                zf.writestr(_entry(name, 0o644), path.read_bytes())
-            if torch_wheel is not None:
-                zf.write(torch_wheel, f"wheels/{torch_wheel.name}")
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, dest)
-    except BaseException:
-        os.unlink(tmp)
-        raise
+    with atomic_writer(dest, 0o644) as raw, zipfile.ZipFile(raw, "w") as zf:
+        for name in SCRIPTS:
+            zf.writestr(zip_entry(name, 0o755), render_script(name, assignment_id))
+        for name, path in package_files(assignment_id):
+            zf.writestr(zip_entry(name), path.read_bytes())
+        if torch_wheel is not None:
+            zf.write(torch_wheel, f"wheels/{torch_wheel.name}")
     return dest

@@ -18,6 +18,7 @@ from autograder.engine import files, gradescope_export, untrusted
 from autograder.engine import results as results_mod
 from autograder.engine.notebook import MAX_NOTEBOOK_BYTES
 from autograder.engine.submissions import discover, safe_id
+from autograder.writing import write_atomic
 
 METADATA = "submission_metadata.json"
 """What Gradescope knows about the submission, written beside the upload's folder."""
@@ -143,7 +144,7 @@ def _max_total(assignment_id: str) -> float:
         return 0.0
 
 
-def main(assignment_id: str, root: Path, limits: dict | None = None,
+def main(*, assignment_id: str, root: Path, limits: dict | None = None,
          allow_unsafe: bool = False) -> int:
     """Always leaves <root>/results/results.json; returns 0 when it could be written."""
     data = error_results(assignment_id, INTERRUPTED)
@@ -155,6 +156,6 @@ def main(assignment_id: str, root: Path, limits: dict | None = None,
         traceback.print_exc(file=sys.stderr)
         data = error_results(assignment_id, FAILED.format(kind=type(exc).__name__))
     finally:  # also when interrupted: a results file in every case
-        results_mod.write_atomic(root / "results" / "results.json",
+        write_atomic(root / "results" / "results.json",
                                  json.dumps(data, indent=2) + "\n")
     return 0

@@ -7,10 +7,8 @@ worker), so that a bug there costs points on that question only.
 """
 import torch
 
-from autograder.checks import (expect_close, expect_equal, expect_raises, expect_shape,
-                               expect_tensor, fail, seeded)
-from autograder.engine.once import once
-from autograder.engine.student import RemoteObject
+from autograder.testing import (RemoteObject, expect_close, expect_equal, expect_raises,
+                                expect_shape, expect_tensor, fail, once, seeded)
 from autograder.hw1_attention import reference
 
 QUESTION = "TinySelfAttn"

@@ -1,7 +1,7 @@
 """Hidden tests: causal_mask."""
 import torch
 
-from autograder.checks import expect_close, expect_dtype, expect_raises, expect_shape, expect_tensor
+from autograder.testing import expect_close, expect_dtype, expect_raises, expect_shape, expect_tensor
 
 QUESTION = "causal_mask"
 ANSWER_BYTES = 1 << 16  # a mask of up to 40 x 40 in any dtype; a bigger answer stops the worker

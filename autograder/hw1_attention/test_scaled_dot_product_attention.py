@@ -1,7 +1,7 @@
 """Hidden tests: scaled_dot_product_attention."""
 import torch
 
-from autograder.checks import agrees, expect_close, expect_shape, expect_tensor, fail
+from autograder.testing import agrees, expect_close, expect_shape, expect_tensor, fail
 
 QUESTION = "scaled_dot_product_attention"
 SHAPES = [  # (batch dims, n_q, n_k, d_k, d_v)

@@ -9,9 +9,7 @@ models live on torch's "meta" device: their parameters have shapes but no
 storage, so 110 million of them cost nothing to build.
 """
 
-from autograder.checks import as_int, expect_equal, expect_int, seeded
-from autograder.engine.once import once
-from autograder.engine.student import RemoteObject
+from autograder.testing import RemoteObject, as_int, expect_equal, expect_int, once, seeded
 
 QUESTION = "count_parameters"
 MODELS = '''

@@ -10,8 +10,7 @@ import numbers
 
 import torch
 
-from autograder.checks import agrees, as_int, expect_equal, expect_int, fail
-from autograder.engine.once import once
+from autograder.testing import agrees, as_int, expect_equal, expect_int, fail, once
 from autograder.hw2_positions_params import reference
 
 QUESTION = "decoder_layer_param_count"

@@ -8,8 +8,7 @@ build, the reference's closed form, which the other tests hold to torch's counts
 
 import torch
 
-from autograder.checks import agrees, as_int, expect_equal, expect_int, fail
-from autograder.engine.once import once
+from autograder.testing import agrees, as_int, expect_equal, expect_int, fail, once
 
 QUESTION = "encoder_layer_param_count"
 WIDTHS = [1, 2, 3, 4, 6, 8, 10, 16, 33, 64, 100, 512, 768, 1024, 4096]

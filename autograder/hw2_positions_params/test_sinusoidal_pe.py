@@ -11,9 +11,8 @@ import math
 
 import numpy as np
 
-from autograder.checks import (agrees, as_array, expect_close, expect_dtype, expect_ndarray,
-                               expect_raises, expect_shape, fail)
-from autograder.engine.once import once
+from autograder.testing import (agrees, as_array, expect_close, expect_dtype, expect_ndarray,
+                                expect_raises, expect_shape, fail, once)
 
 QUESTION = "sinusoidal_pe"
 GRID = [(1, 2), (6, 8), (2, 4), (9, 6), (50, 16), (33, 10), (100, 64), (17, 2), (128, 128),

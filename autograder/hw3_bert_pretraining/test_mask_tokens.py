@@ -17,8 +17,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from autograder.checks import as_array, expect_dtype, expect_ndarray, expect_shape, fail
-from autograder.hw3_bert_pretraining.binomial import ALPHA, interval, pmf
+from autograder.testing import as_array, expect_dtype, expect_ndarray, expect_shape, fail
+from autograder.hw3_bert_pretraining.binomial import ALPHA, interval
 
 QUESTION = "mask_tokens"
 
@@ -274,7 +274,6 @@ def test_selection_is_independent(student):
     rows, width, calls = 256, 126, (70, 71, 72, 73)
     n = rows * width
     mid = round(DEFAULTS[0] * n)                     # 4838 of 32,256
-    near_mid = float(pmf(n, DEFAULTS[0])[mid - 1:mid + 2].sum())
     near, shared, selected = 0, 0, 0
     for seed in calls:
         ids = _full_rows(seed, rows, width)
@@ -295,9 +294,9 @@ def test_selection_is_independent(student):
     # (the rate itself is test_selection_rate's subject), no count has probability above
     # 0.36, so the number of the 256 rows of one call sharing a given count is at most
     # Bin(256, 0.37), which exceeds 192 (three quarters) with probability below 1e-35; over
-    # the 127 possible counts and 4 calls, below 1e-32: (a) and (b) together stay below 1e-6. Sampling a fixed number per row
-    # puts every row on one count. Outside [0.01, 0.99] there is no spread to measure, and
-    # nothing to pay for.
+    # the 127 possible counts and 4 calls, below 1e-32: (a) and (b) together stay below 1e-6.
+    # Sampling a fixed number per row puts every row on one count. Outside [0.01, 0.99]
+    # there is no spread to measure, and nothing to pay for.
     rate = selected / (n * len(calls))
     if not 0.01 <= rate <= 0.99:
         fail(f"{rate:.1%} of the ordinary positions were selected: with (almost) none or all "

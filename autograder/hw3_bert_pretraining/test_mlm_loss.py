@@ -7,7 +7,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from autograder.checks import (agrees, as_array, expect_close, expect_number, expect_shape,
+from autograder.testing import (agrees, as_array, expect_close, expect_number, expect_shape,
                                expect_tensor, fail)
 
 QUESTION = "mlm_loss"

@@ -1,7 +1,7 @@
 """Hidden tests: nsp_pair, exact."""
 from __future__ import annotations
 
-from autograder.checks import expect_equal, fail
+from autograder.testing import expect_equal, fail
 
 QUESTION = "nsp_pair"
 CLS, SEP = 101, 102

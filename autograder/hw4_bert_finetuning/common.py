@@ -3,7 +3,7 @@ cached once per batch, and the one piece of code sent into the worker, the
 notebook's provided (public, not graded) TinySelfAttn.
 
 The documented run (the lesson's figures, checked against the reference in
-tests/test_hw4_bert_finetuning.py): torch.manual_seed(42), build the default model;
+tests/assignments/test_hw4_bert_finetuning.py): torch.manual_seed(42), build the default model;
 torch.manual_seed(99), ids = torch.randint(0, 100, (50, 10)), labels =
 torch.randint(0, 2, (50,)); Adam lr 1e-3, 30 full-batch epochs.
 """
@@ -13,10 +13,7 @@ import contextlib
 
 import torch
 
-from autograder import checks
-from autograder.checks import expect_number, fail
-from autograder.engine.once import once
-from autograder.engine.student import RemoteObject
+from autograder.testing import RemoteObject, expect_number, fail, once, seeded
 from autograder.hw4_bert_finetuning import reference as ref
 
 MODEL_SEED, DATA_SEED = 42, 99
@@ -91,14 +88,14 @@ def documented_data():
 @once
 def reference_state(seed: int, config: tuple = DEFAULTS) -> dict:
     """State dict of the reference model built right after torch.manual_seed(seed)."""
-    with checks.seeded(seed):
+    with seeded(seed):
         model = ref.TinyBertForClassification(**dict(config))
     return {k: v.detach().clone() for k, v in model.state_dict().items()}
 
 
 def reference_model(seed: int, config: tuple = DEFAULTS, state: dict | None = None):
     """The reference model with the state of reference_state(seed, config) or `state`."""
-    with checks.seeded(0):  # its initial weights are overwritten; the global RNG is shared
+    with seeded(0):  # its initial weights are overwritten; the global RNG is shared
         model = ref.TinyBertForClassification(**dict(config))
     model.load_state_dict(state if state is not None else reference_state(seed, config))
     return model

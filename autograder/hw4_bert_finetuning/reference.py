@@ -2,7 +2,7 @@
 
 Self-contained (it also runs as a notebook cell in the project's corpus
 tests), so it carries its own copy of hw1's TinySelfAttn. The documented
-figures it reproduces are asserted in tests/test_hw4_bert_finetuning.py.
+figures it reproduces are asserted in tests/assignments/test_hw4_bert_finetuning.py.
 """
 from __future__ import annotations
 

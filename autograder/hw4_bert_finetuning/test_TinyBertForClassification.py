@@ -10,11 +10,8 @@ a bug in train_classifier costs nothing here.
 
 import torch
 
-from autograder.checks import (expect_close, expect_equal, expect_int, expect_shape, expect_tensor,
-                               fail)
-from autograder.engine.once import once
-from autograder.engine.remote_modules import StudentModule
-from autograder.engine.student import StudentError
+from autograder.testing import (StudentError, StudentModule, expect_close, expect_equal,
+                                expect_int, expect_shape, expect_tensor, fail, once)
 from autograder.hw4_bert_finetuning import common
 from autograder.hw4_bert_finetuning import reference as ref
 from autograder.hw4_bert_finetuning.common import DEEP, DEFAULTS, MODEL_SEED, SMALL

@@ -11,9 +11,7 @@ import numbers
 
 import torch
 
-from autograder.checks import expect_tensor, fail
-from autograder.engine.once import once
-from autograder.engine.remote_modules import Memo, lend_module
+from autograder.testing import Memo, expect_tensor, fail, lend_module, once
 from autograder.hw4_bert_finetuning import common
 from autograder.hw4_bert_finetuning.common import DEFAULTS, MODEL_SEED, SMALL
 

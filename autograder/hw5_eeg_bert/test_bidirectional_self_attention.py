@@ -1,7 +1,7 @@
 """Hidden tests: bidirectional_self_attention."""
 import numpy as np
 
-from autograder.checks import agrees, expect_close, expect_ndarray, expect_shape, fail
+from autograder.testing import agrees, expect_close, expect_ndarray, expect_shape, fail
 
 QUESTION = "bidirectional_self_attention"
 CONFIGS = [(9, 8, 2), (5, 12, 3), (7, 16, 4), (4, 6, 1), (6, 8, 8), (3, 10, 5)]  # (T, d, heads)

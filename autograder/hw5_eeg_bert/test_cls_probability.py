@@ -1,7 +1,7 @@
 """Hidden tests: cls_probability."""
 import numpy as np
 
-from autograder.checks import agrees, expect_close, expect_number, fail
+from autograder.testing import agrees, expect_close, expect_number, fail
 
 QUESTION = "cls_probability"
 # the lesson's [CLS] head, as printed to 4 decimals; b_c = 0

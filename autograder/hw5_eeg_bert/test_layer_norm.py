@@ -1,7 +1,7 @@
 """Hidden tests: layer_norm."""
 import numpy as np
 
-from autograder.checks import agrees, expect_close, expect_ndarray, expect_shape, fail
+from autograder.testing import agrees, expect_close, expect_ndarray, expect_shape, fail
 
 QUESTION = "layer_norm"
 # Rows whose variance is about 100 (a row of two values: above 1 but for one chance in

@@ -1,7 +1,7 @@
 """Hidden tests: mask_patches."""
 import numpy as np
 
-from autograder.checks import expect_close, expect_ndarray, fail
+from autograder.testing import expect_close, expect_ndarray, fail
 
 QUESTION = "mask_patches"
 # runs in the student's worker: is the array the student received left alone?

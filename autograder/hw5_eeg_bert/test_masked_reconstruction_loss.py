@@ -1,7 +1,7 @@
 """Hidden tests: masked_reconstruction_loss."""
 import numpy as np
 
-from autograder.checks import expect_close, expect_number, expect_raises, fail
+from autograder.testing import expect_close, expect_number, expect_raises, fail
 
 QUESTION = "masked_reconstruction_loss"
 CASES = [(8, 16, [3, 7]), (8, 16, [0]), (5, 4, [0, 2, 4]), (6, 9, [5, 1])]  # (P, L, masked)

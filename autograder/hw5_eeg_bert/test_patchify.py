@@ -1,7 +1,7 @@
 """Hidden tests: patchify."""
 import numpy as np
 
-from autograder.checks import (expect_close, expect_dtype, expect_ndarray, expect_raises,
+from autograder.testing import (expect_close, expect_dtype, expect_ndarray, expect_raises,
                                expect_shape, fail)
 
 QUESTION = "patchify"

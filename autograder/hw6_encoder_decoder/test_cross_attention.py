@@ -1,7 +1,7 @@
 """Hidden tests: cross_attention."""
 import numpy as np
 
-from autograder.checks import agrees, expect_close, expect_ndarray, expect_shape, fail
+from autograder.testing import agrees, expect_close, expect_ndarray, expect_shape, fail
 
 QUESTION = "cross_attention"
 CONFIGS = [(7, 9, 8, 2), (9, 7, 8, 2), (3, 11, 12, 3), (5, 5, 16, 4), (1, 6, 6, 1), (4, 2, 16, 8)]

@@ -7,7 +7,7 @@ called exactly once per generated token, with the ids generated so far.
 """
 import numpy as np
 
-from autograder.checks import expect_equal, fail
+from autograder.testing import expect_equal, fail
 
 QUESTION = "greedy_decode"
 STEP_SOURCE = '''

@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 
-from autograder.checks import Fail, expect_int, expect_raises, fail
+from autograder.testing import Fail, expect_int, expect_raises, fail
 
 QUESTION = "sample_next"
 DRAW_SOURCE = '''

@@ -3,7 +3,7 @@ import math
 
 import numpy as np
 
-from autograder.checks import agrees, expect_close, expect_number, fail
+from autograder.testing import agrees, expect_close, expect_number, fail
 
 QUESTION = "sequence_cross_entropy"
 

@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 
-from autograder.checks import expect_dtype, expect_ndarray, expect_shape, fail
+from autograder.testing import expect_dtype, expect_ndarray, expect_shape, fail
 
 QUESTION = "xavier_uniform"
 

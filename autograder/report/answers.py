@@ -13,7 +13,7 @@ import functools
 import json
 import re
 
-from autograder import paths
+from autograder import registry
 from autograder.engine import untrusted
 from autograder.engine.notebook import NotebookError, cell_source, parse_cells
 from autograder.engine.submissions import Entry, SubmissionError, read_notebook_bytes
@@ -69,7 +69,7 @@ def handed_out(assignment_id: str) -> frozenset[str]:
 def _student_cells(assignment_id: str) -> list[dict]:
     """The cells of the student notebook `build` wrote ([] without one)."""
     try:
-        with open(paths.student_notebook(assignment_id), encoding="utf-8") as f:
+        with open(registry.get(assignment_id).student_notebook, encoding="utf-8") as f:
             cells = json.load(f).get("cells", [])
     except (OSError, ValueError, AttributeError):
         return []

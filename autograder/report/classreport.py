@@ -11,18 +11,20 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from autograder.engine.results import write_atomic
+from autograder.writing import write_atomic
 from autograder.report import plots, problems, stats
 from autograder.report.htmlpage import esc, fmt, page, table
 
 log = logging.getLogger(__name__)
 
 
-def write(path: Path, batch) -> None:
-    write_atomic(path, render(batch))
+def write(path: Path, batch, sections: list[str] = ()) -> None:
+    write_atomic(path, render(batch, sections))
 
 
-def render(batch) -> str:
+def render(batch, sections: list[str] = ()) -> str:
+    """The page; `sections`: HTML of the assignment's own reports (an exam's
+    difficulty per variant, hooks.BatchReports.class_report_section)."""
     a = batch.assignment
     max_points = {q: a.config.max_points(q) for q in a.questions}
     results = sorted(batch.results, key=lambda r: r.submission)
@@ -33,18 +35,12 @@ def render(batch) -> str:
             f"{len(results)} submissions graded in {batch.seconds:.1f} s.</p>"]
     body += _scores(results, a.max_total)
     body += _questions(qs)
-    body += _variants(batch)
+    body += sections
     body += _tests(ts)
     body += _runtimes(results, a.config.limits.notebook_seconds)
     body += _problems(problems.of_batch(results))
     body += _other_assignments(results, a.id)
     return page(f"{a.config.title}: class report", body, script=True)
-
-
-def _variants(batch) -> list[str]:
-    """An exam's per-question difficulty across its per-student variants."""
-    from autograder.exam.reports import class_report_section
-    return class_report_section(batch)
 
 
 def _img(draw, alt: str, *args) -> str:

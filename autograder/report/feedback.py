@@ -13,7 +13,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from autograder.engine.results import SubmissionResult, TestResult, cap, write_atomic
+from autograder.engine.results import SubmissionResult, TestResult, cap
+from autograder.writing import write_atomic
 from autograder.report import htmlpage
 from autograder.report.htmlpage import esc, fmt
 

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from autograder.engine.results import SubmissionResult
 from autograder.report.lateness import Timing
 from autograder.report import roster
-from autograder.report.roster import Student
+from autograder.report.roster import RosterStudent
 
 GRADEBOOK_COLUMNS = ["student", "section", "submission", "status", "on_roster", "total",
                      "max_total", "percent", "submitted", "late_by", "note"]
@@ -39,7 +39,7 @@ CANVAS_ID_COLUMNS = ["Student", "ID", "SIS User ID", "SIS Login ID", "Section"]
 @dataclass(frozen=True)
 class Row:
     """One student's line: a roster student, a submission, or both."""
-    student: Student | None
+    student: RosterStudent | None
     result: SubmissionResult | None
     timing: Timing | None
     on_roster: str

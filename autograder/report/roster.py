@@ -35,7 +35,9 @@ class RosterError(Exception):
 
 
 @dataclass
-class Student:
+class RosterStudent:
+    """One row of the roster (a student of the class), not the notebook proxy engine.student.Student."""
+
     name: str
     keys: dict[str, str]
     """Identifier column (lower case) -> value, as written in the roster."""
@@ -55,7 +57,7 @@ class Student:
 
 @dataclass
 class Roster:
-    students: list[Student]
+    students: list[RosterStudent]
     columns: list[str]
     """The header as written (a Canvas export's assignment columns among them)."""
 
@@ -91,7 +93,7 @@ def read(path: Path) -> Roster:
         label = (row.get(name) or "").strip() if name else ""
         if label.lower() == "points possible":  # the second row of a Canvas export
             continue
-        students.append(Student(label, {k.strip().lower(): (row.get(k) or "").strip() for k in keys},
+        students.append(RosterStudent(label, {k.strip().lower(): (row.get(k) or "").strip() for k in keys},
                                 (row.get(section) or "").strip() if section else "", row))
     return Roster(students, [h for h in header.values()])
 
@@ -116,8 +118,8 @@ def identities(result: SubmissionResult, member: dict) -> set[str]:
     return ids
 
 
-def match(students: list[Student], results: list[SubmissionResult]
-          ) -> tuple[list[tuple[Student, SubmissionResult | None]], list[SubmissionResult]]:
+def match(students: list[RosterStudent], results: list[SubmissionResult]
+          ) -> tuple[list[tuple[RosterStudent, SubmissionResult | None]], list[SubmissionResult]]:
     """Each roster student with their submission (None when missing), and the
     submissions no roster row claims. Each member of a submission is
     claimed once: a group's submission goes to every member's row."""

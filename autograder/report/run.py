@@ -2,18 +2,24 @@
 
 1. before grading: `prepare` reads the roster (so a bad one stops us before
    minutes of grading) and snapshots the previous results for the regrade diff;
-2. after grading: `write_all` writes feedback, gradebooks, the class report,
-   regrade.md when there was a previous run and similarity.html when there
-   are two submissions or more; it returns the lines the command prints.
+2. after grading: `write_all` writes the assignment's own reports (an exam's,
+   hooks.BatchReports), feedback, gradebooks, the class report, regrade.md
+   when there was a previous run and similarity.html when there are two
+   submissions or more; it returns the lines the command prints.
+
+This is the pipeline's report stage (autograder/grade.py): it reads the graded
+batch and writes beside grades.csv, never into what grading wrote.
 """
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from autograder.engine.results import write_atomic
+from autograder.writing import write_atomic
+from autograder.hooks import BatchReports
 from autograder.report import (classreport, feedback, gradebook, lateness, regrade, roster,
                                similarity)
 
@@ -33,16 +39,23 @@ def prepare(out: Path, roster_path: Path | None = None, due: str | None = None) 
                     regrade.snapshot(out), lateness.parse_time(due) if due else None)
 
 
-def write_all(batch, submissions: Path, prepared: Prepared) -> list[str]:
-    """Every report; one that fails (one student's feedback, one export) is
-    reported in the lines returned and the others are still written."""
+def write_all(batch, submissions: Path, prepared: Prepared,
+              extra: Sequence[BatchReports] = ()) -> list[str]:
+    """Every report, `extra` first (the assignment's own); one that fails (one
+    student's feedback, one export) is reported in the lines returned and the
+    others are still written."""
     out, a = batch.out, batch.assignment
+    lines: list[str] = []
+    sections: list[str] = []  # the extra reports' parts of report.html
+    for reports in extra:
+        lines += _attempt(lines, f"the {a.id} reports", reports.write, batch, batch.entries) or []
+        sections += _attempt(lines, f"the {a.id} part of report.html",
+                             reports.class_report_section, batch) or []
     paths = {e.id: e.path for e in batch.entries}  # as grading found them
     timings = {r.submission: lateness.timing(r, paths.get(r.submission), prepared.due)
                for r in batch.results}
     ctx = feedback.Context(a.config.title, a.questions,
                            {q: a.config.max_points(q) for q in a.questions})
-    lines: list[str] = []
     for r in batch.results:
         _attempt(lines, f"the feedback of {r.submission}", feedback.write,
                  out, r, ctx, lateness.status_line(timings[r.submission]))
@@ -62,7 +75,7 @@ def write_all(batch, submissions: Path, prepared: Prepared) -> list[str]:
         or a.config.title
     _attempt(lines, "canvas.csv", lambda: write_atomic(
         out / "canvas.csv", gradebook.canvas_csv(rows, column, a.max_total)))
-    _attempt(lines, "report.html", classreport.write, out / "report.html", batch)
+    _attempt(lines, "report.html", classreport.write, out / "report.html", batch, sections)
     lines += [f"feedback for students: {out}/<submission>/feedback.md and feedback.html",
               f"gradebook: {out / 'gradebook.csv'} (status per student), "
               f"{out / 'canvas.csv'} (Canvas import)",

@@ -49,9 +49,9 @@ import matplotlib
 matplotlib.use("Agg")  # copydetect imports pyplot: no display on a grading server
 from copydetect import CodeFingerprint, compare_files  # noqa: E402
 
-from autograder.engine.results import write_atomic  # noqa: E402
 from autograder.report import answers  # noqa: E402
 from autograder.report.htmlpage import esc, page, table  # noqa: E402
+from autograder.writing import write_atomic  # noqa: E402
 
 NOISE = 25
 """Normalised characters per fingerprint (copydetect's noise threshold)."""

@@ -166,7 +166,7 @@ class Server:
                 obj, bufs = protocol.pack(value, self.to_handle)
                 reply = {"ok": obj}
             except BaseException as exc:  # the student's error, reported as data
-                if isinstance(exc, SystemExit) and op == "exit":
+                if isinstance(exc, SystemExit) and op == protocol.EXIT:
                     return
                 reply, bufs = {"error": error_report(exc)}, []
             protocol.send_frame(self.sock, reply, bufs)
@@ -184,48 +184,65 @@ class Server:
         return protocol.unpack(reply.get("ok"), buffers, self.from_handle)
 
     def dispatch(self, op, header, buffers):
+        """Answer one request with its method op_<name> (names: protocol.OPERATIONS)."""
+        handler = getattr(self, f"op_{op}", None) if op in protocol.OPERATIONS else None
+        if handler is None:
+            raise ValueError(f"unknown request: {op!r}")
         args = kwargs = None
         if "args" in header:
             args = protocol.unpack(header["args"], buffers, self.from_handle)
             kwargs = protocol.unpack(header.get("kwargs", {"t": "dict", "v": []}),
                                      buffers, self.from_handle)
-        if op == "run_cell":
-            return self.run_cell(header["index"], header["source"])
-        if op == "call":
-            func = self.resolve(header["target"])
-            if "times" in header:  # a sampling loop in one request (Student.repeat)
-                return [func(*args, **kwargs) for _ in range(int(header["times"]))]
-            return func(*args, **kwargs)
-        if op == "getattr":
-            return getattr(self.from_handle(protocol.Handle(header["id"], "")), header["attr"])
-        if op == "get":
-            return self.resolve({"name": header["name"]})
-        if op == "has":
-            return header["name"] in self.namespace
-        if op == "list":
-            return list(self.from_handle(protocol.Handle(header["id"], "")))
-        if op == "seed":
-            seed_everything(header["seed"])
-            return None
-        if op == "new":
-            module, _, attr = header["path"].rpartition(".")
-            return getattr(importlib.import_module(module), attr)(*args, **kwargs)
-        if op == "build":
-            scope: dict = {"__name__": "grader_helper"}
-            exec(self.compiled(header["source"]), scope)
-            return scope[header["name"]](*args, **kwargs)
-        if op == "callback":  # a proxy for a function the grader lends this test
-            return GraderFunction(self, str(header["name"]))
-        if op == "define":  # a lent function in place of the student's: one bug costs one question
-            self.namespace[header["name"]] = args[0]
-            return None
-        if op == "reset":  # a test begins: the last test's objects go, every generator reseeded
-            self.handles.clear()
-            seed_everything(header["seed"])
-            return None
-        if op == "exit":
-            raise SystemExit(0)
-        raise ValueError(f"unknown request: {op!r}")
+        return handler(header, args, kwargs)
+
+    def op_run_cell(self, header, args, kwargs):
+        return self.run_cell(header["index"], header["source"])
+
+    def op_call(self, header, args, kwargs):
+        func = self.resolve(header["target"])
+        if "times" in header:  # a sampling loop in one request (Student.repeat)
+            return [func(*args, **kwargs) for _ in range(int(header["times"]))]
+        return func(*args, **kwargs)
+
+    def op_getattr(self, header, args, kwargs):
+        return getattr(self.from_handle(protocol.Handle(header["id"], "")), header["attr"])
+
+    def op_get(self, header, args, kwargs):
+        return self.resolve({"name": header["name"]})
+
+    def op_has(self, header, args, kwargs):
+        return header["name"] in self.namespace
+
+    def op_list(self, header, args, kwargs):
+        return list(self.from_handle(protocol.Handle(header["id"], "")))
+
+    def op_seed(self, header, args, kwargs):
+        seed_everything(header["seed"])
+
+    def op_new(self, header, args, kwargs):
+        module, _, attr = header["path"].rpartition(".")
+        return getattr(importlib.import_module(module), attr)(*args, **kwargs)
+
+    def op_build(self, header, args, kwargs):
+        scope: dict = {"__name__": "grader_helper"}
+        exec(self.compiled(header["source"]), scope)
+        return scope[header["name"]](*args, **kwargs)
+
+    def op_callback(self, header, args, kwargs):
+        """A proxy for a function the grader lends this test."""
+        return GraderFunction(self, str(header["name"]))
+
+    def op_define(self, header, args, kwargs):
+        """A lent function in place of the student's: one bug costs one question."""
+        self.namespace[header["name"]] = args[0]
+
+    def op_reset(self, header, args, kwargs):
+        """A test begins: the last test's objects go, every generator reseeded."""
+        self.handles.clear()
+        seed_everything(header["seed"])
+
+    def op_exit(self, header, args, kwargs):
+        raise SystemExit(0)
 
     def compiled(self, source: str):
         """A grader helper's code, compiled once per worker: tests build from the

@@ -1,0 +1,14 @@
+"""The midterm's own reports (a hooks.BatchReports, run by the report stage):
+free responses for manual grading, difficulty per variant, identity flags."""
+from __future__ import annotations
+
+from autograder.exam import reports
+from autograder.exam_midterm import reference
+
+
+def write(batch, entries) -> list[str]:
+    return reports.write(batch, entries, reference)
+
+
+def class_report_section(batch) -> list[str]:
+    return reports.class_report_section(batch)

@@ -1,0 +1,131 @@
+"""`python -m autograder grade`: the grading pipeline, two stages.
+
+    1. grade    every submission's results.json, then grades.csv
+                (engine/batch.py locally, cluster/client.py on a Dask cluster)
+    2. report   every report, from the graded batch (report/run.py): feedback,
+                gradebooks, class report, regrade diff, similarity, and the
+                assignment's own reports (an exam's, hooks.BatchReports)
+
+The Gradescope entry (gradescope/run.py) and `bench` run stage 1 only. What
+must stay true: a failure of stage 2 never touches what stage 1 wrote; the
+roster and --due are read before stage 1, so a bad one costs no grading time.
+"""
+from __future__ import annotations
+
+import sys
+import traceback
+from dataclasses import fields
+from pathlib import Path
+
+from autograder import hooks, registry
+
+
+def main(*, submissions: Path, assignment: str, out: Path, jobs: int | None = None,
+         quiet: bool = False, limits: tuple[str, ...] = (), roster: Path | None = None,
+         due: str | None = None, scheduler: str | None = None, resume: bool = False,
+         allow_unsafe: bool = False) -> int:
+    """Grade, then report; 0 when it could grade, 2 with a message when it cannot.
+    `limits`: NAME=VALUE overrides of the grading config's limits."""
+    from autograder.cluster import ClusterError  # the exception only: no Dask import
+    from autograder.engine import summary
+    from autograder.engine.config import ConfigError
+    from autograder.engine.sandbox import SandboxUnavailable
+    from autograder.report import run as report_run
+    from autograder.report.roster import RosterError
+    problem = bad_options(submissions, assignment, out, jobs, scheduler, resume, allow_unsafe)
+    if problem:
+        return _refuse(problem)
+    try:
+        prepared = report_run.prepare(out, roster, due)
+    except (RosterError, ValueError) as exc:
+        return _refuse(str(exc))
+    try:
+        batch = grade_stage(assignment, submissions, out, jobs=jobs, quiet=quiet,
+                            limits=parse_limits(limits), scheduler=scheduler, resume=resume,
+                            allow_unsafe=allow_unsafe)
+    except (ClusterError, ConfigError, SandboxUnavailable, TypeError, ValueError) as exc:
+        return _refuse(str(exc))
+    lines = report_stage(batch, submissions, prepared)
+    if not quiet:
+        print(summary.table(batch, lines))
+    return 0
+
+
+def _refuse(problem: str) -> int:
+    print(f"error: {problem}", file=sys.stderr)
+    return 2
+
+
+def grade_stage(assignment: str, submissions: Path, out: Path, *, jobs, quiet, limits,
+                scheduler, resume, allow_unsafe):
+    """Stage 1, locally or on a Dask cluster (Dask is imported only then): the Batch."""
+    if scheduler is None:
+        from autograder.engine import batch
+        return batch.grade_folder(assignment, submissions, out, jobs=jobs,
+                                  progress=not quiet, limits=limits, allow_unsafe=allow_unsafe)
+    from autograder.cluster import client
+    return client.grade_folder(assignment, submissions, out, scheduler, resume_run=resume,
+                               progress=not quiet, limits=limits)
+
+
+def report_stage(batch, submissions: Path, prepared) -> list[str]:
+    """Stage 2: every report; the lines to print. grades.csv is written already,
+    so a failure here is reported, not fatal."""
+    from autograder.report import run as report_run
+    try:
+        return report_run.write_all(batch, submissions, prepared, assignment_reports(batch))
+    except Exception as exc:  # a bug of ours: the grades stand, say what is missing
+        traceback.print_exc()
+        return [f"warning: the reports could not be written ({type(exc).__name__}: {exc}); "
+                "grades.csv and results.json are complete"]
+
+
+def assignment_reports(batch) -> list[hooks.BatchReports]:
+    """The assignment's own reports (autograder/<id>/reports.py), if it has any."""
+    record = registry.get(batch.assignment.id)
+    if not record.has_reports:
+        return []
+    return [hooks.load(f"{record.package}.reports", hooks.BatchReports)]
+
+
+def bad_options(submissions: Path, assignment: str, out: Path, jobs, scheduler, resume,
+                allow_unsafe) -> str | None:
+    """What is wrong with the grade command's arguments, if anything."""
+    from autograder.engine import submissions as submissions_mod
+    if assignment not in registry.ids():
+        return f"unknown assignment {assignment!r}; known: {', '.join(registry.ids())}"
+    problem = submissions_mod.problem_with(submissions)
+    if problem:
+        return problem
+    if out.exists() and not out.is_dir():
+        return f"--out {out} is a file; give a folder (it is created if needed)"
+    if jobs is not None and jobs < 1:
+        return "--jobs must be 1 or more"
+    if resume and not scheduler:
+        return "--resume needs --scheduler (it finishes an interrupted cluster run)"
+    if scheduler and allow_unsafe:
+        return ("--unsafe-no-sandbox applies to local grading only: each Dask host chooses "
+                "its own sandbox when it starts (docs/scaling.md)")
+    if scheduler and jobs is not None:
+        return ("--jobs does not apply with --scheduler: each Dask worker grades as many "
+                "submissions at once as it has threads (dask worker --nthreads)")
+    return None
+
+
+def parse_limits(pairs) -> dict:
+    """["notebook_seconds=20", ...] -> {"notebook_seconds": 20}; ValueError with a message."""
+    from autograder.engine.config import Limits
+    known = [f.name for f in fields(Limits)]
+    limits = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep:
+            raise ValueError(f"--limit expects NAME=VALUE, got {pair!r}")
+        if name.strip() not in known:
+            raise ValueError(f"--limit {pair}: unknown limit {name.strip()!r}; "
+                             f"known: {', '.join(known)}")
+        try:
+            limits[name.strip()] = float(value) if "." in value else int(value)
+        except ValueError:
+            raise ValueError(f"--limit {pair}: the value must be a number") from None
+    return limits

@@ -1,0 +1,42 @@
+"""Everything a hidden test imports: the one module for authors of autograder/<id>/test_*.py.
+
+    from autograder.testing import expect_close, expect_shape, fail
+
+A hidden test is a pytest test function taking the fixtures `student` (a
+Student: the notebook's namespace in a sandboxed worker), `ref` (the module
+autograder/<id>/reference.py), `submission` (who submitted: id and the
+platform's metadata) and any fixture of its own module; it may be
+parametrized. It fails by raising (Fail from the checks below, a plain assert,
+pytest.raises/approx): the message is shown to the student. docs/authoring.md
+says how to write one and how to run it with pytest against one notebook.
+"""
+from __future__ import annotations
+
+from autograder.checks import (ROUNDING, agrees, as_array, as_int, expect_close, expect_dtype,
+                               expect_equal, expect_int, expect_ndarray, expect_number,
+                               expect_raises, expect_shape, expect_tensor, seeded)
+from autograder.engine.callbacks import MAX_ARG_BYTES, MAX_CALLS
+from autograder.engine.fail import Fail, fail
+from autograder.engine.once import once
+from autograder.engine.remote_modules import Memo, StudentModule, lend_module
+from autograder.engine.student import (RemoteFunction, RemoteObject, Student, StudentError,
+                                       StudentTimeout)
+from autograder.exam import formats, grading
+from autograder.hooks import BatchReports, Examples
+
+__all__ = [
+    # checks: messages say what differs, never the expected value
+    "Fail", "fail", "seeded", "as_array", "as_int", "agrees", "expect_close", "expect_dtype",
+    "expect_equal", "expect_int", "expect_ndarray", "expect_number", "expect_raises",
+    "expect_shape", "expect_tensor", "ROUNDING",
+    # a value computed once per batch (references that do not depend on the submission)
+    "once",
+    # the student's notebook, seen from the test
+    "Student", "RemoteFunction", "RemoteObject", "StudentError", "StudentTimeout",
+    # known-good code the worker calls back into (never sent there)
+    "MAX_ARG_BYTES", "MAX_CALLS", "Memo", "StudentModule", "lend_module",
+    # an exam's grading helpers: whose numbers count, short answers and their formats
+    "grading", "formats",
+    # what an assignment's other modules provide
+    "BatchReports", "Examples",
+]

@@ -1,0 +1,48 @@
+"""Files the package writes: whole or not at all, and zips with reproducible bytes.
+
+What must stay true: a reader never sees half a file and a crash never leaves
+one (a temporary file in the target's folder, renamed over it); the same
+contents give the same zip bytes (entries dated 1980-01-01, fixed modes).
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+import zipfile
+from pathlib import Path
+
+EPOCH = (1980, 1, 1, 0, 0, 0)
+"""The date of every zip entry (the earliest a zip can hold)."""
+
+
+@contextlib.contextmanager
+def atomic_writer(path: Path, mode: int | None = None):
+    """A binary file that becomes `path` when the block ends without an error
+    (with permission bits `mode`, or mkstemp's owner-only ones)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            yield f
+        if mode is not None:
+            os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write `text` (UTF-8, newlines as given) to `path` atomically."""
+    with atomic_writer(path) as f:
+        f.write(text.encode("utf-8"))
+
+
+def zip_entry(name: str, mode: int = 0o644) -> zipfile.ZipInfo:
+    """A deflated regular-file entry with a fixed date and permission bits."""
+    info = zipfile.ZipInfo(name, date_time=EPOCH)
+    info.external_attr = (0o100000 | mode) << 16
+    info.compress_type = zipfile.ZIP_DEFLATED
+    info.create_system = 3  # unix, so that the modes are honoured
+    return info

@@ -1,0 +1,149 @@
+"""The corpus of correct and buggy variants: reading its headers, grading it.
+
+A buggy variant opens with its declaration, reviewed by a person:
+
+    # question: mask_tokens
+    # fails: test_labels_and_corruption_rules, test_random_ids_uniform
+
+`question` is the stub the mistake is in; `fails` is exactly the hidden tests
+of that question it must fail (the properties it breaks), nothing more.
+Used by tests/assignments/test_corpus.py and by scripts/corpus_failures.py (which prints
+what the tests fail now, so the lists are easy to review and regenerate).
+"""
+from __future__ import annotations
+
+import ast
+import inspect
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from autograder import protocol
+from autograder.engine import assignment as assignment_mod
+from tests.conftest import grade, write_notebook
+
+CORPUS = Path(__file__).parent / "corpus"
+QUESTION = re.compile(r"#\s*question:\s*(\w+)\s*$")
+FAILS = re.compile(r"#\s*fails:\s*(.*?)\s*$")
+RAISES = "raises__everywhere"
+
+
+@dataclass(frozen=True)
+class Declared:
+    question: str | None
+    fails: tuple[str, ...] | None
+    """None when the header has no `# fails:` line."""
+
+
+def declared(path: Path) -> Declared:
+    """The header of a corpus file (its first two lines)."""
+    lines = path.read_text().splitlines()[:2] + ["", ""]
+    q, f = QUESTION.match(lines[0]), FAILS.match(lines[1])
+    fails = tuple(n.strip() for n in f.group(1).split(",") if n.strip()) if f else None
+    return Declared(q.group(1) if q else None, fails)
+
+
+def variants(assignment_id: str | None = None) -> list[Path]:
+    """Every corpus file, sorted (correct/ and buggy/ of each assignment)."""
+    pattern = f"{assignment_id or '*'}/*/*.py"
+    return [p for p in sorted(CORPUS.glob(pattern)) if p.parent.name in ("correct", "buggy")]
+
+
+def submission_id(path: Path) -> str:
+    return f"{path.parent.name}__{path.stem}"
+
+
+def grade_corpus(assignment_id: str, workdir: Path, extra: dict[str, list[str]] | None = None):
+    """Grade every variant of one assignment in one batch, each as the reference
+    solution plus the variant as a second cell, beside the `extra` notebooks
+    ({id: cells}); (assignment, {path: result}, {extra id: result})."""
+    subs = workdir / "subs"
+    subs.mkdir(parents=True)
+    a = assignment_mod.load(assignment_id)
+    reference = inspect.getsource(a.reference)
+    paths = variants(assignment_id)
+    for p in paths:
+        write_notebook(subs / f"{submission_id(p)}.ipynb", [reference, p.read_text()])
+    for name, cells in (extra or {}).items():
+        write_notebook(subs / f"{name}.ipynb", cells)
+    results = grade(assignment_id, subs, workdir / "out")
+    return a, {p: results[submission_id(p)] for p in paths}, {n: results[n] for n in extra or {}}
+
+
+def failed_tests(result) -> list[tuple[str, str]]:
+    """(question, test name) of each failed test, in grading order."""
+    return [(t.question, t.name) for t in result.tests if t.status == "failed"]
+
+
+class Graded:
+    """Each assignment's whole corpus graded once (with the raise-everywhere
+    notebook), and every string the grader sent its workers meanwhile (but the
+    notebooks' own cells). Shared by the corpus and snapshot tests (the
+    session fixture `graded` of tests/conftest.py)."""
+
+    def __init__(self, tmp_path_factory):
+        self.tmp = tmp_path_factory
+        self.cache: dict = {}
+        self.texts: dict[str, list[str]] = {}
+
+    def __call__(self, assignment_id: str, path: Path):
+        a, results, _ = self._graded(assignment_id)
+        return a, results[path]
+
+    def results(self, assignment_id: str) -> dict:
+        """{path: result} of every variant."""
+        return self._graded(assignment_id)[1]
+
+    def raising(self, assignment_id: str):
+        return self._graded(assignment_id)[2][RAISES]
+
+    def sent(self, assignment_id: str) -> list[str]:
+        self._graded(assignment_id)
+        return self.texts[assignment_id]
+
+    def _graded(self, assignment_id: str):
+        if assignment_id not in self.cache:
+            reference = inspect.getsource(assignment_mod.load(assignment_id).reference)
+            texts = self.texts.setdefault(assignment_id, [])
+            with pytest.MonkeyPatch.context() as patch:
+                patch.setattr(protocol, "send_frame", _recording(protocol.send_frame, texts))
+                self.cache[assignment_id] = grade_corpus(
+                    assignment_id, self.tmp.mktemp(assignment_id),
+                    {RAISES: [raise_everywhere(reference)]})
+        return self.cache[assignment_id]
+
+
+def _recording(send_frame, texts: list[str]):
+    """send_frame, keeping every string of every request but the notebook's cells."""
+    def send(sock, header, buffers=()):
+        if header.get("op") != "run_cell":
+            texts.extend(_strings(header))
+        return send_frame(sock, header, buffers)
+    return send
+
+
+def _strings(value):
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for v in value.values():
+            yield from _strings(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _strings(v)
+
+
+def raise_everywhere(reference: str) -> str:
+    """A notebook cell defining every function and class of the reference so
+    that calling it raises ValueError."""
+    raises = "raise ValueError('no answer')"
+    cells = []
+    for node in ast.parse(reference).body:
+        if isinstance(node, ast.FunctionDef):
+            cells.append(f"def {node.name}(*args, **kwargs):\n    {raises}\n")
+        elif isinstance(node, ast.ClassDef):
+            cells.append(f"class {node.name}:\n    def __init__(self, *args, **kwargs):\n"
+                         f"        {raises}\n")
+    return "\n\n".join(cells)

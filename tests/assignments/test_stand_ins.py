@@ -1,0 +1,83 @@
+"""Do tests judged on the student's own answers pay for doing nothing?
+
+A test whose subject is compared with the student's own answers (ignored
+positions, stopping after eos, rng use) must not pay a stand-in that returns
+a constant, its input or nothing at all: such an answer earns only the tests
+about its format (type and shape), which it gets right. Stand-ins for every
+stub of hw3, hw5 and hw6, graded through the real engine.
+"""
+from __future__ import annotations
+
+import inspect
+
+import pytest
+
+from autograder.engine import assignment as assignment_mod
+
+STAND_INS = {
+    "hw3_bert_pretraining": ('''
+import numpy as np
+import torch
+def mask_tokens(input_ids, vocab_size, mask_id, special_ids, rng, select_prob=0.15,
+                mask_prob=0.8, random_prob=0.1):
+    ids = np.array(input_ids, dtype=np.int64)
+    return ids.copy(), np.full(ids.shape, -100, dtype=np.int64)
+def mlm_loss(logits, labels):
+    return torch.zeros(())
+def nsp_pair(tokens_a, tokens_b, cls_id, sep_id):
+    return [cls_id, sep_id, sep_id], [0, 0, 1]
+''', {"mask_tokens::test_types_and_shapes", "mlm_loss::test_returns_scalar_tensor",
+      "nsp_pair::test_returns_two_lists"}),
+    "hw5_eeg_bert": ('''
+import numpy as np
+def patchify(signal, patch_len):
+    C, N = np.shape(signal)
+    if not isinstance(patch_len, int) or patch_len < 1 or N % patch_len:
+        raise ValueError("patch_len")
+    return np.zeros((N // patch_len, C * patch_len))
+def layer_norm(x, eps=1e-5):
+    return np.zeros(np.shape(x))
+def mask_patches(z, positions, mask_vector):
+    return np.array(z, dtype=np.float64)
+def bidirectional_self_attention(x, Wq, Wk, Wv, Wo, heads):
+    T, d = np.shape(x)
+    return np.zeros((T, d)), np.full((heads, T, T), 1.0 / T)
+def masked_reconstruction_loss(recon, target, masked):
+    if len(masked) == 0:
+        raise ValueError("empty")
+    return 0.0
+def cls_probability(h_cls, w, b):
+    return 0.5
+''', {"patchify::test_shape_dtype", "bidirectional_self_attention::test_shapes",
+      "masked_reconstruction_loss::test_returns_a_number"}),
+    "hw6_encoder_decoder": ('''
+import numpy as np
+def xavier_uniform(fan_in, fan_out, rng):
+    return np.zeros((fan_in, fan_out))
+def teacher_forcing(continuation, sos_id, eos_id):
+    return [sos_id], [eos_id]
+def cross_attention(y, h, Wq, Wk, Wv, Wo, heads):
+    return np.zeros(np.shape(y)), np.full((heads, len(y), len(h)), 1.0 / len(h))
+def greedy_decode(step, sos_id, eos_id, max_len):
+    return [sos_id]
+def sample_next(logits, temperature, rng, top_k=None):
+    if temperature <= 0 or (top_k is not None and top_k < 1):
+        raise ValueError("bad arguments")
+    return 0
+def sequence_cross_entropy(logits, labels):
+    return float(np.log(np.shape(logits)[1]))
+''', {"xavier_uniform::test_shape_dtype_bounds", "cross_attention::test_rectangular_shapes",
+      "greedy_decode::test_starts_with_sos", "sample_next::test_returns_an_id",
+      # log V is the right answer for the uniform logits this lesson figure uses
+      "sequence_cross_entropy::test_uniform_logits_give_log_v"}),
+}
+
+
+@pytest.mark.parametrize("assignment_id", sorted(STAND_INS))
+def test_stand_ins_earn_only_format_points(grade_notebooks, assignment_id):
+    source, paid = STAND_INS[assignment_id]
+    a = assignment_mod.load(assignment_id)
+    result = grade_notebooks(assignment_id, {"stand_in": [inspect.getsource(a.reference),
+                                                      source]})["stand_in"]
+    earned = {f"{t.question}::{t.name}" for t in result.tests if t.score > 0}
+    assert earned == paid

@@ -1,0 +1,159 @@
+"""`python -m autograder new ID`, and `build`'s checks of a new assignment.
+
+Everything runs in a temporary copy of the package and its configs (the
+commands run there as an instructor runs them, `python -m autograder ...`
+from the copy's root), so no scaffolded assignment is ever left in the
+repository.
+"""
+from __future__ import annotations
+
+import csv
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from autograder import paths, registry
+
+ID = "hw7_layernorm"
+LIMITS = ["--limit", "notebook_seconds=20", "--limit", "call_seconds=10"]
+
+
+def autograder(root: Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "autograder", *args], cwd=root,
+                          capture_output=True, text=True, timeout=600)
+
+
+def copy_of_repository(target: Path) -> Path:
+    """What `new`, `build` and `grade` need, copied: the package, the configs
+    of the course's assignments, the files the Gradescope zip ships."""
+    shutil.copytree(paths.PACKAGE, target / "autograder",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(paths.CONFIG, target / "grading_config")
+    for name in ("requirements.txt", "pyproject.toml"):
+        shutil.copyfile(paths.ROOT / name, target / name)
+    (target / "solutions").mkdir()
+    return target
+
+
+@pytest.fixture(scope="module")
+def course(tmp_path_factory):
+    """A copy of the repository in which `new ID` ran, then `build ID`."""
+    root = copy_of_repository(tmp_path_factory.mktemp("course"))
+    new = autograder(root, "new", ID, "--title", "Homework 7: layer norm")
+    assert new.returncode == 0, new.stderr
+    build = autograder(root, "build", ID)
+    assert build.returncode == 0, build.stderr
+    return root, new, build
+
+
+def notebook_points(root: Path) -> str:
+    text = (root / "assignments" / ID / f"{ID}.ipynb").read_text()
+    return re.search(r'points = ([\d.]+)', json.loads(text)["metadata"]["otter"]["tests"]
+                     ["softmax"]).group(1)
+
+
+def test_new_writes_the_skeleton_in_the_copy_only(course):
+    """Does `new` write master, reference, hidden test and config, and
+    nothing in the repository?"""
+    root, new, _ = course
+    for path in (f"solutions/{ID}/{ID}.py", f"autograder/{ID}/reference.py",
+                 f"autograder/{ID}/test_softmax.py", f"grading_config/{ID}.toml"):
+        assert (root / path).is_file() and f"wrote {path}" in new.stdout, path
+    assert "python -m autograder build hw7_layernorm" in new.stdout
+    assert not (paths.SOLUTIONS / ID).exists() and not registry.get(ID).hidden_tests.exists()
+    assert not registry.get(ID).config.exists()
+
+
+def test_skeleton_builds_and_grades_at_once(course):
+    """Does the built skeleton give full marks to its solution and 0 to the untouched notebook?"""
+    root, _, build = course
+    assert "hw7_layernorm: assignments/hw7_layernorm/hw7_layernorm.ipynb" in build.stdout
+    student = (root / "assignments" / ID / f"{ID}.ipynb").read_text()
+    assert "def softmax(x):" in student and "z.max(axis=-1" not in student  # stub, no solution
+    assert notebook_points(root) == "2"  # the config's points, shown to the student
+    graded = autograder(root, "grade", f"examples/{ID}", "--assignment", ID, "--out", "out",
+                        "--quiet", *LIMITS)
+    assert graded.returncode == 0, graded.stderr
+    with open(root / "out" / "grades.csv", newline="") as f:
+        totals = {r["submission"]: (r["total"], r["max_total"]) for r in csv.DictReader(f)}
+    assert totals == {"full_solution": ("2.0", "2.0"), "untouched": ("0.0", "2.0")}
+
+
+def test_new_refuses_an_existing_or_unusable_id(course):
+    root = course[0]
+    again = autograder(root, "new", ID)
+    assert again.returncode == 2 and "hw7_layernorm exists already" in again.stderr
+    for bad in ("7up", "Hw7", "class", "hw-7"):
+        refused = autograder(root, "new", bad)
+        assert refused.returncode == 2 and "is not a usable id" in refused.stderr, bad
+        assert not (root / "solutions" / bad).exists()
+
+
+def test_points_come_from_the_config(course, tmp_path):
+    """Changing the config's points changes the number the student notebook shows."""
+    root = copy_of_repository(tmp_path / "copy")
+    shutil.copytree(course[0] / "solutions" / ID, root / "solutions" / ID)
+    shutil.copytree(course[0] / "autograder" / ID, root / "autograder" / ID)
+    config = (course[0] / "grading_config" / f"{ID}.toml").read_text()
+    (root / "grading_config" / f"{ID}.toml").write_text(
+        config.replace("test_large_scores = 0.5", "test_large_scores = 2"))
+    assert autograder(root, "build", ID).returncode == 0
+    assert notebook_points(root) == "3.5"
+
+
+def test_build_refuses_points_that_disagree(course, tmp_path):
+    """A master saying 10 points where the config gives 2: refused, with both numbers."""
+    root = copy_of_repository(tmp_path / "copy")
+    shutil.copytree(course[0] / "autograder" / ID, root / "autograder" / ID)
+    master = (course[0] / "solutions" / ID / f"{ID}.py").read_text()
+    (root / "solutions" / ID).mkdir()
+    (root / "solutions" / ID / f"{ID}.py").write_text(
+        master.replace("# name: softmax\n", "# name: softmax\n# points: 10\n"))
+    (root / "grading_config" / f"{ID}.toml").write_text(
+        (course[0] / "grading_config" / f"{ID}.toml").read_text())
+    build = autograder(root, "build", ID)
+    assert build.returncode == 1
+    assert ("question 'softmax': the master says 10 points, grading_config/hw7_layernorm.toml "
+            "gives 2") in build.stderr
+    assert not (root / "assignments" / ID).exists()
+
+
+def test_build_and_grade_give_the_same_message_for_a_misspelt_test(course, tmp_path):
+    """A config naming a test that does not exist fails at build, as grade says it."""
+    root = copy_of_repository(tmp_path / "copy")
+    shutil.copytree(course[0] / "solutions" / ID, root / "solutions" / ID)
+    shutil.copytree(course[0] / "autograder" / ID, root / "autograder" / ID)
+    (root / "grading_config" / f"{ID}.toml").write_text(
+        (course[0] / "grading_config" / f"{ID}.toml").read_text()
+        .replace("test_large_scores = 0.5", "test_large_scroes = 0.5"))
+    build = autograder(root, "build", ID)
+    shutil.copytree(course[0] / "examples" / ID, root / "examples" / ID)
+    grade = autograder(root, "grade", f"examples/{ID}", "--assignment", ID, "--out", "out")
+    assert build.returncode == 1 and grade.returncode == 2
+    message = ("grading_config/hw7_layernorm.toml and the hidden tests disagree: tests without "
+               "points ['softmax::test_large_scores'], points without tests "
+               "['softmax::test_large_scroes']")
+    assert message in build.stderr and message in grade.stderr
+
+
+def test_skeleton_runs_under_pytest_with_its_parametrized_cases(course):
+    """Does `pytest autograder/ID --notebook ...` run the skeleton's fixture and each
+    parametrized case, with the config's points split evenly (1.5 over 3 cases)?"""
+    root = course[0]
+    run = subprocess.run([sys.executable, "-m", "pytest", f"autograder/{ID}", "--notebook",
+                          f"examples/{ID}/full_solution.ipynb", "-p", "no:cacheprovider"],
+                         cwd=root, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stdout[-2000:]
+    for case in ("vector", "matrix", "batch"):
+        assert re.search(rf"0\.5 / 0\.5 +\S+::test_values\[{case}\]", run.stdout), run.stdout
+    assert "total: 2 / 2" in run.stdout
+    untouched = subprocess.run([sys.executable, "-m", "pytest", f"autograder/{ID}",
+                                "--notebook", f"examples/{ID}/untouched.ipynb", "-x",
+                                "-p", "no:cacheprovider"], cwd=root, capture_output=True,
+                               text=True, timeout=300)
+    assert untouched.returncode == 1 and "1 failed" in untouched.stdout

@@ -1,0 +1,396 @@
+"""The Gradescope zip and run_autograder's Python entry (run-gradescope),
+run on temporary folders laid out like /autograder."""
+from __future__ import annotations
+
+import json
+import os
+import time
+import shutil
+import subprocess
+import stat
+import zipfile
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from autograder import cli, registry
+from autograder.build import solution_notebook
+from autograder.engine import assignment as assignment_mod
+from autograder.gradescope import package, run
+from tests.conftest import FAST_LIMITS
+from tests.security import sandbox_modes
+from tests.build.test_build import SCORED
+
+ASSIGNMENTS = [a.id for a in registry.all_assignments() if a.has_master]
+VISIBILITIES = {"hidden", "after_due_date", "after_published", "visible"}
+
+
+@pytest.fixture(scope="module")
+def zips(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("zips")
+    return {a: package.write_zip(a, folder / f"{a}.zip") for a in ASSIGNMENTS}
+
+
+@pytest.mark.parametrize("assignment_id", ASSIGNMENTS)
+def test_zip_layout(zips, assignment_id):
+    """setup.sh and run_autograder at the root and executable; the package,
+    this assignment's hidden tests and config inside; no other assignment's
+    hidden tests, no caches."""
+    with zipfile.ZipFile(zips[assignment_id]) as zf:
+        infos = {i.filename: i for i in zf.infolist()}
+        for script in ("setup.sh", "run_autograder"):
+            assert script in infos
+            mode = infos[script].external_attr >> 16
+            assert mode & stat.S_IXUSR, f"{script} is not executable"
+            assert zf.read(script).startswith(b"#!/usr/bin/env bash\n")
+        run_script = zf.read("run_autograder").decode()
+        assert f"run-gradescope --assignment {assignment_id} --root" in run_script
+        assert "${AUTOGRADER_ROOT:-/autograder}" in run_script
+        setup = zf.read("setup.sh").decode()
+        assert "requirements.txt" in setup and "useradd" in setup and "--index-url" not in setup
+        assert "libseccomp2" in setup  # the Landlock mode's seccomp filter
+        names = set(infos)
+    expected = {"requirements.txt", "pyproject.toml", f"grading_config/{assignment_id}.toml",
+                "autograder/__main__.py", "autograder/cli.py", "autograder/gradescope/run.py",
+                f"autograder/{assignment_id}/reference.py"}
+    assert expected <= names
+    record = registry.get(assignment_id)  # the zip ships exactly the record's package files
+    shipped = {n for n in names if n.startswith(f"autograder/{assignment_id}/")}
+    assert record.test_files() and shipped == {
+        p.relative_to(record.hidden_tests.parent.parent).as_posix() for p in record.package_files()}
+    others = set(registry.ids()) - {assignment_id}
+    assert not [n for n in names if n.split("/")[1:2] and n.split("/")[1] in others
+                and n.startswith("autograder/")]
+    assert not [n for n in names if "__pycache__" in n or n.endswith(".pyc")]
+
+
+@pytest.mark.parametrize("assignment_id", ASSIGNMENTS)
+def test_zip_is_deterministic(zips, assignment_id, tmp_path):
+    """Does packaging the same sources twice give the same bytes?"""
+    again = package.write_zip(assignment_id, tmp_path / "again.zip")
+    assert again.read_bytes() == zips[assignment_id].read_bytes()
+
+
+def autograder_root(tmp_path: Path, files: dict[str, bytes], metadata: dict | None) -> Path:
+    """A folder laid out like Gradescope's /autograder."""
+    root = tmp_path / "autograder"
+    (root / "submission").mkdir(parents=True)
+    (root / "results").mkdir()
+    for name, data in files.items():
+        (root / "submission" / name).write_bytes(data)
+    if metadata is not None:
+        (root / "submission_metadata.json").write_text(json.dumps(metadata))
+    return root
+
+
+def run_entry(root: Path, assignment_id: str, monkeypatch) -> dict:
+    """run_autograder's command line, with the suite's short limits."""
+    real = run.grade
+    monkeypatch.setattr(run, "grade", lambda a, r, limits=None, allow_unsafe=False:
+                        real(a, r, FAST_LIMITS, allow_unsafe))
+    status = cli.main(["run-gradescope", "--assignment", assignment_id, "--root", str(root)])
+    assert status == 0
+    path = root / "results" / "results.json"
+    assert path.is_file(), "no results.json written"
+    data = json.loads(path.read_text())
+    assert not list((root / "results").glob(".*")), "a temporary file was left behind"
+    return data
+
+
+def check_schema(data: dict) -> None:
+    assert isinstance(data["score"], (int, float))
+    assert isinstance(data["tests"], list) and data["tests"]
+    for t in data["tests"]:
+        assert {"name", "score", "max_score", "status", "visibility", "output"} <= set(t)
+        assert t["visibility"] in VISIBILITIES
+        assert t["status"] in ("passed", "failed")
+        assert isinstance(t["output"], str) and isinstance(t["name"], str)
+        assert 0 <= t["score"] <= t["max_score"]
+    assert data["score"] == pytest.approx(sum(t["score"] for t in data["tests"]))
+
+
+def _nb_bytes(nb) -> bytes:
+    return nbformat.writes(nb).encode()
+
+
+@pytest.mark.parametrize("assignment_id", SCORED)
+def test_correct_submission_gets_full_marks(assignment_id, tmp_path, monkeypatch):
+    """A correct notebook, with Gradescope metadata: full marks, one entry per hidden test."""
+    root = autograder_root(tmp_path, {f"{assignment_id}.ipynb":
+                                      _nb_bytes(solution_notebook(assignment_id))},
+                           {"id": 123456, "assignment": {"title": assignment_id}})
+    data = run_entry(root, assignment_id, monkeypatch)
+    check_schema(data)
+    loaded = assignment_mod.load(assignment_id)
+    assert len(data["tests"]) == len(loaded.cases)
+    assert data["score"] == pytest.approx(loaded.max_total)
+    assert all(t["status"] == "passed" for t in data["tests"])
+
+
+@pytest.mark.parametrize("assignment_id", SCORED)
+def test_otter_export_zip_is_graded(assignment_id, tmp_path, monkeypatch):
+    """An otter export zip left unextracted is found and graded."""
+    import io
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        zf.writestr(f"{assignment_id}.ipynb", _nb_bytes(solution_notebook(assignment_id)))
+    root = autograder_root(tmp_path, {"export.zip": buf.getvalue()}, None)
+    data = run_entry(root, assignment_id, monkeypatch)
+    check_schema(data)
+    assert data["score"] == pytest.approx(assignment_mod.load(assignment_id).max_total)
+
+
+@pytest.mark.parametrize("assignment_id", ASSIGNMENTS)
+def test_untouched_notebook_scores_zero(assignment_id, tmp_path, monkeypatch):
+    root = autograder_root(tmp_path, {f"{assignment_id}.ipynb":
+                                      registry.get(assignment_id).student_notebook.read_bytes()},
+                          {"id": 7})
+    data = run_entry(root, assignment_id, monkeypatch)
+    check_schema(data)
+    assert data["score"] == 0 and all(t["status"] == "failed" for t in data["tests"])
+
+
+def test_empty_submission_gets_an_actionable_error(tmp_path, monkeypatch):
+    """Nothing uploaded: one visible 'Autograder error' test telling the
+    student what to upload, and a 0 score."""
+    root = autograder_root(tmp_path, {}, {"id": 1})
+    data = run_entry(root, ASSIGNMENTS[0], monkeypatch)
+    check_schema(data)
+    assert data["score"] == 0
+    [test] = data["tests"]
+    assert test["name"] == run.ERROR_TEST and test["visibility"] == "visible"
+    assert ".ipynb" in test["output"] and "Traceback" not in test["output"]
+
+
+def test_unreadable_notebook_is_graded_zero_with_a_reason(tmp_path, monkeypatch):
+    """A file that is not a notebook: every test at 0, the reason in the output."""
+    root = autograder_root(tmp_path, {f"{ASSIGNMENTS[0]}.ipynb": b"{ this is not json"}, None)
+    data = run_entry(root, ASSIGNMENTS[0], monkeypatch)
+    check_schema(data)
+    assert data["score"] == 0
+    assert "notebook" in data["output"].lower()
+
+
+def test_grader_failure_still_writes_results(tmp_path, monkeypatch):
+    """When the engine itself blows up, results.json still appears, with an
+    'Autograder error' test and no traceback in what students see."""
+    root = autograder_root(tmp_path, {f"{ASSIGNMENTS[0]}.ipynb":
+                                      registry.get(ASSIGNMENTS[0]).student_notebook.read_bytes()}, None)
+
+    def explode(*args, **kwargs):
+        raise RuntimeError("secret detail /autograder/source/autograder/x.py")
+    monkeypatch.setattr("autograder.engine.batch.grade_folder", explode)
+    status = cli.main(["run-gradescope", "--assignment", ASSIGNMENTS[0], "--root", str(root)])
+    assert status == 0
+    data = json.loads((root / "results" / "results.json").read_text())
+    check_schema(data)
+    [test] = data["tests"]
+    assert test["name"] == run.ERROR_TEST and data["score"] == 0
+    assert test["max_score"] == pytest.approx(assignment_mod.load(ASSIGNMENTS[0]).max_total)
+    assert "secret detail" not in json.dumps(data) and "Traceback" not in json.dumps(data)
+
+
+def test_submission_id_comes_from_metadata(tmp_path):
+    root = autograder_root(tmp_path, {}, {"id": 987654})
+    assert run.submission_id(run.read_metadata(root)) == "987654"
+    shutil.rmtree(root)
+    assert run.submission_id(run.read_metadata(autograder_root(tmp_path, {}, None))) == "submission"
+
+
+def test_metadata_reaches_the_engine_on_the_entry_not_as_a_file(tmp_path, monkeypatch):
+    """Gradescope's metadata (outside the upload) is handed over on the entry,
+    cleaned; a submission_metadata.json the student uploaded is not read."""
+    nb = registry.get(ASSIGNMENTS[0]).student_notebook.read_bytes()
+    root = autograder_root(tmp_path, {f"{ASSIGNMENTS[0]}.ipynb": nb,
+                                      "submission_metadata.json": b'{"users": [{"sid": "forged"}]}'},
+                           {"id": 42, "users": [{"name": "Ada\u001b[2J", "sid": "s1"}]})
+    seen = {}
+
+    def capture(assignment_id, folder, out, **kwargs):
+        seen["entries"] = kwargs["entries"]
+        seen["files"] = sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*"))
+        raise RuntimeError("stop here")
+    monkeypatch.setattr("autograder.engine.batch.grade_folder", capture)
+    run.main(assignment_id=ASSIGNMENTS[0], root=root)
+    [entry] = seen["entries"]
+    assert entry.id == "42" and entry.metadata["users"] == [{"name": "Ada", "sid": "s1"}]
+    assert seen["files"] == ["42", f"42/{ASSIGNMENTS[0]}.ipynb"]
+
+
+def test_links_and_pipes_in_the_upload_are_not_followed(tmp_path, monkeypatch):
+    """A link to a full solution scores 0 and says why; a FIFO does not block."""
+    root = autograder_root(tmp_path, {}, {"id": 7})
+    solution = tmp_path / "solution.ipynb"
+    solution.write_bytes(_nb_bytes(solution_notebook(ASSIGNMENTS[0])))
+    (root / "submission" / f"{ASSIGNMENTS[0]}.ipynb").symlink_to(solution)
+    os.mkfifo(root / "submission" / "pipe.ipynb")
+    data = run_entry(root, ASSIGNMENTS[0], monkeypatch)
+    check_schema(data)
+    assert data["score"] == 0
+    assert "symbolic link" in data["tests"][0]["output"]
+
+
+def run_script(zip_path: Path, root: Path, python: str):
+    """Unpack the zip into root/source as Gradescope does and run its
+    run_autograder with bash (root and interpreter redirected)."""
+    import os
+    import subprocess
+    with zipfile.ZipFile(zip_path) as zf:
+        zf.extractall(root / "source")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env.update(AUTOGRADER_ROOT=str(root), AUTOGRADER_PYTHON=python)
+    proc = subprocess.run(["bash", str(root / "source" / "run_autograder")], env=env,
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return json.loads((root / "results" / "results.json").read_text()), proc.stderr
+
+
+@pytest.mark.parametrize("assignment_id", SCORED)
+def test_unpacked_zip_grades_on_its_own(zips, assignment_id, tmp_path):
+    """Unpacked as Gradescope does, do the zip's run_autograder and its own
+    source (nothing of this checkout) grade a correct submission to full marks?"""
+    import sys
+    root = autograder_root(tmp_path, {f"{assignment_id}.ipynb":
+                                      _nb_bytes(solution_notebook(assignment_id))}, {"id": 5})
+    data, stderr = run_script(zips[assignment_id], root, sys.executable)
+    check_schema(data)
+    assert data["score"] == pytest.approx(assignment_mod.load(assignment_id).max_total), stderr
+
+
+def test_run_autograder_writes_results_when_python_is_missing(zips, tmp_path):
+    """Even when the interpreter cannot start, results.json holds an
+    'Autograder error' test (so Gradescope never shows a bare failure)."""
+    root = autograder_root(tmp_path, {}, None)
+    data, stderr = run_script(zips[ASSIGNMENTS[0]], root, str(tmp_path / "no-such-python"))
+    check_schema(data)
+    assert data["tests"][0]["name"] == run.ERROR_TEST and data["score"] == 0
+    assert "wrote no results" in stderr
+
+
+def test_a_bundled_cpu_torch_wheel_is_shipped_and_installed_first(tmp_path):
+    """build --torch-wheel puts the wheel in wheels/; setup.sh installs it before requirements."""
+    wheel = tmp_path / "torch-2.13.0+cpu-cp311-cp311-manylinux_2_28_x86_64.whl"
+    wheel.write_bytes(b"not really a wheel")
+    dest = package.write_zip("hw1_attention", tmp_path / "hw1.zip", wheel)
+    with zipfile.ZipFile(dest) as zf:
+        assert zf.read(f"wheels/{wheel.name}") == wheel.read_bytes()
+        setup = zf.read("setup.sh").decode()
+    assert setup.index('pip install --no-cache-dir "$wheel"') < setup.index("-r requirements.txt")
+    out = subprocess.run(["bash", "-c", 'basename "$0" | sed -E \'s/.*-cp([0-9])([0-9]+)-.*/\\1.\\2/\'',
+                          str(wheel)], capture_output=True, text=True)
+    assert out.stdout.strip() == "3.11"  # the Python setup.sh installs for this wheel
+
+
+def test_hostile_submission_cannot_forge_the_results(tmp_path, monkeypatch):
+    """A submission that rewrites results.json (now and from a detached process),
+    reads the hidden tests and then hangs gets exactly what its answers earn."""
+    import inspect
+    loaded = assignment_mod.load("hw1_attention")
+    root = tmp_path / "autograder"
+    forged = json.dumps({"score": 1000, "tests": []})
+    attack = f"""
+import glob, os, time
+targets = ["/autograder/results/results.json", {str(root / 'results' / 'results.json')!r}]
+def forge():
+    for t in targets:
+        try:
+            open(t, "w").write({forged!r})
+        except OSError:
+            pass
+forge()
+stolen = [open(p).read() for p in glob.glob("/autograder/source/autograder/*/reference.py")
+          + glob.glob({str(loaded.reference.__file__)!r})]
+if os.fork() == 0:
+    os.setsid()
+    for _ in range(100):
+        time.sleep(0.1)
+        forge()
+    os._exit(0)
+assert not stolen, "the hidden reference was readable"
+"""
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(inspect.getsource(loaded.reference)),
+                nbformat.v4.new_code_cell(attack),
+                nbformat.v4.new_code_cell("while True:\n    pass")]
+    root = autograder_root(tmp_path, {"hw1_attention.ipynb": _nb_bytes(nb)}, {"id": 7})
+    data = run_entry(root, "hw1_attention", monkeypatch)
+    check_schema(data)
+    assert data["score"] == pytest.approx(loaded.max_total)
+    assert len(data["tests"]) == len(loaded.cases)
+    time.sleep(1.5)  # a surviving rewriter would have struck by now
+    assert json.loads((root / "results" / "results.json").read_text()) == data
+    if os.geteuid() == 0:
+        assert "hidden reference was readable" not in json.dumps(data)
+
+
+@pytest.mark.skipif(sandbox_modes.unavailable("container") is not None,
+                    reason=str(sandbox_modes.unavailable("container")))
+def test_unpacked_zip_under_dockers_default_profile(zips):
+    """run_autograder as Gradescope's container most likely runs it: root with
+    Docker's default capabilities and seccomp profile (no namespaces) and no
+    writable cgroups. It gets the Landlock sandbox; a submission that reads
+    the zip's hidden tests and reference, the grading user's SSH key and the
+    loopback, and rewrites results.json from a detached process, gets exactly
+    what its answers earn and leaks nothing."""
+    import inspect
+    import socket
+    import sys
+    loaded = assignment_mod.load("hw1_attention")
+    work = sandbox_modes.workdir("container")
+    try:
+        root = autograder_root(work, {}, {"id": 3})
+        with zipfile.ZipFile(zips["hw1_attention"]) as zf:
+            zf.extractall(root / "source")
+        listener = socket.create_server(("127.0.0.1", 0))
+        attack = ATTACK.format(source=root / "source", port=listener.getsockname()[1],
+                               results=root / "results" / "results.json")
+        nb = nbformat.v4.new_notebook()
+        nb.cells = [nbformat.v4.new_code_cell(inspect.getsource(loaded.reference)),
+                    nbformat.v4.new_code_cell(attack)]
+        (root / "submission" / "hw1_attention.ipynb").write_bytes(_nb_bytes(nb))
+        secret = f"FAKE-SSH-KEY-{os.urandom(8).hex()}"
+        script = (f"AUTOGRADER_ROOT={root} AUTOGRADER_PYTHON={sys.executable} "
+                  f"bash {root}/source/run_autograder")
+        proc = subprocess.run(sandbox_modes.command("container", script, secret, work),
+                              capture_output=True, text=True, timeout=600)
+        listener.close()
+        assert "sandbox: landlock (" in proc.stderr, proc.stderr[-2000:]
+        data = json.loads((root / "results" / "results.json").read_text())
+        check_schema(data)
+        assert data["score"] == pytest.approx(loaded.max_total), data
+        assert secret not in json.dumps(data) and "def scaled_dot" not in json.dumps(data)
+        time.sleep(1.5)  # a surviving rewriter would have struck by now
+        assert json.loads((root / "results" / "results.json").read_text()) == data
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+ATTACK = '''
+import glob, os, socket, time
+leaks = []
+for pattern in ("{source}/autograder/*/reference.py", "{source}/autograder/*/test_*.py",
+                "/root/.ssh/*", "/autograder/source/autograder/*/*.py"):
+    for path in glob.glob(pattern):
+        try:
+            leaks.append(open(path).read()[:300])
+        except OSError:
+            pass
+try:
+    socket.create_connection(("127.0.0.1", {port}), timeout=1).close()
+    leaks.append("loopback reached")
+except OSError:
+    pass
+if os.fork() == 0:
+    os.setsid()
+    for _ in range(40):
+        try:
+            open("{results}", "w").write('{{"score": 1000, "tests": []}}')
+        except OSError:
+            pass
+        time.sleep(0.1)
+    os._exit(0)
+if leaks:
+    def causal_mask(n):
+        raise ValueError(repr(leaks)[:2000])
+'''

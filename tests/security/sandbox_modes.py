@@ -1,0 +1,110 @@
+"""Running a shell script (the grader) in each sandbox mode this machine can give.
+
+    root       as root: namespaces
+    user       as a dedicated unprivileged user the test creates: user namespaces
+    container  as root with Docker's default capabilities and seccomp profile
+               (tests/security/dockerlike.py) and no cgroups: Landlock
+
+Each run happens inside a private PID and mount namespace (so a defence that
+fails cannot take this machine's other processes with it), where the grading
+user's home holds a fake SSH key, the secret an attack tries to read. The
+machine itself is left as it was: the key, and for the user mode a way to the
+interpreter when it lives in root's home, exist in that mount namespace only.
+"""
+from __future__ import annotations
+
+import os
+import pwd
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+MODES = {"root": "namespaces", "user": "userns", "container": "landlock"}
+TEST_USER = "autograder-test"
+
+
+def unavailable(mode: str) -> str | None:
+    """Why `mode` cannot be run here, or None."""
+    if os.geteuid() != 0:
+        return "runs as root (CI does): it sets up each mode itself"
+    missing = [t for t in ("unshare", "setpriv") + (("useradd",) if mode == "user" else ())
+               if not shutil.which(t)]
+    if missing:
+        return f"needs {', '.join(missing)}"
+    if mode == "user":
+        user = grading_user()
+        probe = subprocess.run(["setpriv", f"--reuid={user.pw_uid}", f"--regid={user.pw_gid}",
+                                "--init-groups", "unshare", "-U", "true"], capture_output=True)
+        if probe.returncode != 0:
+            return "this machine refuses unprivileged user namespaces"
+    return None
+
+
+def grading_user(mode: str = "user") -> pwd.struct_passwd:
+    """root, or the dedicated unprivileged user (created once, with a home)."""
+    if mode != "user":
+        return pwd.getpwuid(0)
+    try:
+        return pwd.getpwnam(TEST_USER)
+    except KeyError:
+        subprocess.run(["useradd", "--create-home", "--shell", "/bin/sh", TEST_USER], check=True)
+        return pwd.getpwnam(TEST_USER)
+
+
+def workdir(mode: str) -> Path:
+    """A folder the grading user can use (pytest's own are root's alone)."""
+    folder = Path(tempfile.mkdtemp(prefix="autograder-modes-"))
+    folder.chmod(0o755)
+    if mode == "user":
+        user = grading_user()
+        os.chown(folder, user.pw_uid, user.pw_gid)
+    return folder
+
+
+def command(mode: str, script: str, secret: str, work: Path) -> list[str]:
+    """`script` run by sh as the mode's grading user, in its environment."""
+    user = grading_user(mode)
+    prelude = [*_root_home(mode, work), *_key(user.pw_dir, secret, user)]
+    if mode == "container":
+        prelude.append("mount -t tmpfs -o ro,size=4k none /sys/fs/cgroup")  # Docker's is read-only
+        run = [sys.executable, str(REPO / "tests" / "security" / "dockerlike.py"), "sh", "-c", script]
+    elif mode == "user":
+        run = ["setpriv", f"--reuid={user.pw_uid}", f"--regid={user.pw_gid}", "--init-groups",
+               "env", f"HOME={user.pw_dir}", f"USER={user.pw_name}", "sh", "-c", script]
+    else:
+        run = ["sh", "-c", script]
+    shell = " && ".join(prelude + ["exec " + shlex.join(run)])
+    return ["unshare", "--pid", "--fork", "--mount-proc", "sh", "-ec", shell]
+
+
+def _root_home(mode: str, work: Path) -> list[str]:
+    """Replace /root by a tmpfs holding what the run needs of it: everything
+    but .ssh as root; for the user mode only the folders on the way to the
+    interpreter, the virtual environment and the repository. Where workers
+    run under uids of their own without a new root (user, container), the
+    interpreter must be reachable for them: 0711."""
+    needed = {Path(p).resolve() for p in (sys.base_prefix, sys.prefix, sys.executable, REPO)}
+    if mode == "user":
+        children = sorted({p.relative_to("/root").parts[0] for p in needed
+                           if p.is_relative_to("/root") and p != Path("/root")})
+    else:
+        children = sorted(c for c in os.listdir("/root") if c != ".ssh")
+    keep = work / "real-root"
+    lines = [f"mkdir -p {keep}", f"mount --bind /root {keep}",
+             f"mount -t tmpfs -o mode={'0700' if mode == 'root' else '0711'} none /root"]
+    for child in children:
+        stub = "mkdir" if (Path("/root") / child).is_dir() else "touch"
+        lines += [f"{stub} {shlex.quote('/root/' + child)}",
+                  f"mount --bind {shlex.quote(str(keep / child))} {shlex.quote('/root/' + child)}"]
+    return lines
+
+
+def _key(home: str, secret: str, user: pwd.struct_passwd) -> list[str]:
+    ssh = shlex.quote(f"{home}/.ssh")
+    return [f"mkdir -p {ssh}", f"printf %s {shlex.quote(secret)} > {ssh}/id_ed25519",
+            f"chown -R {user.pw_uid}:{user.pw_gid} {ssh}", f"chmod 700 {ssh}",
+            f"chmod 600 {ssh}/id_ed25519"]

@@ -1,0 +1,89 @@
+"""Do the package's layers import only what they may? (read from the source,
+every import statement, those inside functions included)
+
+* the worker (untrusted side) imports the standard library, numpy, torch,
+  the protocol and its own modules, nothing else of the package;
+* the protocol imports the standard library, numpy and torch only;
+* the engine imports neither the reports, the exam, the cluster, nor what
+  authors of hidden tests import (autograder.testing, autograder.checks);
+* the reports do not import the exam (an exam's reports reach the report
+  stage as a hooks.BatchReports).
+"""
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+import pytest
+
+from autograder import paths
+
+NUMERIC = {"numpy", "torch"}
+
+
+def imports(path: Path, package: str | None = None) -> set[str]:
+    """Every module name `path` (a module of `package`, by default the one its
+    place in the repository says) imports, relative imports resolved."""
+    found = set()
+    package = package or ".".join(path.relative_to(paths.ROOT).with_suffix("").parts[:-1])
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                base = ".".join(package.split(".")[:len(package.split(".")) - node.level + 1]
+                                + ([base] if base else []))
+            found |= {base} | {f"{base}.{alias.name}" for alias in node.names}
+    return found
+
+
+def modules(folder: str) -> list[Path]:
+    if not folder:
+        return [paths.PACKAGE / "protocol.py"]
+    return sorted((paths.PACKAGE / folder).rglob("*.py"))
+
+
+def ours(name: str) -> bool:
+    return name == "autograder" or name.startswith("autograder.")
+
+
+def outside(name: str, allowed: tuple[str, ...]) -> bool:
+    return not any(name == a or name.startswith(a + ".") for a in allowed)
+
+
+def stdlib_or_numeric(name: str) -> bool:
+    top = name.split(".")[0]
+    return top in sys.stdlib_module_names or top in NUMERIC or top == "__future__"
+
+
+@pytest.mark.parametrize("folder, allowed", [
+    ("worker", ("autograder.protocol", "autograder.worker")), ("", ())])
+def test_the_worker_and_the_protocol_import_only_the_protocol(folder, allowed):
+    bad = {f"{p.name}: {name}" for p in modules(folder) for name in imports(p)
+           if (ours(name) and outside(name, allowed) and name != "autograder")
+           or (not ours(name) and not stdlib_or_numeric(name))}
+    assert modules(folder) and not bad, sorted(bad)
+
+
+@pytest.mark.parametrize("folder, forbidden", [
+    ("engine", ("autograder.report", "autograder.exam", "autograder.cluster",
+                "autograder.testing", "autograder.checks")),
+    ("report", ("autograder.exam",)),
+])
+def test_the_engine_and_the_reports_stay_in_their_layer(folder, forbidden):
+    bad = {f"{p.name}: {name}" for p in modules(folder) for name in imports(p)
+           if not outside(name, forbidden)}
+    assert modules(folder) and not bad, sorted(bad)
+
+
+def test_the_rules_can_fail(tmp_path):
+    """The reader sees imports inside functions and relative ones."""
+    sample = paths.PACKAGE / "engine" / "batch.py"
+    assert "autograder.engine.runner" in imports(sample)
+    probe = tmp_path / "probe.py"
+    probe.write_text("def f():\n    from autograder.exam import reports\n    from . import report\n")
+    found = imports(probe, "autograder.engine")
+    assert {"autograder.exam.reports", "autograder.engine.report"} <= found
+    assert not outside("autograder.exam.reports", ("autograder.exam",))

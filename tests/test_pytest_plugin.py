@@ -1,0 +1,83 @@
+"""Does `pytest autograder/<id> --notebook PATH` give what `grade` gives?
+
+The plugin (autograder/pytest_plugin.py) and the grader collect the same cases
+with the same fixtures: for one assignment of each kind (torch, numpy, exam)
+and a few notebooks of its corpus or examples, each run through pytest in a
+subprocess, as an instructor runs it, every test gets the points the grader
+gave it. Also: -k selects, -x stops, and a test module without --notebook is
+refused with a message.
+"""
+from __future__ import annotations
+
+import inspect
+import re
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from autograder import paths
+from autograder.engine import assignment as assignment_mod
+from tests.assignments import corpus_tools
+from tests.conftest import grade, write_notebook
+
+POINTS = re.compile(r"^\s*([\d.]+) / ([\d.]+)\s+\S+::(\S+)$", re.M)
+
+
+def run_pytest(assignment_id: str, notebook, *extra: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", f"autograder/{assignment_id}", "--notebook",
+         str(notebook), "-p", "no:cacheprovider", "-q", *extra],
+        cwd=paths.ROOT, capture_output=True, text=True, timeout=300)
+
+
+def plugin_points(assignment_id: str, notebook) -> dict[str, float]:
+    run = run_pytest(assignment_id, notebook)
+    assert run.returncode in (0, 1), run.stdout[-2000:] + run.stderr[-2000:]
+    return {name: float(got) for got, _, name in POINTS.findall(run.stdout)}
+
+
+def corpus_notebooks(assignment_id: str, folder) -> list:
+    """The first correct variant and the first two mistakes, as graded by the corpus test."""
+    reference = inspect.getsource(assignment_mod.load(assignment_id).reference)
+    chosen = [p for p in corpus_tools.variants(assignment_id) if p.parent.name == "correct"][:1]
+    chosen += [p for p in corpus_tools.variants(assignment_id) if p.parent.name == "buggy"][:2]
+    return [(p, write_notebook(folder / f"{corpus_tools.submission_id(p)}.ipynb",
+                               [reference, p.read_text()])) for p in chosen]
+
+
+@pytest.mark.parametrize("assignment_id", ["hw1_attention", "hw6_encoder_decoder"])
+def test_plugin_gives_the_graders_points_on_the_corpus(graded, assignment_id, tmp_path):
+    results = graded.results(assignment_id)
+    for path, notebook in corpus_notebooks(assignment_id, tmp_path):
+        expected = {t.name: t.score for t in results[path].tests}
+        assert plugin_points(assignment_id, notebook) == expected, path.name
+
+
+def test_plugin_gives_the_graders_points_on_the_exam(tmp_path):
+    subs = tmp_path / "subs"
+    subs.mkdir()
+    for name in ("s1001.ipynb", "s1002.ipynb"):
+        shutil.copyfile(paths.EXAMPLES / "exam_midterm" / name, subs / name)
+    results = grade("exam_midterm", subs, tmp_path / "out")
+    assert {r.score for r in results.values()} != {0.0}  # the comparison can fail
+    for sid, result in results.items():
+        expected = {t.name: t.score for t in result.tests}
+        assert plugin_points("exam_midterm", subs / f"{sid}.ipynb") == expected, sid
+
+
+def test_k_selects_and_x_stops(tmp_path):
+    notebook = paths.EXAMPLES / "hw1_attention" / "untouched.ipynb"
+    run = run_pytest("hw1_attention", notebook, "-k", "rejects_invalid_n or keyword_mask")
+    assert sorted(n for _, _, n in POINTS.findall(run.stdout)) == [
+        "test_keyword_mask", "test_rejects_invalid_n"], run.stdout
+    run = run_pytest("hw1_attention", notebook, "-x")
+    assert run.returncode == 1 and "1 failed" in run.stdout and "passed" not in run.stdout
+
+
+def test_hidden_tests_need_a_notebook():
+    run = subprocess.run([sys.executable, "-m", "pytest", "autograder/hw1_attention", "-q",
+                          "-p", "no:cacheprovider"], cwd=paths.ROOT, capture_output=True,
+                         text=True, timeout=120)
+    assert run.returncode == 4 and "--notebook" in run.stderr, run.stderr
