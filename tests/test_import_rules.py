@@ -7,7 +7,9 @@ every import statement, those inside functions included)
 * the engine imports neither the reports, the exam, the cluster, nor what
   authors of hidden tests import (autograder.testing, autograder.checks);
 * the reports do not import the exam (an exam's reports reach the report
-  stage as a hooks.BatchReports).
+  stage as a hooks.BatchReports);
+* hidden tests (autograder/<id>/test_*.py) import of the package only
+  autograder.testing and their own assignment's modules.
 """
 from __future__ import annotations
 
@@ -76,6 +78,18 @@ def test_the_engine_and_the_reports_stay_in_their_layer(folder, forbidden):
     bad = {f"{p.name}: {name}" for p in modules(folder) for name in imports(p)
            if not outside(name, forbidden)}
     assert modules(folder) and not bad, sorted(bad)
+
+
+def test_hidden_tests_import_only_the_authoring_module():
+    from autograder import registry
+    bad = set()
+    for assignment in registry.all_assignments():
+        own = f"autograder.{assignment.id}"
+        for test in assignment.test_files():
+            bad |= {f"{assignment.id}/{test.name}: {name}" for name in imports(test)
+                    if ours(name) and name != "autograder"
+                    and outside(name, ("autograder.testing", own))}
+    assert not bad, sorted(bad)
 
 
 def test_the_rules_can_fail(tmp_path):
