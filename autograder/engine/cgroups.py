@@ -16,10 +16,14 @@ the grader, e.g. under `systemd-run --user --scope -p Delegate=yes`).
 from __future__ import annotations
 
 import os
+import re
 import time
 from pathlib import Path
 
 MOUNTINFO, OWN_CGROUP = Path("/proc/self/mountinfo"), Path("/proc/self/cgroup")
+# A batch folder's name (engine/workers.py): autograder-<grader pid>-<scratch suffix>,
+# and, in a delegated v2 subtree, the grader's own leaf beside it (-grader).
+BATCH_NAME = re.compile(r"autograder-(\d+)-[A-Za-z0-9_]+(-grader)?")
 
 
 def _mounts(mountinfo: Path = MOUNTINFO) -> list[tuple[str, str, str, set[str]]]:
@@ -110,6 +114,38 @@ def _rmdir(folder: Path, seconds: float) -> None:
             time.sleep(0.01)
 
 
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def sweep_stale(parent: Path) -> list[str]:
+    """Remove the batch folders under `parent` of graders that are gone without
+    closing them (killed, crashed): their workers are dead, so the folders are
+    empty. A folder whose grader's pid is alive (or reused) is kept; a folder
+    still holding a process cannot be removed and stays. Returns the names removed."""
+    removed = []
+    try:
+        entries = [p for p in parent.iterdir() if p.is_dir()]
+    except OSError:
+        return removed
+    for folder in entries:
+        match = BATCH_NAME.fullmatch(folder.name)
+        if match is None or _alive(int(match.group(1))):
+            continue
+        for child in (p for p in folder.iterdir() if p.is_dir()):
+            _rmdir(child, 0)
+        _rmdir(folder, 0)
+        if not folder.exists():
+            removed.append(folder.name)
+    return removed
+
+
 def create(tag: str, mountinfo: Path = MOUNTINFO, own: Path = OWN_CGROUP) -> Cgroups | None:
     """The batch's cgroups, or None where this process cannot make them."""
     mounts, paths = _mounts(mountinfo), _own_paths(own)
@@ -125,6 +161,8 @@ def _create_v1(tag, mounts, paths) -> Cgroups | None:
     batch = {}
     for controller, (root, point) in mounts.items():
         base = _under(root, point, paths.get(controller, "/"))
+        if base is not None:
+            sweep_stale(base)
         try:
             (base / tag).mkdir()
         except (OSError, TypeError):
@@ -164,6 +202,7 @@ def _v2_batch(parent: Path, tag: str, is_root: bool) -> Path | None:
         procs = (parent / "cgroup.procs").read_text().split()
         if not is_root and procs != [str(os.getpid())]:
             return None
+        sweep_stale(parent)
         if not is_root:
             (parent / f"{tag}-grader").mkdir()
             (parent / f"{tag}-grader" / "cgroup.procs").write_text(str(os.getpid()))

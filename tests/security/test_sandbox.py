@@ -235,6 +235,30 @@ def test_cgroup_v1_memory_and_pids(tmp_path):
     assert (pids / "batch/w1/pids.max").read_text() == "33"
 
 
+def test_stale_batch_cgroups_of_dead_graders_are_removed(tmp_path):
+    """A grader killed before closing leaves its empty batch folders: the next
+    grader removes them, never those of a live grader, a busy one or others'."""
+    mem = tmp_path / "memory"
+    dead = _dead_pid()
+    stale, stale_leaf = mem / f"autograder-{dead}-abc123", mem / f"autograder-{dead}-x-grader"
+    live, foreign = mem / f"autograder-{os.getpid()}-def456", mem / "user.slice"
+    for folder in (stale / "w1", stale / "w2", live / "w1", foreign):
+        folder.mkdir(parents=True)
+    stale_leaf.mkdir()
+    info, own = _fake_cgroupfs(tmp_path, [f"/ {mem} rw - cgroup cgroup rw,memory"],
+                               "4:memory:/\n0::/\n")
+    groups = cgroups.create("batch", info, own)
+    assert groups is not None and not stale.exists() and not stale_leaf.exists()
+    assert (live / "w1").is_dir() and foreign.is_dir() and (mem / "batch").is_dir()
+
+
+def _dead_pid() -> int:
+    """The pid of a child that has exited and been reaped."""
+    child = subprocess.Popen(["true"])
+    child.wait()
+    return child.pid
+
+
 def test_worker_limits_by_memory_method():
     """With a cgroup one process may use the whole budget and exec is allowed;
     without, 4 processes of memory_mb / 4 each, and no exec."""
