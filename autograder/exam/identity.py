@@ -1,8 +1,9 @@
 """Whose exam is this? The grader's answer, not the notebook's.
 
 The grader knows the submitter: on Gradescope from submission_metadata.json
-(each user's sid and email, in the order the exam's config lists them),
-locally from the submission id (the file or folder name). The notebook
+(each user's sid and email, in the order the exam's config lists them), from
+a Canvas download's file names (the Canvas user id), locally from the
+submission id (the file or folder name). The notebook
 claims an identity in STUDENT_ID. When the claim is one of the known
 identities, the student's parameters are those of the claim; otherwise the
 submission is flagged and graded with the parameters of the first known

@@ -428,6 +428,20 @@ def test_gradescope_export_archive_knows_its_submitters(tmp_path):
     assert scores(di)["identity"] == 0 and di.notes[0].startswith("IDENTITY FLAG")
 
 
+def test_canvas_download_identity_is_the_canvas_user_id(tmp_path):
+    """Canvas 'Download Submissions' names (<name>_<user id>_<submission id>_<file>):
+    STUDENT_ID is the Canvas user id; a neighbour's id is flagged and graded with
+    the submitter's own numbers."""
+    subs = tmp_path / "canvas"
+    notebook(subs / "adalovelace_4242_98765_exam_midterm.ipynb", "4242", "4242")
+    notebook(subs / "bohr_4243_98766_exam_midterm.ipynb", "4242", "4242")  # copied Ada's
+    results = grade("exam_midterm", subs, tmp_path / "out")
+    ada, bo = results["adalovelace_4242"], results["bohr_4243"]
+    assert ada.score == sum(MAX.values()), ada.notes
+    assert bo.annotations["exam"]["identity"]["graded_as"] == "4243"
+    assert scores(bo)["identity"] == 0 and bo.notes[0].startswith("IDENTITY FLAG")
+
+
 def test_two_files_of_one_student_keep_their_identity(tmp_path):
     """s2002.ipynb and s2002.zip: two result folders, both graded as s2002's exam (the
     variants depend on it), and the duplicate is reported."""

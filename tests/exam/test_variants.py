@@ -405,7 +405,7 @@ def test_identity_without_metadata_is_the_submission_id():
 def test_grader_knows_fields_from_the_config():
     """Does the exam's config name the identity fields and free-response questions?"""
     s = grading.settings("exam_midterm")
-    assert s["identity_fields"] == ["sid", "email"]
+    assert s["identity_fields"] == ["sid", "email", "canvas_user_id"]
     assert s["free_response"] == ["fr_bidirectional", "fr_variant_check"]
     assert grading.settings("hw1_attention") == {}
 
