@@ -20,6 +20,8 @@ import re
 import time
 from pathlib import Path
 
+from autograder.engine.processes import alive
+
 MOUNTINFO, OWN_CGROUP = Path("/proc/self/mountinfo"), Path("/proc/self/cgroup")
 # A batch folder's name (engine/workers.py): autograder-<grader pid>-<scratch suffix>,
 # and, in a delegated v2 subtree, the grader's own leaf beside it (-grader).
@@ -114,16 +116,6 @@ def _rmdir(folder: Path, seconds: float) -> None:
             time.sleep(0.01)
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
 def sweep_stale(parent: Path) -> list[str]:
     """Remove the batch folders under `parent` of graders that are gone without
     closing them (killed, crashed): their workers are dead, so the folders are
@@ -136,7 +128,7 @@ def sweep_stale(parent: Path) -> list[str]:
         return removed
     for folder in entries:
         match = BATCH_NAME.fullmatch(folder.name)
-        if match is None or _alive(int(match.group(1))):
+        if match is None or alive(int(match.group(1))):
             continue
         for child in (p for p in folder.iterdir() if p.is_dir()):
             _rmdir(child, 0)

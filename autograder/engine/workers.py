@@ -31,6 +31,7 @@ from autograder.engine import cgroups
 from autograder.engine import sandbox as sandbox_mod
 from autograder.engine.callbacks import Callbacks
 from autograder.engine.config import Config
+from autograder.engine.processes import alive
 from autograder.engine.uidpool import UidPool
 from autograder.worker import landlock
 from autograder.worker.sweep import SECONDS as SWEEP_SECONDS
@@ -334,9 +335,9 @@ class WorkerConnection:
                     pass
         deadline = time.monotonic() + 5
         while time.monotonic() < deadline and any(
-                _alive(p) for p in (self.group, self.pid) if p):
+                alive(p) for p in (self.group, self.pid) if p):
             time.sleep(0.002)
-        gone = not any(_alive(p) for p in (self.group, self.pid) if p)
+        gone = not any(alive(p) for p in (self.group, self.pid) if p)
         cleanup, self.cleanup = self.cleanup, lambda gone: None
         cleanup(gone)
         _remove_tree(self.workdir)
@@ -361,21 +362,6 @@ class _Deadline:
     def sendall(self, data: bytes) -> None:
         self._arm()
         self.sock.sendall(data)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    # a zombie still answers kill(0); it has released everything we care about
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
 
 
 def _remove_tree(path: Path) -> None:

@@ -7,7 +7,8 @@ import torch
 from autograder.engine.config import load
 from autograder.engine.runner import _cell_report
 from autograder.engine.student import Student, StudentError
-from autograder.engine.workers import Template, WorkerDied, _alive
+from autograder.engine.processes import alive
+from autograder.engine.workers import Template, WorkerDied
 
 STUDENT_CODE = '''
 import torch
@@ -98,7 +99,7 @@ def test_oversized_arguments_kill_the_worker(conn):
     assert torch.equal(student.call_with(torch.ones(200)), torch.full((200,), 2.0))  # 800 bytes
     with pytest.raises(WorkerDied):
         student.call_with(torch.ones(300))  # 1,200 bytes: the frame is refused unread
-    assert conn.dead and not _alive(conn.pid) and len(calls) == 1
+    assert conn.dead and not alive(conn.pid) and len(calls) == 1
 
 
 def test_close_kills_workers_the_grader_left_running():
@@ -107,7 +108,7 @@ def test_close_kills_workers_the_grader_left_running():
     template = Template(load("hw1_attention"), [])
     left = template.spawn()
     left.request({"op": "run_cell", "index": 1, "source": "x = 1"})
-    assert _alive(left.pid) and left.workdir.exists()
+    assert alive(left.pid) and left.workdir.exists()
     template.close()
-    assert left.dead and not _alive(left.pid)
+    assert left.dead and not alive(left.pid)
     assert not left.workdir.exists() and not template.scratch.exists()

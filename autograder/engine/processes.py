@@ -1,0 +1,21 @@
+"""Whether a process is still there, as the trusted side needs to know it."""
+from __future__ import annotations
+
+import os
+
+
+def alive(pid: int) -> bool:
+    """True while `pid` exists and is not a zombie (a zombie still answers
+    kill(0) but has released everything we care about); True also for a
+    process of another user we may not signal."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
