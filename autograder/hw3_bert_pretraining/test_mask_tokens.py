@@ -7,7 +7,7 @@ correct sampler never fails them) and made by one test; the statistical tests
 read the counts they need whatever the invariants say, so that each mistake
 fails the tests of the properties it breaks and no others. Each statistical check compares a count
 with the exact binomial distribution a correct sampler gives it (see
-binomial.py), at a level chosen so that a correct sampler fails a test with
+autograder/binomial.py), at a level chosen so that a correct sampler fails a test with
 probability at most 1e-6; the derivation is written next to each bound.
 Every call gets a fresh numpy Generator built in the worker from a fixed seed.
 """
@@ -18,7 +18,7 @@ from functools import lru_cache
 import numpy as np
 
 from autograder.checks import as_array, expect_dtype, expect_ndarray, expect_shape, fail
-from autograder.hw3_bert_pretraining.binomial import ALPHA, interval, pmf
+from autograder.binomial import ALPHA, interval, pmf
 
 QUESTION = "mask_tokens"
 
