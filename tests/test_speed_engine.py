@@ -107,6 +107,20 @@ def test_reset_drops_handles_and_seeds(student):
     assert student.new("numpy.random.random") == first
 
 
+def test_reset_travels_with_the_next_request(student):
+    """Does reset() cost no round trip of its own, and apply before the request it
+    travels with, also when that request comes from a derived student (at_most)?"""
+    rng = student.new("numpy.random.default_rng", 0)
+    before = student._conn.traffic.requests
+    student.reset(3)
+    assert student._conn.traffic.requests == before
+    value = student.at_most(1024).new("numpy.random.random")
+    assert student._conn.traffic.requests == before + 1
+    assert value == np.random.RandomState(3).random_sample()  # numpy's global generator, seeded 3
+    with pytest.raises(StudentError):  # dropped with the reset
+        rng.integers(0, 10)
+
+
 def test_the_template_froze_its_objects(template):
     """Does a worker start with the template's objects frozen (never walked by its
     garbage collector)?"""

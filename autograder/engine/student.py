@@ -63,17 +63,22 @@ class Student:
 
     def __init__(self, conn: WorkerConnection, call_seconds: float,
                  max_reply: int = protocol.MAX_BUFFERS, callbacks: Callbacks | None = None,
-                 times: int | None = None):
+                 times: int | None = None, pending: dict | None = None):
         self._conn = conn
         self._call_seconds = call_seconds
         self._max_reply = max_reply
         self._callbacks = Callbacks() if callbacks is None else callbacks
         self._times = times
+        self._pending = {} if pending is None else pending  # shared by derived Students
+
+    def _derive(self, max_reply: int, times: int | None) -> "Student":
+        return Student(self._conn, self._call_seconds, max_reply, self._callbacks, times,
+                       self._pending)
 
     def at_most(self, nbytes: int) -> "Student":
         """The same student, whose answers may carry at most nbytes of array data
         (for calls whose answer has a known shape; more kills the worker)."""
-        return Student(self._conn, self._call_seconds, nbytes, self._callbacks, self._times)
+        return self._derive(nbytes, self._times)
 
     def repeat(self, n: int) -> "Student":
         """The same student, whose function calls (student.f(...), handle(...))
@@ -84,7 +89,7 @@ class Student:
         ends them (StudentError). All n share one call's time limit."""
         if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= self.MAX_REPEAT:
             raise ValueError(f"repeat(n) takes an int from 1 to {self.MAX_REPEAT}")
-        return Student(self._conn, self._call_seconds, self._max_reply, self._callbacks, n)
+        return self._derive(self._max_reply, n)
 
     def callback(self, name: str, func, *, max_calls: int = MAX_CALLS,
                  max_arg_bytes: int = MAX_ARG_BYTES) -> "RemoteObject":
@@ -125,12 +130,16 @@ class Student:
         return self._request({"op": "list", "id": obj._handle.id}, "list(...)")
 
     def reset(self, seed: int) -> None:
-        """Before a test, in one round trip: drop the handles of the tests before
-        (the worker no longer holds their objects) and seed as seed() does."""
-        self._request({"op": "reset", "seed": int(seed)}, "reset")
+        """Before a test: drop the handles of the tests before (the worker no
+        longer holds their objects) and seed as seed() does. Sent with the
+        test's first request, which the worker answers after the reset (no
+        round trip of its own; a test that sends nothing leaves it to the next)."""
+        self._pending["reset"] = int(seed)
 
     def _request(self, header: dict, call: str, args=None, kwargs=None, timeout=None):
         buffers: list[bytes] = []
+        if "reset" in self._pending:
+            header = dict(header, reset=self._pending.pop("reset"))
         if args is not None:
             enc = protocol.Encoder(_refuse_unplain)
             header = dict(header, args=enc.encode(tuple(args)), kwargs=enc.encode(dict(kwargs)))
@@ -146,8 +155,7 @@ class Student:
         try:
             if "error" in reply:
                 raise StudentError(_error_report(reply["error"]), call)
-            owner = self if self._times is None else Student(
-                self._conn, self._call_seconds, self._max_reply, self._callbacks)
+            owner = self if self._times is None else self._derive(self._max_reply, None)
             return protocol.unpack(reply["ok"], bufs, lambda h: RemoteObject(owner, h))
         except (KeyError, protocol.ProtocolError):
             self._conn.kill()

@@ -184,6 +184,9 @@ class Server:
         return protocol.unpack(reply.get("ok"), buffers, self.from_handle)
 
     def dispatch(self, op, header, buffers):
+        if "reset" in header:  # a test begins (with its first request): the last test's
+            self.handles.clear()  # objects go, every generator reseeded
+            seed_everything(header["reset"])
         args = kwargs = None
         if "args" in header:
             args = protocol.unpack(header["args"], buffers, self.from_handle)
@@ -218,10 +221,6 @@ class Server:
             return GraderFunction(self, str(header["name"]))
         if op == "define":  # a lent function in place of the student's: one bug costs one question
             self.namespace[header["name"]] = args[0]
-            return None
-        if op == "reset":  # a test begins: the last test's objects go, every generator reseeded
-            self.handles.clear()
-            seed_everything(header["seed"])
             return None
         if op == "exit":
             raise SystemExit(0)
