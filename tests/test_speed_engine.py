@@ -15,9 +15,10 @@ import pytest
 
 from autograder.engine.config import load
 from autograder.engine.once import once
+from autograder.engine.pipeline import WINDOW, pipelined
 from autograder.engine.runner import _cell_report
 from autograder.engine.student import RemoteObject, Student, StudentError
-from autograder.engine.workers import Template
+from autograder.engine.workers import Template, WorkerTimeout
 
 STUDENT_CODE = '''
 import numpy as np
@@ -175,3 +176,35 @@ def test_a_helper_compiled_once_still_runs_in_a_fresh_scope(student):
     assert student.build(source, "add", 1) == 1
     assert student.build(source, "add", 2) == 1
     assert student.build(source.replace("len(seen)", "-len(seen)"), "add", 3) == -1
+
+
+def _cells(sources):
+    return ({"op": "run_cell", "index": i, "source": s} for i, s in enumerate(sources, 1))
+
+
+def test_pipelined_cells_answer_in_order(template):
+    """Do cells sent ahead of their replies (more than WINDOW bytes of them, and
+    outputs larger than a socket's buffer) each get their own report, in order?"""
+    padding = "#" * 2000 + "\n"
+    sources = [padding + f"x{i} = {i}\nprint({i}, 'y' * 60000 if {i} % 10 == 0 else '')"
+               for i in range(60)]
+    assert sum(map(len, sources)) > 3 * WINDOW
+    conn = template.spawn()
+    try:
+        reports = [_cell_report(*reply) for reply in pipelined(conn, _cells(sources), 60)]
+        assert [out.split()[0] for out, _ in reports] == [str(i) for i in range(60)]
+        assert all(error == "" for _, error in reports)
+        assert conn.traffic.requests == 60
+    finally:
+        conn.kill()
+
+
+def test_pipelined_cells_name_the_one_that_hangs(template):
+    """Is the timeout raised at the reply of the cell that hangs, the earlier
+    cells answered and the worker killed?"""
+    conn = template.spawn()
+    replies = pipelined(conn, _cells(["a = 1", "import time\ntime.sleep(30)", "b = 2"]), 2)
+    assert _cell_report(*next(replies)) == ("", "")
+    with pytest.raises(WorkerTimeout):
+        next(replies)
+    assert conn.dead
