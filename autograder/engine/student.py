@@ -24,6 +24,8 @@ that implements a graded stub; lend a function with callback() instead.
 """
 from __future__ import annotations
 
+from typing import Callable
+
 from autograder import protocol
 from autograder.engine import describe, untrusted
 from autograder.engine.callbacks import MAX_ARG_BYTES, MAX_CALLS, Callbacks
@@ -136,7 +138,11 @@ class Student:
         round trip of its own; a test that sends nothing leaves it to the next)."""
         self._pending["reset"] = int(seed)
 
-    def _request(self, header: dict, call: str, args=None, kwargs=None, timeout=None):
+    def _request(self, header: dict, call: str | Callable[[], str], args=None, kwargs=None,
+                 timeout=None):
+        """call: the request's description for messages, or a function that gives
+        it (described only when a message needs it; most requests need none)."""
+        named = call if callable(call) else lambda: call
         buffers: list[bytes] = []
         if "reset" in self._pending:
             header = dict(header, reset=self._pending.pop("reset"))
@@ -148,18 +154,18 @@ class Student:
             reply, bufs = self._conn.request(header, buffers, timeout or self._call_seconds,
                                              self._max_reply, self._callbacks)
         except WorkerTimeout:
-            raise StudentTimeout(f"{call} did not finish within "
+            raise StudentTimeout(f"{named()} did not finish within "
                                  f"{timeout or self._call_seconds:g} s") from None
         except WorkerDied:
-            raise WorkerDied(f"the notebook's process stopped during {call}") from None
+            raise WorkerDied(f"the notebook's process stopped during {named()}") from None
         try:
             if "error" in reply:
-                raise StudentError(_error_report(reply["error"]), call)
+                raise StudentError(_error_report(reply["error"]), named())
             owner = self if self._times is None else self._derive(self._max_reply, None)
             return protocol.unpack(reply["ok"], bufs, lambda h: RemoteObject(owner, h))
         except (KeyError, protocol.ProtocolError):
             self._conn.kill()
-            raise WorkerDied(f"the notebook's process sent a malformed answer to {call} "
+            raise WorkerDied(f"the notebook's process sent a malformed answer to {named()} "
                              "and was stopped") from None
 
 
@@ -189,7 +195,8 @@ class RemoteFunction:
         times = self._student._times
         header = {"op": "call", "target": self._target}
         return self._student._request(header if times is None else dict(header, times=times),
-                                      describe.call(self._label, args, kwargs), args, kwargs)
+                                      lambda: describe.call(self._label, args, kwargs),
+                                      args, kwargs)
 
     def __repr__(self):
         return f"<student's {self._label}>"
