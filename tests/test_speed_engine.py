@@ -208,3 +208,19 @@ def test_pipelined_cells_name_the_one_that_hangs(template):
     with pytest.raises(WorkerTimeout):
         next(replies)
     assert conn.dead
+
+
+def test_shared_answers_are_read_once_per_worker(student):
+    """Does Student.shared compute once per worker (for every test's Student on it),
+    and keep nothing when the computation raises?"""
+    computed = []
+
+    def count():
+        computed.append(1)
+        return student.count_calls()
+    again = Student(student._conn, call_seconds=30)  # the next test's student, same worker
+    assert student.shared("calls", count) == again.shared("calls", count) == 0
+    assert computed == [1]
+    with pytest.raises(StudentError):
+        student.shared("third", lambda: [student.fails_third(None) for _ in range(3)])
+    assert student.shared("third", lambda: "computed again") == "computed again"

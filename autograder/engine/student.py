@@ -9,6 +9,7 @@
     student.callback("f", func)            lend a grader function for this test
     student.seed(0)                        seed random/numpy/torch in the worker
     student.define("f", handle)            bind a name in the student's namespace
+    student.shared(key, compute)           compute() once per worker: answers several tests read
     student.at_most(nbytes).f(x)           f's answer may carry at most nbytes of arrays
     student.repeat(n).f(x, rng)            f called n times in the worker, in one round
                                            trip: the list of its n answers
@@ -130,6 +131,17 @@ class Student:
 
     def list(self, obj: "RemoteObject") -> list:
         return self._request({"op": "list", "id": obj._handle.id}, "list(...)")
+
+    def shared(self, key, compute):
+        """compute(), once per worker for each key: for tests that read the same
+        answers (the same calls on the same inputs, such as one sample that
+        several statistical tests judge, each on its own property). A compute()
+        that raises keeps nothing. Plain data only: a test's handles are gone
+        once the next test begins."""
+        memo = self._conn.memo
+        if key not in memo:
+            memo[key] = compute()
+        return memo[key]
 
     def reset(self, seed: int) -> None:
         """Before a test: drop the handles of the tests before (the worker no

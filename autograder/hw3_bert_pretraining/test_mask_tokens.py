@@ -133,7 +133,15 @@ def _counts(ids, corrupted, labels):
 
 
 def _sample(student, probs, seeds):
-    """Counts summed over one call per seed on a (32, 1024) batch (about 25k ordinary ids each)."""
+    """Counts summed over one call per seed on a (32, 1024) batch (about 25k ordinary ids
+    each). test_selection_rate and test_replacement_split make the same calls, each
+    with a fresh generator of the same seed: the answers are read once per worker
+    (Student.shared) and each test judges its own counts in them."""
+    return student.shared(("mask_tokens sample", probs, seeds),
+                          lambda: _sample_counts(student, probs, seeds))
+
+
+def _sample_counts(student, probs, seeds):
     total = np.zeros(5, dtype=np.int64)
     for seed in seeds:
         ids = _batch(seed, 32, 1024)
