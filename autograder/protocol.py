@@ -38,7 +38,9 @@ TENSOR_DTYPES = {  # torch dtype name -> numpy dtype name of its bytes
 
 
 # Operations: the grader's requests to a worker are {"op": <one of these>, ...};
-# the worker answers each with its method op_<name> (worker/server.py).
+# the worker answers each with its method op_<name> (worker/server.py). Any
+# request may also carry "reset": seed, the start of a test (sent with its first
+# request): the worker forgets every handle and seeds as SEED does, then answers.
 RUN_CELL = "run_cell"  # index, source: one notebook cell -> {output, error, seconds}
 CALL = "call"          # target (name or handle id, optional attr), args, kwargs
 GETATTR = "getattr"    # id, attr: an attribute of a handle's object
@@ -50,10 +52,9 @@ NEW = "new"            # path, args, kwargs: construct a library object (torch.n
 BUILD = "build"        # source, name, args, kwargs: run the grader's generic probe code
 CALLBACK = "callback"  # name: a proxy for a function the grader lends this test
 DEFINE = "define"      # name, args: bind a name of the notebook to a handle
-RESET = "reset"        # seed: a test begins: forget every handle, seed as SEED does
 EXIT = "exit"          # end the worker
 OPERATIONS = (RUN_CELL, CALL, GETATTR, GET, HAS, LIST, SEED, NEW, BUILD, CALLBACK, DEFINE,
-              RESET, EXIT)
+              EXIT)
 SWEEP = "sweep"
 """Not a worker request: the template's order to clean up after a uid (engine/workers.py)."""
 

@@ -12,6 +12,7 @@ says how to write one and how to run it with pytest against one notebook.
 """
 from __future__ import annotations
 
+from autograder.binomial import ALPHA, interval, pmf
 from autograder.checks import (ROUNDING, agrees, as_array, as_int, expect_close, expect_dtype,
                                expect_equal, expect_int, expect_ndarray, expect_number,
                                expect_raises, expect_shape, expect_tensor, seeded)
@@ -29,6 +30,8 @@ __all__ = [
     "Fail", "fail", "seeded", "as_array", "as_int", "agrees", "expect_close", "expect_dtype",
     "expect_equal", "expect_int", "expect_ndarray", "expect_number", "expect_raises",
     "expect_shape", "expect_tensor", "ROUNDING",
+    # statistical tests: exact binomial intervals, ALPHA the false-fail probability per test
+    "ALPHA", "interval", "pmf",
     # a value computed once per batch (references that do not depend on the submission)
     "once",
     # the student's notebook, seen from the test

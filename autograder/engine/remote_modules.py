@@ -40,12 +40,19 @@ class _ComputedByGrader(torch.autograd.Function):
     def forward(ctx, lent, inputs, *weights):
         ctx.lent, ctx.inputs = lent, inputs
         ctx.save_for_backward(*weights)
-        return lent.grader_forward(list(inputs), _flat(weights))
+        answer = lent.grader_forward(list(inputs), _flat(weights))
+        if isinstance(answer, list):  # the output, and the gradients for one output gradient
+            answer, ctx.expected_grad, ctx.flat = answer
+        return answer
 
     @staticmethod
     def backward(ctx, grad):
         weights = ctx.saved_tensors
-        flat = ctx.lent.grader_backward(list(ctx.inputs), _flat(weights), grad)
+        expected = getattr(ctx, "expected_grad", None)
+        if expected is not None and grad.shape == expected.shape and torch.equal(grad, expected):
+            flat = ctx.flat
+        else:
+            flat = ctx.lent.grader_backward(list(ctx.inputs), _flat(weights), grad)
         parts = flat.split([w.numel() for w in weights])
         return (None, None, *(part.view_as(w) for part, w in zip(parts, weights)))
 
@@ -90,8 +97,20 @@ class Differentiator:
         self.output = self.module(*inputs)
         return self.output
 
-    def backward(self, grad):
-        self.output.backward(grad)
+    def forward_backward(self, vector, targets, *inputs):
+        """forward, and the gradients for the mean cross-entropy of the output
+        against targets (None where that loss does not apply to the output)."""
+        output = self.forward(vector, *inputs)
+        try:
+            grad = torch.autograd.grad(torch.nn.functional.cross_entropy(output, targets),
+                                       output, retain_graph=True)[0]
+            return [output, grad, self.backward(grad, retain_graph=True)]
+        except Exception:  # not a (len(targets), classes) output: the grader asks backward()
+            return [output, None, None]
+
+    def backward(self, grad, retain_graph=False):
+        self.module.zero_grad(set_to_none=True)
+        self.output.backward(grad, retain_graph=retain_graph)
         return torch.cat([torch.zeros(p.numel(), dtype=p.dtype) if p.grad is None
                           else p.grad.reshape(-1) for p in self.params])
 
@@ -124,7 +143,7 @@ class Memo:
 
 
 def lend_module(student, module: nn.Module, check_inputs: Callable, memo: Memo | None = None,
-                max_calls: int = MAX_CALLS):
+                max_calls: int = MAX_CALLS, targets: torch.Tensor | None = None):
     """A module in the worker that starts with the parameters of `module` (the
     grader's, trusted) and whose forward and backward the grader computes with
     `module`, on the parameter values the worker sends. check_inputs(inputs)
@@ -133,7 +152,11 @@ def lend_module(student, module: nn.Module, check_inputs: Callable, memo: Memo |
     Returns the worker's handle, for the rest of the current test; `module`
     belongs to this test alone (its parameters are overwritten). The worker's
     module has the parameters of `module`, one by one (an optimizer sees them
-    as they are); their values and gradients cross in one vector each way."""
+    as they are); their values and gradients cross in one vector each way.
+    With `targets` (the labels the training is expected to use), each forward
+    also answers the parameters' gradients for the output gradient of the mean
+    cross-entropy against them: a backward from exactly that gradient needs no
+    second call (any other gradient calls back as without targets)."""
     params = _parameters(module)
     memo = Memo() if memo is None else memo
     last: dict = {}  # the latest values and graph computed here, for the backward after them
@@ -151,32 +174,47 @@ def lend_module(student, module: nn.Module, check_inputs: Callable, memo: Memo |
             last.update(key=key, out=module(*inputs))
         return last["out"]
 
-    def forward(inputs, values):
-        check_inputs(inputs)
-        key = ("out", _digest(inputs), digest(values))
-        out = memo.get(key)
-        if out is None:
-            out = run(inputs, values, key[1:]).detach()
-            memo.put(key, out)
-        return out
-
-    def backward(inputs, values, grad):
-        check_inputs(inputs)
-        key = ("grads", _digest(inputs), digest(values), _digest([grad]))
-        grads = memo.get(key)
+    def gradients(inputs, values, key: tuple, grad) -> torch.Tensor:
+        """The parameters' gradients for the output gradient `grad`; key: the digests of
+        inputs and values."""
+        grads = memo.get(("grads", *key, _digest([grad])))
         if grads is None:
-            out = last["out"] if last.get("key") == key[1:3] else run(inputs, values, key[1:3])
+            out = last["out"] if last.get("key") == key else run(inputs, values, key)
             if grad.shape != out.shape:
                 raise ValueError("the output's gradient does not match the output")
             grads = _vector(torch.autograd.grad(out, params, grad.to(out.dtype),
                                                 retain_graph=True, allow_unused=True), params)
-            memo.put(key, grads)
+            memo.put(("grads", *key, _digest([grad])), grads)
         return grads
+
+    def forward(inputs, values):
+        check_inputs(inputs)
+        key = (_digest(inputs), digest(values))
+        out = memo.get(("out", *key))
+        if out is None:
+            out = run(inputs, values, key).detach()
+            memo.put(("out", *key), out)
+        grad = None if targets is None else _loss_gradient(out, targets)
+        return out if grad is None else [out, grad, gradients(inputs, values, key, grad)]
+
+    def backward(inputs, values, grad):
+        check_inputs(inputs)
+        return gradients(inputs, values, (_digest(inputs), digest(values)), grad)
 
     tag = f"{type(module).__name__}@{id(module):x}"
     return student.build(LENT_MODULE, "make", [p.detach() for p in params],
                          student.callback(tag + ".forward", forward, max_calls=max_calls),
                          student.callback(tag + ".backward", backward, max_calls=max_calls))
+
+
+def _loss_gradient(out: torch.Tensor, targets: torch.Tensor) -> torch.Tensor | None:
+    """d/d out of the mean cross-entropy of out (N, classes) against targets (N,), as a
+    training loop's loss.backward() computes it; None for an output of another shape."""
+    if out.dim() != 2 or out.shape[0] != len(targets) or not out.is_floating_point():
+        return None
+    out = out.detach().requires_grad_(True)
+    with torch.enable_grad():
+        return torch.autograd.grad(nn.functional.cross_entropy(out, targets), out)[0]
 
 
 def _parameters(module: nn.Module) -> list:
@@ -221,11 +259,12 @@ class _ComputedByStudent(torch.autograd.Function):
     @staticmethod
     def forward(ctx, remote, inputs, weights):
         ctx.remote = remote
-        return remote.run_forward(weights, inputs)
+        output, ctx.speculated = remote.run_forward(weights, inputs)
+        return output
 
     @staticmethod
     def backward(ctx, grad):
-        return None, None, ctx.remote.run_backward(grad)
+        return None, None, ctx.remote.run_backward(grad, ctx.speculated)
 
 
 class StudentModule(nn.Module):
@@ -234,11 +273,17 @@ class StudentModule(nn.Module):
     values to the worker, which runs the student's forward, and each backward
     sends the output's gradient, which the worker backpropagates. (An optimiser
     acts on each entry alone, so one vector trains as the separate tensors
-    would.) check_output(value) returns the output as a tensor or fails the test."""
+    would.) check_output(value) returns the output as a tensor or fails the test.
+    With `targets` (the labels the training uses), each forward also brings the
+    gradients the worker computed for the mean cross-entropy against them: a
+    backward from exactly that output gradient needs no second request (any
+    other gradient is backpropagated by a request, as without targets)."""
 
-    def __init__(self, student, module, check_output: Callable):
+    def __init__(self, student, module, check_output: Callable,
+                 targets: torch.Tensor | None = None):
         super().__init__()
-        self._remote = _Remote(student.build(DIFFERENTIATOR, "make", module), check_output)
+        self._remote = _Remote(student.build(DIFFERENTIATOR, "make", module), check_output,
+                               targets)
         values = self._remote.differentiator.values()
         if not isinstance(values, torch.Tensor) or not values.is_floating_point() \
                 or values.dim() != 1:
@@ -252,18 +297,33 @@ class StudentModule(nn.Module):
 
 
 class _Remote:
-    def __init__(self, differentiator, check_output: Callable):
-        self.differentiator, self.check_output = differentiator, check_output
-        # the two methods' handles, fetched once: each step is then one request, not two
-        self.forward, self.backward = differentiator.forward, differentiator.backward
+    def __init__(self, differentiator, check_output: Callable, targets):
+        self.differentiator, self.check_output, self.targets = differentiator, check_output, targets
+        # the methods' handles, fetched once: each step is then one request, not two
+        self.backward = differentiator.backward
+        self.forward = differentiator.forward if targets is None else \
+            differentiator.forward_backward
         self.size = 0
 
-    def run_forward(self, weights, inputs):
+    def run_forward(self, weights, inputs) -> tuple:
+        """(the output, (output gradient, parameter gradients) computed with it or None)."""
         self.size = len(weights)
-        return self.check_output(self.forward(weights.detach(), *inputs)).detach()
+        if self.targets is None:
+            return self.check_output(self.forward(weights.detach(), *inputs)).detach(), None
+        answer = self.forward(weights.detach(), self.targets, *inputs)
+        if not isinstance(answer, list) or len(answer) != 3:
+            fail("the model's forward pass did not answer")
+        output, grad, grads = answer
+        output = self.check_output(output).detach()
+        speculated = isinstance(grad, torch.Tensor) and grad.shape == output.shape \
+            and grad.dtype == output.dtype and isinstance(grads, torch.Tensor)
+        return output, (grad, grads) if speculated else None
 
-    def run_backward(self, grad):
-        grads = self.backward(grad.contiguous())
+    def run_backward(self, grad, speculated):
+        if speculated is not None and torch.equal(speculated[0], grad):
+            grads = speculated[1]
+        else:
+            grads = self.backward(grad.contiguous())
         if not isinstance(grads, torch.Tensor) or tuple(grads.shape) != (self.size,):
             fail("the model's gradients are not one value per parameter")
         return grads

@@ -17,6 +17,7 @@ from autograder.engine import untrusted
 from autograder.engine.assignment import Case, LoadedAssignment
 from autograder.engine.meter import Meter
 from autograder.engine.notebook import Cells
+from autograder.engine.pipeline import pipelined
 from autograder.engine.results import SubmissionResult, TestResult
 from autograder.engine.student import Student, StudentError, StudentTimeout
 from autograder.engine.workers import Template, WorkerConnection, WorkerDied, WorkerTimeout
@@ -59,19 +60,19 @@ class NotebookSession:
         self.run_notebook()
 
     def run_notebook(self) -> None:
-        deadline = time.monotonic() + self.limits.notebook_seconds
-        for index, source in enumerate(self.cells.code, 1):
-            if index in self.skip or not source.strip():
-                continue
+        """The cells not skipped, sent ahead of their replies (engine/pipeline.py);
+        the cell whose reply is late or missing is left out and the worker restarted."""
+        cells = [(index, source) for index, source in enumerate(self.cells.code, 1)
+                 if index not in self.skip and source.strip()]
+        replies = pipelined(self.conn, ({"op": protocol.RUN_CELL, "index": index, "source": source}
+                                        for index, source in cells),
+                            timeout=self.limits.notebook_seconds, max_reply=0)  # text only
+        meter = Meter(self.conn)
+        for index, _ in cells:
             try:
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    raise WorkerTimeout("notebook time used up")
-                meter = Meter(self.conn)
-                reply, buffers = self.conn.request(
-                    {"op": protocol.RUN_CELL, "index": index, "source": source}, timeout=remaining,
-                    max_reply=0)  # a cell report is text: no arrays
+                reply, buffers = next(replies)
                 self.result.profile.setdefault("cells", []).append([index, meter.read()])
+                meter = Meter(self.conn)
                 output, error = _cell_report(reply, buffers)
             except (WorkerTimeout, WorkerDied) as exc:
                 self.conn.kill()

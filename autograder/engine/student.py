@@ -9,6 +9,7 @@
     student.callback("f", func)            lend a grader function for this test
     student.seed(0)                        seed random/numpy/torch in the worker
     student.define("f", handle)            bind a name in the student's namespace
+    student.shared(key, compute)           compute() once per worker: answers several tests read
     student.at_most(nbytes).f(x)           f's answer may carry at most nbytes of arrays
     student.repeat(n).f(x, rng)            f called n times in the worker, in one round
                                            trip: the list of its n answers
@@ -23,6 +24,8 @@ Anything sent into the worker belongs to the student: never build() code
 that implements a graded stub; lend a function with callback() instead.
 """
 from __future__ import annotations
+
+from typing import Callable
 
 from autograder import protocol
 from autograder.engine import describe, untrusted
@@ -63,17 +66,22 @@ class Student:
 
     def __init__(self, conn: WorkerConnection, call_seconds: float,
                  max_reply: int = protocol.MAX_BUFFERS, callbacks: Callbacks | None = None,
-                 times: int | None = None):
+                 times: int | None = None, pending: dict | None = None):
         self._conn = conn
         self._call_seconds = call_seconds
         self._max_reply = max_reply
         self._callbacks = Callbacks() if callbacks is None else callbacks
         self._times = times
+        self._pending = {} if pending is None else pending  # shared by derived Students
+
+    def _derive(self, max_reply: int, times: int | None) -> "Student":
+        return Student(self._conn, self._call_seconds, max_reply, self._callbacks, times,
+                       self._pending)
 
     def at_most(self, nbytes: int) -> "Student":
         """The same student, whose answers may carry at most nbytes of array data
         (for calls whose answer has a known shape; more kills the worker)."""
-        return Student(self._conn, self._call_seconds, nbytes, self._callbacks, self._times)
+        return self._derive(nbytes, self._times)
 
     def repeat(self, n: int) -> "Student":
         """The same student, whose function calls (student.f(...), handle(...))
@@ -84,7 +92,7 @@ class Student:
         ends them (StudentError). All n share one call's time limit."""
         if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= self.MAX_REPEAT:
             raise ValueError(f"repeat(n) takes an int from 1 to {self.MAX_REPEAT}")
-        return Student(self._conn, self._call_seconds, self._max_reply, self._callbacks, n)
+        return self._derive(self._max_reply, n)
 
     def callback(self, name: str, func, *, max_calls: int = MAX_CALLS,
                  max_arg_bytes: int = MAX_ARG_BYTES) -> "RemoteObject":
@@ -124,13 +132,32 @@ class Student:
     def list(self, obj: "RemoteObject") -> list:
         return self._request({"op": protocol.LIST, "id": obj._handle.id}, "list(...)")
 
-    def reset(self, seed: int) -> None:
-        """Before a test, in one round trip: drop the handles of the tests before
-        (the worker no longer holds their objects) and seed as seed() does."""
-        self._request({"op": protocol.RESET, "seed": int(seed)}, "reset")
+    def shared(self, key, compute):
+        """compute(), once per worker for each key: for tests that read the same
+        answers (the same calls on the same inputs, such as one sample that
+        several statistical tests judge, each on its own property). A compute()
+        that raises keeps nothing. Plain data only: a test's handles are gone
+        once the next test begins."""
+        memo = self._conn.memo
+        if key not in memo:
+            memo[key] = compute()
+        return memo[key]
 
-    def _request(self, header: dict, call: str, args=None, kwargs=None, timeout=None):
+    def reset(self, seed: int) -> None:
+        """Before a test: drop the handles of the tests before (the worker no
+        longer holds their objects) and seed as seed() does. Sent with the
+        test's first request, which the worker answers after the reset (no
+        round trip of its own; a test that sends nothing leaves it to the next)."""
+        self._pending["reset"] = int(seed)
+
+    def _request(self, header: dict, call: str | Callable[[], str], args=None, kwargs=None,
+                 timeout=None):
+        """call: the request's description for messages, or a function that gives
+        it (described only when a message needs it; most requests need none)."""
+        named = call if callable(call) else lambda: call
         buffers: list[bytes] = []
+        if "reset" in self._pending:
+            header = dict(header, reset=self._pending.pop("reset"))
         if args is not None:
             enc = protocol.Encoder(_refuse_unplain)
             header = dict(header, args=enc.encode(tuple(args)), kwargs=enc.encode(dict(kwargs)))
@@ -139,19 +166,18 @@ class Student:
             reply, bufs = self._conn.request(header, buffers, timeout or self._call_seconds,
                                              self._max_reply, self._callbacks)
         except WorkerTimeout:
-            raise StudentTimeout(f"{call} did not finish within "
+            raise StudentTimeout(f"{named()} did not finish within "
                                  f"{timeout or self._call_seconds:g} s") from None
         except WorkerDied:
-            raise WorkerDied(f"the notebook's process stopped during {call}") from None
+            raise WorkerDied(f"the notebook's process stopped during {named()}") from None
         try:
             if "error" in reply:
-                raise StudentError(_error_report(reply["error"]), call)
-            owner = self if self._times is None else Student(
-                self._conn, self._call_seconds, self._max_reply, self._callbacks)
+                raise StudentError(_error_report(reply["error"]), named())
+            owner = self if self._times is None else self._derive(self._max_reply, None)
             return protocol.unpack(reply["ok"], bufs, lambda h: RemoteObject(owner, h))
         except (KeyError, protocol.ProtocolError):
             self._conn.kill()
-            raise WorkerDied(f"the notebook's process sent a malformed answer to {call} "
+            raise WorkerDied(f"the notebook's process sent a malformed answer to {named()} "
                              "and was stopped") from None
 
 
@@ -181,7 +207,8 @@ class RemoteFunction:
         times = self._student._times
         header = {"op": protocol.CALL, "target": self._target}
         return self._student._request(header if times is None else dict(header, times=times),
-                                      describe.call(self._label, args, kwargs), args, kwargs)
+                                      lambda: describe.call(self._label, args, kwargs),
+                                      args, kwargs)
 
     def __repr__(self):
         return f"<student's {self._label}>"

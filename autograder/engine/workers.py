@@ -254,6 +254,7 @@ class WorkerConnection:
         self.dead = False
         self.on_kill = None  # set by the Template that tracks this worker
         self.traffic = Traffic()
+        self.memo: dict = {}  # the student's answers several tests read (Student.shared)
         try:
             self.sock.settimeout(30)
             self._handshake()

@@ -7,7 +7,7 @@ correct sampler never fails them) and made by one test; the statistical tests
 read the counts they need whatever the invariants say, so that each mistake
 fails the tests of the properties it breaks and no others. Each statistical check compares a count
 with the exact binomial distribution a correct sampler gives it (see
-binomial.py), at a level chosen so that a correct sampler fails a test with
+autograder/binomial.py), at a level chosen so that a correct sampler fails a test with
 probability at most 1e-6; the derivation is written next to each bound.
 Every call gets a fresh numpy Generator built in the worker from a fixed seed.
 """
@@ -17,8 +17,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from autograder.testing import as_array, expect_dtype, expect_ndarray, expect_shape, fail
-from autograder.hw3_bert_pretraining.binomial import ALPHA, interval
+from autograder.testing import (ALPHA, as_array, expect_dtype, expect_ndarray, expect_shape, fail,
+                                interval)
 
 QUESTION = "mask_tokens"
 
@@ -133,7 +133,15 @@ def _counts(ids, corrupted, labels):
 
 
 def _sample(student, probs, seeds):
-    """Counts summed over one call per seed on a (32, 1024) batch (about 25k ordinary ids each)."""
+    """Counts summed over one call per seed on a (32, 1024) batch (about 25k ordinary ids
+    each). test_selection_rate and test_replacement_split make the same calls, each
+    with a fresh generator of the same seed: the answers are read once per worker
+    (Student.shared) and each test judges its own counts in them."""
+    return student.shared(("mask_tokens sample", probs, seeds),
+                          lambda: _sample_counts(student, probs, seeds))
+
+
+def _sample_counts(student, probs, seeds):
     total = np.zeros(5, dtype=np.int64)
     for seed in seeds:
         ids = _batch(seed, 32, 1024)

@@ -164,7 +164,7 @@ def test_documented_training_run(student):
         expect_shape(expect_tensor(value, what), (len(ids), 2), what)
         return value
     model = StudentModule(student, _loaded(student, DEFAULTS, common.reference_state(MODEL_SEED)),
-                          logits)
+                          logits, targets=labels)
     with common.one_thread():
         losses = ref.train_classifier(model, ids, labels, epochs=30, lr=1e-3)
     common.expect_trace(losses, common.documented_trace(), "losses of the 30 epochs")

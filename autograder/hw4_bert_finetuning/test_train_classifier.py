@@ -24,10 +24,12 @@ RUNS = ((5, 3e-3), (12, 1e-4))  # (epochs, lr) that differ from the defaults
 MAX_BATCH = 1024  # ids rows the lent model computes in one call (the tests send 50)
 
 
-def _reference_model(student, seed=MODEL_SEED, config=DEFAULTS):
-    """A model in the worker with the reference's weights, computed by the grader."""
+def _reference_model(student, labels, seed=MODEL_SEED, config=DEFAULTS):
+    """A model in the worker with the reference's weights, computed by the grader
+    (each forward also answers the gradients of the cross-entropy against labels)."""
     return lend_module(student, common.reference_model(seed, config),
-                       functools.partial(_check_ids, common.config_of(config)), _memo(config))
+                       functools.partial(_check_ids, common.config_of(config)), _memo(config),
+                       targets=labels)
 
 
 @once
@@ -50,8 +52,8 @@ def _check_ids(cfg: dict, inputs: list) -> None:
 def test_returns_one_loss_per_epoch(student):
     """returns a list with one float loss per epoch"""
     ids, labels = common.data(*SMALL_DATA)
-    losses = student.train_classifier(_reference_model(student, SMALL_SEED, SMALL), ids, labels,
-                                      epochs=3, lr=1e-3)
+    model = _reference_model(student, labels, SMALL_SEED, SMALL)
+    losses = student.train_classifier(model, ids, labels, epochs=3, lr=1e-3)
     if not isinstance(losses, list):
         fail(f"train_classifier(..., epochs=3) returned {type(losses).__name__}, not a list")
     if len(losses) != 3:
@@ -66,7 +68,7 @@ def test_returns_one_loss_per_epoch(student):
 def test_documented_training_run(student):
     """the lesson's run (default epochs and lr) gives the documented losses"""
     ids, labels = common.documented_data()
-    losses = student.train_classifier(_reference_model(student), ids, labels)
+    losses = student.train_classifier(_reference_model(student, labels), ids, labels)
     common.expect_trace(losses, common.documented_trace(),
                         "train_classifier(model, ids, labels) with the default epochs and lr")
 
@@ -76,8 +78,8 @@ def test_epochs_and_learning_rate(student):
     ids, labels = common.data(*SMALL_DATA)
     for epochs, lr in RUNS:
         what = f"train_classifier(model, ids, labels, epochs={epochs}, lr={lr:g})"
-        losses = student.train_classifier(_reference_model(student, SMALL_SEED, SMALL), ids, labels,
-                                          epochs=epochs, lr=lr)
+        model = _reference_model(student, labels, SMALL_SEED, SMALL)
+        losses = student.train_classifier(model, ids, labels, epochs=epochs, lr=lr)
         expected, _ = common.reference_run(SMALL_SEED, SMALL, SMALL_DATA, epochs, lr)
         common.expect_trace(losses, expected, what)
 
@@ -88,7 +90,7 @@ def test_trains_the_given_model(student):
     # trained is the other tests' subject.
     ids, labels = common.data(*SMALL_DATA)
     epochs, lr = RUNS[0]
-    model = _reference_model(student, SMALL_SEED, SMALL)
+    model = _reference_model(student, labels, SMALL_SEED, SMALL)
     what = "the model's logits"
     before = expect_tensor(model(ids), what)
     student.train_classifier(model, ids, labels, epochs=epochs, lr=lr)

@@ -188,6 +188,9 @@ class Server:
         handler = getattr(self, f"op_{op}", None) if op in protocol.OPERATIONS else None
         if handler is None:
             raise ValueError(f"unknown request: {op!r}")
+        if "reset" in header:  # a test begins (with its first request): the last test's
+            self.handles.clear()  # objects go, every generator reseeded
+            seed_everything(header["reset"])
         args = kwargs = None
         if "args" in header:
             args = protocol.unpack(header["args"], buffers, self.from_handle)
@@ -235,11 +238,6 @@ class Server:
     def op_define(self, header, args, kwargs):
         """A lent function in place of the student's: one bug costs one question."""
         self.namespace[header["name"]] = args[0]
-
-    def op_reset(self, header, args, kwargs):
-        """A test begins: the last test's objects go, every generator reseeded."""
-        self.handles.clear()
-        seed_everything(header["seed"])
 
     def op_exit(self, header, args, kwargs):
         raise SystemExit(0)

@@ -15,9 +15,10 @@ import pytest
 
 from autograder.engine.config import load
 from autograder.engine.once import once
+from autograder.engine.pipeline import WINDOW, pipelined
 from autograder.engine.runner import _cell_report
 from autograder.engine.student import RemoteObject, Student, StudentError
-from autograder.engine.workers import Template
+from autograder.engine.workers import Template, WorkerTimeout
 
 STUDENT_CODE = '''
 import numpy as np
@@ -107,6 +108,20 @@ def test_reset_drops_handles_and_seeds(student):
     assert student.new("numpy.random.random") == first
 
 
+def test_reset_travels_with_the_next_request(student):
+    """Does reset() cost no round trip of its own, and apply before the request it
+    travels with, also when that request comes from a derived student (at_most)?"""
+    rng = student.new("numpy.random.default_rng", 0)
+    before = student._conn.traffic.requests
+    student.reset(3)
+    assert student._conn.traffic.requests == before
+    value = student.at_most(1024).new("numpy.random.random")
+    assert student._conn.traffic.requests == before + 1
+    assert value == np.random.RandomState(3).random_sample()  # numpy's global generator, seeded 3
+    with pytest.raises(StudentError):  # dropped with the reset
+        rng.integers(0, 10)
+
+
 def test_the_template_froze_its_objects(template):
     """Does a worker start with the template's objects frozen (never walked by its
     garbage collector)?"""
@@ -161,3 +176,51 @@ def test_a_helper_compiled_once_still_runs_in_a_fresh_scope(student):
     assert student.build(source, "add", 1) == 1
     assert student.build(source, "add", 2) == 1
     assert student.build(source.replace("len(seen)", "-len(seen)"), "add", 3) == -1
+
+
+def _cells(sources):
+    return ({"op": "run_cell", "index": i, "source": s} for i, s in enumerate(sources, 1))
+
+
+def test_pipelined_cells_answer_in_order(template):
+    """Do cells sent ahead of their replies (more than WINDOW bytes of them, and
+    outputs larger than a socket's buffer) each get their own report, in order?"""
+    padding = "#" * 2000 + "\n"
+    sources = [padding + f"x{i} = {i}\nprint({i}, 'y' * 60000 if {i} % 10 == 0 else '')"
+               for i in range(60)]
+    assert sum(map(len, sources)) > 3 * WINDOW
+    conn = template.spawn()
+    try:
+        reports = [_cell_report(*reply) for reply in pipelined(conn, _cells(sources), 60)]
+        assert [out.split()[0] for out, _ in reports] == [str(i) for i in range(60)]
+        assert all(error == "" for _, error in reports)
+        assert conn.traffic.requests == 60
+    finally:
+        conn.kill()
+
+
+def test_pipelined_cells_name_the_one_that_hangs(template):
+    """Is the timeout raised at the reply of the cell that hangs, the earlier
+    cells answered and the worker killed?"""
+    conn = template.spawn()
+    replies = pipelined(conn, _cells(["a = 1", "import time\ntime.sleep(30)", "b = 2"]), 2)
+    assert _cell_report(*next(replies)) == ("", "")
+    with pytest.raises(WorkerTimeout):
+        next(replies)
+    assert conn.dead
+
+
+def test_shared_answers_are_read_once_per_worker(student):
+    """Does Student.shared compute once per worker (for every test's Student on it),
+    and keep nothing when the computation raises?"""
+    computed = []
+
+    def count():
+        computed.append(1)
+        return student.count_calls()
+    again = Student(student._conn, call_seconds=30)  # the next test's student, same worker
+    assert student.shared("calls", count) == again.shared("calls", count) == 0
+    assert computed == [1]
+    with pytest.raises(StudentError):
+        student.shared("third", lambda: [student.fails_third(None) for _ in range(3)])
+    assert student.shared("third", lambda: "computed again") == "computed again"

@@ -1,0 +1,82 @@
+"""Requests sent ahead of their replies, for the notebook's cells.
+
+A worker answers its requests one after the other, in order. Sent one at a
+time, each cell costs a round trip: the worker waits for the grader to wake
+up and send the next cell, then the grader waits for the worker (on a busy
+machine, a wait for a core each way). Sent ahead, the next cells already
+wait in the worker's socket when a cell ends, and the grader reads the
+replies as they come: reply k answers request k, so a late or missing reply
+still names the request that hung or killed the worker.
+
+What must stay true: the grader never blocks sending while the worker may
+block sending to it (at most WINDOW bytes of requests unanswered, or one
+request of any size when none is), so the two never wait for each other; a
+reply is bounded and checked exactly as WorkerConnection.request checks it,
+and anything out of step kills the worker.
+"""
+from __future__ import annotations
+
+import collections
+import socket
+import time
+from typing import Iterable, Iterator
+
+from autograder import protocol
+from autograder.engine.workers import WorkerConnection, WorkerDied, WorkerTimeout, _Deadline
+
+WINDOW = 32 * 1024
+"""Bytes of requests sent and not yet answered (well within a socket's buffer)."""
+
+
+class _Encoded:
+    """Takes the bytes protocol.send_frame would send, to send them later."""
+
+    data = b""
+
+    def sendall(self, data: bytes) -> None:
+        self.data = data
+
+
+def pipelined(conn: WorkerConnection, headers: Iterable[dict], timeout: float,
+              max_reply: int = 0) -> Iterator[tuple[dict, list[bytes]]]:
+    """Yield the reply (header, buffers) to each request of `headers`, in order,
+    the later requests sent before the earlier ones are answered. For requests
+    without buffers that lend nothing: a callback frame is out of step here.
+    The timeout bounds the whole sequence. A late, oversized or malformed
+    reply kills the worker and raises (WorkerTimeout, WorkerDied) where that
+    reply is expected; a caller that stops early must kill the worker."""
+    if conn.dead:
+        raise WorkerDied("the worker is no longer running")
+    channel = _Deadline(conn.sock, time.monotonic() + timeout)
+    todo = iter(headers)
+    unanswered: collections.deque[int] = collections.deque()  # sizes sent, not yet answered
+    following = _encode(next(todo, None))
+    try:
+        while following is not None or unanswered:
+            while following is not None and (
+                    not unanswered or sum(unanswered) + len(following) <= WINDOW):
+                channel.sendall(following)
+                conn.traffic.requests += 1
+                unanswered.append(len(following))
+                following = _encode(next(todo, None))
+            start = time.perf_counter()
+            reply, buffers = protocol.recv_frame(channel, max_buffers=max_reply)
+            conn.traffic.seconds += time.perf_counter() - start
+            if "callback" in reply:
+                raise protocol.ProtocolError("a callback answering a request that lends nothing")
+            unanswered.popleft()
+            yield reply, buffers
+    except (socket.timeout, TimeoutError):
+        conn.kill()
+        raise WorkerTimeout(f"no answer within {timeout:g} s") from None
+    except (EOFError, OSError, protocol.ProtocolError) as exc:
+        conn.kill()
+        raise WorkerDied(f"the worker stopped ({type(exc).__name__})") from None
+
+
+def _encode(header: dict | None) -> bytes | None:
+    if header is None:
+        return None
+    frame = _Encoded()
+    protocol.send_frame(frame, header)
+    return frame.data
