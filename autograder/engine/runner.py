@@ -17,7 +17,7 @@ from autograder.engine import untrusted
 from autograder.engine.assignment import Case, LoadedAssignment
 from autograder.engine.meter import Meter
 from autograder.engine.notebook import Cells
-from autograder.engine.pipeline import pipelined
+from autograder.engine.sent_ahead import pipelined
 from autograder.engine.results import SubmissionResult, TestResult
 from autograder.engine.student import Student, StudentError, StudentTimeout
 from autograder.engine.workers import Template, WorkerConnection, WorkerDied, WorkerTimeout
@@ -60,7 +60,7 @@ class NotebookSession:
         self.run_notebook()
 
     def run_notebook(self) -> None:
-        """The cells not skipped, sent ahead of their replies (engine/pipeline.py);
+        """The cells not skipped, sent ahead of their replies (engine/sent_ahead.py);
         the cell whose reply is late or missing is left out and the worker restarted."""
         cells = [(index, source) for index, source in enumerate(self.cells.code, 1)
                  if index not in self.skip and source.strip()]

@@ -15,7 +15,7 @@ import pytest
 
 from autograder.engine.config import load
 from autograder.engine.once import once
-from autograder.engine.pipeline import WINDOW, pipelined
+from autograder.engine.sent_ahead import WINDOW, pipelined
 from autograder.engine.runner import _cell_report
 from autograder.engine.student import RemoteObject, Student, StudentError
 from autograder.engine.workers import Template, WorkerTimeout
