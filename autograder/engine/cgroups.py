@@ -23,9 +23,23 @@ from pathlib import Path
 from autograder.engine.processes import alive
 
 MOUNTINFO, OWN_CGROUP = Path("/proc/self/mountinfo"), Path("/proc/self/cgroup")
-# A batch folder's name (engine/workers.py): autograder-<grader pid>-<scratch suffix>,
-# and, in a delegated v2 subtree, the grader's own leaf beside it (-grader).
-BATCH_NAME = re.compile(r"autograder-(\d+)-[A-Za-z0-9_]+(-grader)?")
+# A batch folder's name (batch_tag): autograder-<PID namespace>.<grader pid>-<suffix>,
+# and, in a delegated v2 subtree, the grader's own leaf beside it (-grader). The
+# namespace is in the name because a pid means something only in its own namespace:
+# graders in other PID namespaces (containers, tests) share this hierarchy.
+BATCH_NAME = re.compile(r"autograder-(\d+)\.(\d+)-[A-Za-z0-9_]+(-grader)?")
+
+
+def _pid_namespace() -> int:
+    try:
+        return os.stat("/proc/self/ns/pid").st_ino
+    except OSError:
+        return 0
+
+
+def batch_tag(suffix: str) -> str:
+    """The name of this grader's batch folders, unique on the machine."""
+    return f"autograder-{_pid_namespace()}.{os.getpid()}-{suffix}"
 
 
 def _mounts(mountinfo: Path = MOUNTINFO) -> list[tuple[str, str, str, set[str]]]:
@@ -71,6 +85,10 @@ class Cgroups:
         """Create the worker's cgroups; return the cgroup.procs files it joins."""
         procs = []
         for controller, batch in self.batch.items():
+            if not batch.is_dir():  # removed under us (by hand, another tool): made again
+                batch.mkdir()
+                if self.version == "v2":
+                    (batch / "cgroup.subtree_control").write_text("+memory +pids")
             folder = batch / name
             folder.mkdir()
             for file, value, optional in self._settings(controller, memory_bytes, processes):
@@ -119,8 +137,9 @@ def _rmdir(folder: Path, seconds: float) -> None:
 def sweep_stale(parent: Path) -> list[str]:
     """Remove the batch folders under `parent` of graders that are gone without
     closing them (killed, crashed): their workers are dead, so the folders are
-    empty. A folder whose grader's pid is alive (or reused) is kept; a folder
-    still holding a process cannot be removed and stays. Returns the names removed."""
+    empty. Only folders of graders in this PID namespace are judged; a folder
+    whose grader's pid is alive (or reused) is kept; a folder still holding a
+    process cannot be removed and stays. Returns the names removed."""
     removed = []
     try:
         entries = [p for p in parent.iterdir() if p.is_dir()]
@@ -128,7 +147,8 @@ def sweep_stale(parent: Path) -> list[str]:
         return removed
     for folder in entries:
         match = BATCH_NAME.fullmatch(folder.name)
-        if match is None or alive(int(match.group(1))):
+        if (match is None or int(match.group(1)) != _pid_namespace()
+                or alive(int(match.group(2)))):
             continue
         for child in (p for p in folder.iterdir() if p.is_dir()):
             _rmdir(child, 0)

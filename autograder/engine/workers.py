@@ -70,7 +70,7 @@ class Template:
         self.scratch = Path(tempfile.mkdtemp(prefix="autograder-workers-"))
         self.scratch.chmod(0o711)  # workers may pass through to their own folder, not list it
         self.names = itertools.count(1)  # the workers' cgroup names
-        tag = f"autograder-{os.getpid()}-{self.scratch.name.rsplit('-', 1)[-1]}"
+        tag = cgroups.batch_tag(self.scratch.name.rsplit('-', 1)[-1])
         self.sandbox = sandbox_mod.Sandbox(  # cgroups first: v2 may move this process
             "none", None, cgroups.create(tag) if use_cgroups else None, landlock.abi_version())
         self._start()
@@ -128,9 +128,7 @@ class Template:
             if uid is not None:
                 os.chown(workdir, uid, uid)
             limits = self.sandbox.worker_limits(self.config.limits)
-            procs = (self.sandbox.cgroups.make(name, self.config.limits.memory_mb * 2**20,
-                                               limits["processes"] + 1)  # + the waiter
-                     if self.sandbox.cgroups else [])
+            procs = self._cgroups(name, limits)
             spec = json.dumps({"sandbox": self.sandbox.mode, "uid": uid, "workdir": str(workdir),
                                "hide": self.hide, "cgroups": procs, "seed": self.config.seed,
                                "limits": limits, "forbid": list(self.config.forbid)}).encode()
@@ -155,6 +153,17 @@ class Template:
         self.live.add(conn)
         conn.on_kill = self.live.discard
         return conn
+
+    def _cgroups(self, name: str, limits: dict) -> list[str]:
+        """The worker's cgroup.procs files; a cgroup that cannot be made fails
+        this worker alone (its submission is told), never the batch."""
+        if not self.sandbox.cgroups:
+            return []
+        try:
+            return self.sandbox.cgroups.make(name, self.config.limits.memory_mb * 2**20,
+                                             limits["processes"] + 1)  # + the waiter
+        except OSError as exc:
+            raise WorkerDied(f"the worker's cgroup could not be made ({exc.strerror})") from None
 
     def _cleanup(self, uid: int | None, name: str, gone: bool) -> None:
         """After a worker was killed (`gone`: its waiter and worker are dead):

@@ -8,6 +8,7 @@ layouts, and the refusal to grade where no sandbox works.
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import threading
@@ -237,19 +238,25 @@ def test_cgroup_v1_memory_and_pids(tmp_path):
 
 def test_stale_batch_cgroups_of_dead_graders_are_removed(tmp_path):
     """A grader killed before closing leaves its empty batch folders: the next
-    grader removes them, never those of a live grader, a busy one or others'."""
+    grader removes them, never those of a live grader, of a grader in another
+    PID namespace (its pid means nothing here) or others'."""
     mem = tmp_path / "memory"
-    dead = _dead_pid()
-    stale, stale_leaf = mem / f"autograder-{dead}-abc123", mem / f"autograder-{dead}-x-grader"
-    live, foreign = mem / f"autograder-{os.getpid()}-def456", mem / "user.slice"
-    for folder in (stale / "w1", stale / "w2", live / "w1", foreign):
+    ns, dead = os.stat("/proc/self/ns/pid").st_ino, _dead_pid()
+    stale = mem / f"autograder-{ns}.{dead}-abc123"
+    stale_leaf = mem / f"autograder-{ns}.{dead}-x-grader"
+    live = mem / cgroups.batch_tag("def456")
+    elsewhere = mem / f"autograder-{ns + 1}.{dead}-ghi789"  # a grader in a container
+    foreign = mem / "user.slice"
+    for folder in (stale / "w1", stale / "w2", live / "w1", elsewhere / "w1", foreign):
         folder.mkdir(parents=True)
     stale_leaf.mkdir()
     info, own = _fake_cgroupfs(tmp_path, [f"/ {mem} rw - cgroup cgroup rw,memory"],
                                "4:memory:/\n0::/\n")
     groups = cgroups.create("batch", info, own)
     assert groups is not None and not stale.exists() and not stale_leaf.exists()
-    assert (live / "w1").is_dir() and foreign.is_dir() and (mem / "batch").is_dir()
+    assert (live / "w1").is_dir() and (elsewhere / "w1").is_dir() and foreign.is_dir()
+    shutil.rmtree(mem / "batch")  # removed under the grader: made again for the next worker
+    assert groups.make("w2", 1 << 30, 5) == [str(mem / "batch" / "w2" / "cgroup.procs")]
 
 
 def _dead_pid() -> int:
