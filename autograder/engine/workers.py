@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Callable
 
 from autograder import paths, protocol
-from autograder.engine import cgroups
+from autograder.engine import cgroups, untrusted
 from autograder.engine import sandbox as sandbox_mod
 from autograder.engine.callbacks import Callbacks
 from autograder.engine.config import Config
@@ -280,8 +280,7 @@ class WorkerConnection:
         for expected in ("worker_pid", "ready"):
             header, _ = protocol.recv_frame(self.sock, max_header=4096, max_buffers=0)
             if "failed" in header:
-                raise _StartFailed("".join(c if c.isprintable() else "?"
-                                           for c in str(header["failed"])[:300]))
+                raise _StartFailed(untrusted.name(header["failed"], 300))
             if expected == "worker_pid":
                 self.pid = int(header["worker_pid"])
             elif header.get("ready") != 1:
