@@ -83,7 +83,9 @@ class Template:
             raise
 
     def _use(self, mode: str) -> None:
+        """Workers spawned from now on are confined in `mode`, with its limits."""
         self.sandbox.mode = mode
+        self.limits = self.sandbox.worker_limits(self.config.limits)
 
     def _start(self) -> None:
         ours, theirs = socket.socketpair()
@@ -127,11 +129,10 @@ class Template:
             workdir = Path(tempfile.mkdtemp(prefix="w", dir=self.scratch))
             if uid is not None:
                 os.chown(workdir, uid, uid)
-            limits = self.sandbox.worker_limits(self.config.limits)
-            procs = self._cgroups(name, limits)
+            procs = self._cgroups(name)
             spec = json.dumps({"sandbox": self.sandbox.mode, "uid": uid, "workdir": str(workdir),
                                "hide": self.hide, "cgroups": procs, "seed": self.config.seed,
-                               "limits": limits, "forbid": list(self.config.forbid)}).encode()
+                               "limits": self.limits, "forbid": list(self.config.forbid)}).encode()
         except BaseException:
             cleanup(True)
             raise
@@ -154,14 +155,14 @@ class Template:
         conn.on_kill = self.live.discard
         return conn
 
-    def _cgroups(self, name: str, limits: dict) -> list[str]:
+    def _cgroups(self, name: str) -> list[str]:
         """The worker's cgroup.procs files; a cgroup that cannot be made fails
         this worker alone (its submission is told), never the batch."""
         if not self.sandbox.cgroups:
             return []
         try:
             return self.sandbox.cgroups.make(name, self.config.limits.memory_mb * 2**20,
-                                             limits["processes"] + 1)  # + the waiter
+                                             self.limits["processes"] + 1)  # + the waiter
         except OSError as exc:
             raise WorkerDied(f"the worker's cgroup could not be made ({exc.strerror})") from None
 
