@@ -343,13 +343,12 @@ class WorkerConnection:
                     killer(target, signal.SIGKILL)
                 except (ProcessLookupError, PermissionError):
                     pass
+        targets = [p for p in (self.group, self.pid) if p]
         deadline = time.monotonic() + 5
-        while time.monotonic() < deadline and any(
-                alive(p) for p in (self.group, self.pid) if p):
+        while (left := [p for p in targets if alive(p)]) and time.monotonic() < deadline:
             time.sleep(0.002)
-        gone = not any(alive(p) for p in (self.group, self.pid) if p)
         cleanup, self.cleanup = self.cleanup, lambda gone: None
-        cleanup(gone)
+        cleanup(not left)
         _remove_tree(self.workdir)
 
 
