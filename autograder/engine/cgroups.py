@@ -145,14 +145,14 @@ def sweep_stale(parent: Path) -> list[str]:
     empty. Only folders of graders in this PID namespace are judged; a folder
     whose grader's pid is alive (or reused) is kept; a folder still holding a
     process cannot be removed and stays. Returns the names removed."""
-    removed = []
+    removed, namespace = [], _pid_namespace()
     try:
         entries = [p for p in parent.iterdir() if p.is_dir()]
     except OSError:
         return removed
     for folder in entries:
         match = BATCH_NAME.fullmatch(folder.name)
-        if (match is None or int(match.group(1)) != _pid_namespace()
+        if (match is None or int(match.group(1)) != namespace
                 or alive(int(match.group(2)))):
             continue
         for child in (p for p in folder.iterdir() if p.is_dir()):
