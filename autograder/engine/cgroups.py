@@ -86,9 +86,7 @@ class Cgroups:
         procs = []
         for controller, batch in self.batch.items():
             if not batch.is_dir():  # removed under us (by hand, another tool): made again
-                batch.mkdir()
-                if self.version == "v2":
-                    (batch / "cgroup.subtree_control").write_text("+memory +pids")
+                _make_batch(batch, self.version)
             folder = batch / name
             folder.mkdir()
             for file, value, optional in self._settings(controller, memory_bytes, processes):
@@ -120,6 +118,13 @@ class Cgroups:
             _rmdir(batch, 1.0)
 
 
+def _make_batch(folder: Path, version: str) -> None:
+    """A batch folder; in v2 its children get the memory and pids controllers."""
+    folder.mkdir()
+    if version == "v2":
+        (folder / "cgroup.subtree_control").write_text("+memory +pids")
+
+
 def _rmdir(folder: Path, seconds: float) -> None:
     deadline = time.monotonic() + seconds
     while True:
@@ -140,14 +145,14 @@ def sweep_stale(parent: Path) -> list[str]:
     empty. Only folders of graders in this PID namespace are judged; a folder
     whose grader's pid is alive (or reused) is kept; a folder still holding a
     process cannot be removed and stays. Returns the names removed."""
-    removed = []
+    removed, namespace = [], _pid_namespace()
     try:
         entries = [p for p in parent.iterdir() if p.is_dir()]
     except OSError:
         return removed
     for folder in entries:
         match = BATCH_NAME.fullmatch(folder.name)
-        if (match is None or int(match.group(1)) != _pid_namespace()
+        if (match is None or int(match.group(1)) != namespace
                 or alive(int(match.group(2)))):
             continue
         for child in (p for p in folder.iterdir() if p.is_dir()):
@@ -176,7 +181,7 @@ def _create_v1(tag, mounts, paths) -> Cgroups | None:
         if base is not None:
             sweep_stale(base)
         try:
-            (base / tag).mkdir()
+            _make_batch(base / tag, "v1")
         except (OSError, TypeError):
             if controller == "memory":
                 _drop(batch)
@@ -219,8 +224,7 @@ def _v2_batch(parent: Path, tag: str, is_root: bool) -> Path | None:
             (parent / f"{tag}-grader").mkdir()
             (parent / f"{tag}-grader" / "cgroup.procs").write_text(str(os.getpid()))
         (parent / "cgroup.subtree_control").write_text("+memory +pids")
-        (parent / tag).mkdir()
-        (parent / tag / "cgroup.subtree_control").write_text("+memory +pids")
+        _make_batch(parent / tag, "v2")
         return parent / tag
     except OSError:
         return None

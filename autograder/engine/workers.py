@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Callable
 
 from autograder import paths, protocol
-from autograder.engine import cgroups
+from autograder.engine import cgroups, untrusted
 from autograder.engine import sandbox as sandbox_mod
 from autograder.engine.callbacks import Callbacks
 from autograder.engine.config import Config
@@ -83,7 +83,9 @@ class Template:
             raise
 
     def _use(self, mode: str) -> None:
+        """Workers spawned from now on are confined in `mode`, with its limits."""
         self.sandbox.mode = mode
+        self.limits = self.sandbox.worker_limits(self.config.limits)
 
     def _start(self) -> None:
         ours, theirs = socket.socketpair()
@@ -127,11 +129,10 @@ class Template:
             workdir = Path(tempfile.mkdtemp(prefix="w", dir=self.scratch))
             if uid is not None:
                 os.chown(workdir, uid, uid)
-            limits = self.sandbox.worker_limits(self.config.limits)
-            procs = self._cgroups(name, limits)
+            procs = self._cgroups(name)
             spec = json.dumps({"sandbox": self.sandbox.mode, "uid": uid, "workdir": str(workdir),
                                "hide": self.hide, "cgroups": procs, "seed": self.config.seed,
-                               "limits": limits, "forbid": list(self.config.forbid)}).encode()
+                               "limits": self.limits, "forbid": list(self.config.forbid)}).encode()
         except BaseException:
             cleanup(True)
             raise
@@ -154,14 +155,14 @@ class Template:
         conn.on_kill = self.live.discard
         return conn
 
-    def _cgroups(self, name: str, limits: dict) -> list[str]:
+    def _cgroups(self, name: str) -> list[str]:
         """The worker's cgroup.procs files; a cgroup that cannot be made fails
         this worker alone (its submission is told), never the batch."""
         if not self.sandbox.cgroups:
             return []
         try:
             return self.sandbox.cgroups.make(name, self.config.limits.memory_mb * 2**20,
-                                             limits["processes"] + 1)  # + the waiter
+                                             self.limits["processes"] + 1)  # + the waiter
         except OSError as exc:
             raise WorkerDied(f"the worker's cgroup could not be made ({exc.strerror})") from None
 
@@ -280,8 +281,7 @@ class WorkerConnection:
         for expected in ("worker_pid", "ready"):
             header, _ = protocol.recv_frame(self.sock, max_header=4096, max_buffers=0)
             if "failed" in header:
-                raise _StartFailed("".join(c if c.isprintable() else "?"
-                                           for c in str(header["failed"])[:300]))
+                raise _StartFailed(untrusted.name(header["failed"], 300))
             if expected == "worker_pid":
                 self.pid = int(header["worker_pid"])
             elif header.get("ready") != 1:
@@ -343,13 +343,12 @@ class WorkerConnection:
                     killer(target, signal.SIGKILL)
                 except (ProcessLookupError, PermissionError):
                     pass
+        targets = [p for p in (self.group, self.pid) if p]
         deadline = time.monotonic() + 5
-        while time.monotonic() < deadline and any(
-                alive(p) for p in (self.group, self.pid) if p):
+        while (left := [p for p in targets if alive(p)]) and time.monotonic() < deadline:
             time.sleep(0.002)
-        gone = not any(alive(p) for p in (self.group, self.pid) if p)
         cleanup, self.cleanup = self.cleanup, lambda gone: None
-        cleanup(gone)
+        cleanup(not left)
         _remove_tree(self.workdir)
 
 

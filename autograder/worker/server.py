@@ -125,7 +125,6 @@ class Server:
 
     def __init__(self, sock, seed: int):
         self.sock = sock
-        self.seed = seed
         self.namespace = {"__name__": "__main__", "__builtins__": builtins}
         self.handles: dict[int, object] = {}
         self.helpers: dict[str, object] = {}  # grader helper source -> code object

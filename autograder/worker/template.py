@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import gc
 import importlib
+import json
 import os
 import signal
 import socket
@@ -58,7 +59,7 @@ def run_template(control_fd: int, modules: list[str]) -> None:
             os._exit(0)
         if not msg:  # the grader is gone: exit at once (no interpreter teardown), and
             os._exit(0)  # every worker's waiter gets its parent-death signal
-        spec = protocol_json(msg)
+        spec = _spec(msg)
         if spec is None or len(fds) != 1:
             for fd in fds:
                 os.close(fd)
@@ -66,15 +67,15 @@ def run_template(control_fd: int, modules: list[str]) -> None:
         pid = os.fork()
         if pid == 0:
             control.close()
-            if spec.get("op") == "sweep":
+            if spec.get("op") == protocol.SWEEP:
                 sweep_uid(fds[0], spec)  # never returns
             become_worker(fds[0], spec)  # never returns
         os.close(fds[0])
         control.sendall((str(pid) + "\n").encode())
 
 
-def protocol_json(msg: bytes):
-    import json
+def _spec(msg: bytes) -> dict | None:
+    """The grader's order (a JSON object), or None if it is not one."""
     try:
         spec = json.loads(msg)
     except ValueError:
