@@ -90,7 +90,7 @@ def _cases(config: Config, found: dict[str, list[collect.Collected]]) -> tuple[C
                       for c in chosen]
     named = {(c.question, c.name) for c in cases}
     missing = [f"{q}::{c.name}" for q, cs in found.items() for c in cs if (q, c.name) not in named]
-    twice = sorted({c.id for c in cases if sum(d.id == c.id for d in cases) > 1})
+    twice = collect.repeated(c.id for c in cases)
     if missing or extra or twice:
         raise ConfigError(f"grading_config/{config.assignment}.toml and the hidden tests "
                           f"disagree: tests without points {missing}, points without tests "

@@ -19,6 +19,7 @@ can call cases concurrently.
 """
 from __future__ import annotations
 
+import collections
 import inspect
 import itertools
 import threading
@@ -113,11 +114,15 @@ def collect(module: ModuleType) -> list[Collected]:
         for case_id, params in expand(func):
             name = f"{func.__name__}[{case_id}]" if case_id else func.__name__
             cases.append(Collected(func.__name__, name, func, params, fixtures))
-    names = [c.name for c in cases]
-    dupes = sorted({n for n in names if names.count(n) > 1})
+    dupes = repeated(c.name for c in cases)
     if dupes:
         raise ConfigError(f"{module.__name__}: cases named alike {dupes}: give them ids=")
     return cases
+
+
+def repeated(names) -> list[str]:
+    """The names that occur more than once, sorted."""
+    return sorted(n for n, count in collections.Counter(names).items() if count > 1)
 
 
 def _fixture_defs(module: ModuleType) -> dict:

@@ -30,17 +30,31 @@ class Meter:
 
     def __init__(self, conn):
         self.conn = conn
-        self.wall, self.thread = time.perf_counter(), time.thread_time()
-        self.worker = process_cpu(conn.pid)
-        self.traffic = dataclasses.replace(conn.traffic)
+        self._start = self._now()
+
+    def _now(self) -> tuple:
+        """One reading: wall clock, this thread's CPU, the worker's CPU, the traffic."""
+        return (time.perf_counter(), time.thread_time(),
+                process_cpu(self.conn.pid) if not self.conn.dead else None,
+                dataclasses.replace(self.conn.traffic))
 
     def read(self) -> dict:
         """{"wall", "grader_cpu", "worker_cpu" (when readable), and the traffic's
         fields: "requests", "callbacks", "seconds", "callback_seconds"}."""
-        figures = {"wall": time.perf_counter() - self.wall,
-                   "grader_cpu": time.thread_time() - self.thread,
-                   **dataclasses.asdict(self.conn.traffic.since(self.traffic))}
-        worker = process_cpu(self.conn.pid) if not self.conn.dead else None
-        if worker is not None and self.worker is not None:
-            figures["worker_cpu"] = worker - self.worker
+        return self._since(self._now())
+
+    def lap(self) -> dict:
+        """read(), and the meter restarted where that reading ended (one reading
+        serves both: consecutive stretches, such as cells, are measured end to end)."""
+        now = self._now()
+        figures = self._since(now)
+        self._start = now
+        return figures
+
+    def _since(self, now: tuple) -> dict:
+        (wall, thread, worker, traffic), (wall0, thread0, worker0, traffic0) = now, self._start
+        figures = {"wall": wall - wall0, "grader_cpu": thread - thread0,
+                   **dataclasses.asdict(traffic.since(traffic0))}
+        if worker is not None and worker0 is not None:
+            figures["worker_cpu"] = worker - worker0
         return figures

@@ -71,8 +71,7 @@ class NotebookSession:
         for index, _ in cells:
             try:
                 reply, buffers = next(replies)
-                self.result.profile.setdefault("cells", []).append([index, meter.read()])
-                meter = Meter(self.conn)
+                self.result.profile.setdefault("cells", []).append([index, meter.lap()])
                 output, error = _cell_report(reply, buffers)
             except (WorkerTimeout, WorkerDied) as exc:
                 self.conn.kill()
