@@ -1,10 +1,8 @@
 """key_padding_mask(lengths, n_src): the additive mask hiding padded source positions."""
-import functools
-
 import numpy as np
 
 from autograder.testing import (expect_close, expect_dtype, expect_ndarray, expect_raises,
-                                expect_shape, fail, grading)
+                                expect_shape, fail, grading, once)
 
 QUESTION = "key_padding_mask"
 
@@ -16,7 +14,7 @@ def test_type_shape_dtype(student):
     expect_dtype(m, "float64", "key_padding_mask([2, 3], 4)")
 
 
-@functools.lru_cache(maxsize=None)
+@once
 def _cases(seed: int):
     """(lengths, n_src) cases: edge cases, then random ones from the student's seed."""
     rng = np.random.default_rng(seed)

@@ -13,12 +13,10 @@ Every call gets a fresh numpy Generator built in the worker from a fixed seed.
 """
 from __future__ import annotations
 
-from functools import lru_cache
-
 import numpy as np
 
 from autograder.testing import (ALPHA, as_array, expect_dtype, expect_ndarray, expect_shape, fail,
-                                interval)
+                                interval, once)
 
 QUESTION = "mask_tokens"
 
@@ -48,7 +46,7 @@ def run(f, ids, *args, **kwargs):
 '''
 
 
-@lru_cache(maxsize=None)
+@once
 def _batch(seed: int, rows: int, length: int) -> np.ndarray:
     """Rows shaped like BERT inputs: [CLS] A [SEP] B [SEP] [PAD]..., ordinary ids uniform."""
     g = np.random.default_rng(seed)
@@ -62,7 +60,7 @@ def _batch(seed: int, rows: int, length: int) -> np.ndarray:
     return ids
 
 
-@lru_cache(maxsize=None)
+@once
 def _full_rows(seed: int, rows: int, width: int) -> np.ndarray:
     """Rows [CLS] + `width` ordinary ids + [SEP], no padding: every row has `width` candidates."""
     ids = np.random.default_rng(seed).choice(ORDINARY, size=(rows, width + 2))

@@ -10,6 +10,7 @@ torch.randint(0, 2, (50,)); Adam lr 1e-3, 30 full-batch epochs.
 from __future__ import annotations
 
 import contextlib
+import inspect
 
 import torch
 
@@ -63,10 +64,13 @@ def provided_attention(student) -> RemoteObject:
     return student.build(PROVIDED_SOURCE, "provided_attention")
 
 
+_DEFAULT_ARGS = {name: p.default for name, p in
+                 inspect.signature(ref.TinyBertForClassification).parameters.items()}
+
+
 def config_of(config: tuple) -> dict:
-    """Every constructor argument of a config (the defaults filled in)."""
-    return {"vocab": 100, "h": 32, "heads": 4, "n_layers": 2, "max_len": 16, "n_classes": 2,
-            **dict(config)}
+    """Every constructor argument of a config (the reference's defaults filled in)."""
+    return {**_DEFAULT_ARGS, **dict(config)}
 
 
 @once

@@ -16,9 +16,8 @@ import numpy as np
 import pytest
 import torch
 
-from autograder.exam import variants
-from autograder.exam_midterm import reference as ref
 from tests.build import test_public_checks as public_checks
+from tests.exam.answers import right_answers
 from tests.conftest import grade
 
 RIGHT = {  # name -> expressions of the right value `v` a student may write
@@ -46,23 +45,13 @@ CASES = [(name, expr, True) for name, exprs in RIGHT.items() for expr in exprs] 
         [(name, expr, False) for name, exprs in WRONG.items() for expr in exprs]
 
 
-def right_answers(sid: str) -> dict:
-    """The right value of each short answer for identity `sid`."""
-    p = {q: {k: v for k, v in d.items() if k != "variant"}
-         for q, d in variants.parameters(ref.EXAM, ref.tables(), sid).items()}
-    return {"ENCODER_LAYER_PARAMS": ref.encoder_params(**p["encoder_params"]),
-            "CROSS_ATTENTION_SHAPE": ref.cross_attention_shape(**p["cross_attention_shape"]),
-            "MASK_FRACTION": ref.mask_fraction(**p["mask_fraction"]),
-            "CHANCE_LOSS": ref.chance_loss(**p["chance_level"]),
-            "CHANCE_PERPLEXITY": ref.chance_perplexity(**p["chance_level"])}
-
-
 def answers_source(sid: str, name: str, expr: str) -> str:
     """A notebook cell: every answer right, `name` written as `expr` of its right value."""
+    right = right_answers(sid)
     lines = ["import numpy as np", "import torch", f"STUDENT_ID = {sid!r}"]
-    for answer, value in right_answers(sid).items():
+    for answer, value in right.items():
         lines.append(f"{answer} = {value!r}")
-    lines.append(f"v = {right_answers(sid)[name]!r}\n{name} = {expr}\ndel v")
+    lines.append(f"v = {right[name]!r}\n{name} = {expr}\ndel v")
     return "\n".join(lines)
 
 

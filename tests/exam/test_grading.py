@@ -24,6 +24,7 @@ from autograder.engine.submissions import discover
 from autograder.exam import free_response, variants
 from autograder.exam_midterm import reference as ref
 from tests.conftest import grade
+from tests.exam.answers import right_answers
 
 QUESTIONS = ["identity", "encoder_params", "cross_attention_shape", "mask_fraction",
              "chance_level", "key_padding_mask", "perplexity"]
@@ -35,14 +36,7 @@ HOSTILE = "<script>alert('x')</script> & <b>not bold</b>"
 
 def answers_cell(sid: str) -> str:
     """The short answers for identity `sid`, as literals a student would type."""
-    p = {q: {k: v for k, v in d.items() if k != "variant"}
-         for q, d in variants.parameters(ref.EXAM, ref.tables(), sid).items()}
-    return "\n".join([
-        f"ENCODER_LAYER_PARAMS = {ref.encoder_params(**p['encoder_params'])}",
-        f"CROSS_ATTENTION_SHAPE = {ref.cross_attention_shape(**p['cross_attention_shape'])}",
-        f"MASK_FRACTION = {ref.mask_fraction(**p['mask_fraction'])!r}",
-        f"CHANCE_LOSS = {ref.chance_loss(**p['chance_level'])!r}",
-        f"CHANCE_PERPLEXITY = {ref.chance_perplexity(**p['chance_level'])!r}"])
+    return "\n".join(f"{name} = {value!r}" for name, value in right_answers(sid).items())
 
 
 CODE = "import numpy as np\n\n" + inspect.getsource(ref.key_padding_mask) + "\n\n" + \

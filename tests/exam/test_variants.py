@@ -26,6 +26,7 @@ from autograder.engine.student import StudentError
 from autograder.exam import grading, identity, variants
 from autograder.exam_midterm import reference as ref
 from tests.build import test_public_checks as public_checks
+from tests.exam.answers import parameters, right_answers
 from autograder.exam_midterm import (test_chance_level, test_cross_attention_shape,
                                      test_encoder_params, test_identity, test_key_padding_mask,
                                      test_mask_fraction, test_perplexity)
@@ -204,16 +205,8 @@ def identity_for(question, v):
 
 
 def correct_answers(sid):
-    p = {q: {k: x for k, x in d.items() if k != "variant"}
-         for q, d in variants.parameters(ref.EXAM, ref.tables(), sid).items()}
-    return dict(
-        STUDENT_ID=sid,
-        ENCODER_LAYER_PARAMS=ref.encoder_params(**p["encoder_params"]),
-        CROSS_ATTENTION_SHAPE=ref.cross_attention_shape(**p["cross_attention_shape"]),
-        MASK_FRACTION=ref.mask_fraction(**p["mask_fraction"]),
-        CHANCE_LOSS=ref.chance_loss(**p["chance_level"]),
-        CHANCE_PERPLEXITY=ref.chance_perplexity(**p["chance_level"]),
-        key_padding_mask=ref.key_padding_mask, perplexity=ref.perplexity), p
+    return dict(STUDENT_ID=sid, **right_answers(sid), key_padding_mask=ref.key_padding_mask,
+                perplexity=ref.perplexity), parameters(sid)
 
 
 MODULES = {"identity": test_identity, "encoder_params": test_encoder_params,
