@@ -3,13 +3,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-# The class report's browser test (tests/report/test_report.py) needs Debian's chromium, installed as root.
-if ! command -v chromium >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
-fi
-# The sandbox's Landlock mode (tests/security/test_integrity.py, container-like) builds its seccomp
-# filter with libseccomp.
-if ! ldconfig -p 2>/dev/null | grep -q libseccomp.so.2 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libseccomp2 >/dev/null
+# Debian packages some tests need, installed as root where apt-get exists: chromium for the
+# class report's browser test (tests/report/test_report.py); libseccomp2, with which the
+# sandbox's Landlock mode (tests/security/test_integrity.py, container-like) builds its
+# seccomp filter.
+missing=()
+command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+ldconfig -p 2>/dev/null | grep libseccomp.so.2 >/dev/null || missing+=(libseccomp2)
+if [ ${#missing[@]} -gt 0 ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 exec .venv/bin/python -m pytest "$@"

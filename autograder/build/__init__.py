@@ -32,10 +32,10 @@ from autograder.build.transforms import (SOLUTION_PIPELINE, STUDENT_PIPELINE, Bu
 
 def _assign(assignment_id: str):
     """otter assign's output for the master as it is now (cached by content)."""
-    master = registry.get(assignment_id).master
+    record = registry.get(assignment_id)
+    master, config = record.master, record.config
     if not master.is_file():
         raise BuildError(f"no master notebook {paths.relative(master)}")
-    config = registry.get(assignment_id).config
     sources = master.read_bytes() + (config.read_bytes() if config.is_file() else b"")
     return assign_cached(assignment_id, hashlib.sha256(sources).hexdigest())
 
@@ -51,26 +51,23 @@ def assign_cached(assignment_id: str, sources_sha256: str):
 def student_notebook(assignment_id: str) -> bytes:
     """The canonical bytes of the student notebook."""
     nb = copy.deepcopy(_assign(assignment_id).student)
-    return serialise(apply(nb, [install_otter(), ExportOffColab(), share_formats(),
-                                *STUDENT_PIPELINE]))
+    return serialise(apply(nb, course_transforms() + STUDENT_PIPELINE))
 
 
 def solution_notebook(assignment_id: str) -> nbformat.NotebookNode:
     """The master as a notebook: solutions kept, markers stripped, test cells
     replaced by grader.check cells (for tests and demo submissions)."""
     nb = copy.deepcopy(_assign(assignment_id).autograder)
-    return apply(nb, [install_otter(), ExportOffColab(), share_formats(), *SOLUTION_PIPELINE])
+    return apply(nb, course_transforms() + SOLUTION_PIPELINE)
 
 
-def share_formats() -> ShareAnswerFormats:
-    """The public checks' copy of exam/formats.py, the whole module as it is."""
+def course_transforms() -> list:
+    """What both notebooks get first: the setup cell installing otter-grader at
+    the version requirements.txt pins, the export cell's Colab branch, and the
+    public checks' copy of exam/formats.py (the whole module as it is)."""
     from autograder.exam import formats
-    return ShareAnswerFormats(inspect.getsource(formats))
-
-
-def install_otter() -> InstallOtter:
-    """The setup cell's transform, with otter-grader's version pinned in requirements.txt."""
-    return InstallOtter(pinned("otter-grader", (paths.ROOT / "requirements.txt").read_text()))
+    otter = pinned("otter-grader", (paths.ROOT / "requirements.txt").read_text())
+    return [InstallOtter(otter), ExportOffColab(), ShareAnswerFormats(inspect.getsource(formats))]
 
 
 @dataclass

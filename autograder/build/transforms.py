@@ -214,8 +214,8 @@ def serialise(nb) -> bytes:
 
 
 # Order matters: metadata is filtered before ids are numbered, and the
-# secrets check runs on the final notebook. InstallOtter (which needs the pinned
-# version) goes first, added by autograder.build.
+# secrets check runs on the final notebook. InstallOtter, ExportOffColab and
+# ShareAnswerFormats go first, added by autograder.build.course_transforms.
 STUDENT_PIPELINE = [ClearOutputs(), KeepCellMetadata(), KeepNotebookMetadata(),
                     StableCellIds(), CheckNoSecrets()]
 SOLUTION_PIPELINE = [StripSolutionMarkers(), ClearOutputs(), KeepCellMetadata(),

@@ -28,6 +28,7 @@ from pathlib import Path, PurePosixPath
 from autograder import paths, registry
 from autograder.cluster import ClusterError
 from autograder.engine import assignment as assignment_mod
+from autograder.gradescope import package
 
 CONFIG_NAME = "grading_config.toml"
 
@@ -63,15 +64,13 @@ def versions() -> dict[str, str | None]:
 
 
 def engine_fingerprint() -> str:
-    """A digest of the grader's code: every .py file of the package outside the
-    assignments' folders (registry.all_assignments), which are shipped."""
+    """A digest of the grader's code: every .py file of gradescope/package's
+    engine_files (the package outside the assignments' folders, which are shipped)."""
     digest = hashlib.sha256()
-    assignment_dirs = {paths.PACKAGE / a for a in registry.ids()}  # this host's own copies
-    for path in sorted(paths.PACKAGE.rglob("*.py")):
-        top = path.relative_to(paths.PACKAGE).parts
-        if assignment_dirs & set(path.parents):
-            continue
-        digest.update("/".join(top).encode() + b"\0" + hashlib.sha256(path.read_bytes()).digest())
+    for path in package.engine_files():
+        if path.suffix == ".py":
+            name = path.relative_to(paths.PACKAGE).as_posix()
+            digest.update(name.encode() + b"\0" + hashlib.sha256(path.read_bytes()).digest())
     return digest.hexdigest()
 
 

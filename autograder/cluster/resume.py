@@ -21,7 +21,7 @@ FOLDER = ".results"
 def keep(out: Path, result: SubmissionResult) -> None:
     """Write `result` as the run's record, then its results.json."""
     write_atomic(out / FOLDER / f"{result.submission}.json",
-                         json.dumps(results.to_plain(result)) + "\n")
+                 json.dumps(results.to_plain(result)) + "\n")
     results.write_results_json(out / result.submission / "results.json", result)
 
 

@@ -24,7 +24,17 @@ from autograder.writing import atomic_writer, zip_entry
 HERE = Path(__file__).resolve().parent
 SCRIPTS = ("setup.sh", "run_autograder")
 TOP_FILES = ("requirements.txt", "pyproject.toml")
-SKIP_DIRS = registry.SKIPPED
+
+
+def engine_files() -> list[Path]:
+    """The grader's own code: every file of the package outside the assignments'
+    folders, sorted; caches left out. The folders are those under the package
+    (never registry.get's paths: on a grading host those are the shipped copy),
+    so that a client and a host list the same files (cluster/bundle.py)."""
+    assignment_dirs = {paths.PACKAGE / a for a in registry.ids()}
+    return sorted(p for p in paths.PACKAGE.rglob("*")
+                  if p.is_file() and not registry.SKIPPED & set(p.relative_to(paths.ROOT).parts)
+                  and p.suffix not in (".pyc", ".pyo") and not assignment_dirs & set(p.parents))
 
 
 def package_files(assignment_id: str) -> list[tuple[str, Path]]:
@@ -32,12 +42,8 @@ def package_files(assignment_id: str) -> list[tuple[str, Path]]:
     without any assignment's folder), then what the assignment's record names
     (its package files and grading config), then the top-level files."""
     record = registry.get(assignment_id)
-    assignment_dirs = {a.hidden_tests for a in registry.all_assignments()}
-    engine = [p for p in paths.PACKAGE.rglob("*")
-              if p.is_file() and not SKIP_DIRS & set(p.relative_to(paths.ROOT).parts)
-              and p.suffix not in (".pyc", ".pyo") and not assignment_dirs & set(p.parents)]
     files = [(p.relative_to(paths.ROOT).as_posix(), p)
-             for p in sorted(engine + record.package_files())]
+             for p in sorted(engine_files() + record.package_files())]
     files.append((f"grading_config/{record.config.name}", record.config))
     files += [(name, paths.ROOT / name) for name in TOP_FILES]
     return files

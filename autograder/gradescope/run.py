@@ -157,5 +157,5 @@ def main(*, assignment_id: str, root: Path, limits: dict | None = None,
         data = error_results(assignment_id, FAILED.format(kind=type(exc).__name__))
     finally:  # also when interrupted: a results file in every case
         write_atomic(root / "results" / "results.json",
-                                 json.dumps(data, indent=2) + "\n")
+                     json.dumps(data, indent=2) + "\n")
     return 0

@@ -94,7 +94,7 @@ def read(path: Path) -> Roster:
         if label.lower() == "points possible":  # the second row of a Canvas export
             continue
         students.append(RosterStudent(label, {k.strip().lower(): (row.get(k) or "").strip() for k in keys},
-                                (row.get(section) or "").strip() if section else "", row))
+                                      (row.get(section) or "").strip() if section else "", row))
     return Roster(students, [h for h in header.values()])
 
 

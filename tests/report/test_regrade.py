@@ -15,12 +15,12 @@ from pathlib import Path
 
 from autograder import cli, paths
 from autograder.engine import assignment as assignment_mod
-from tests.conftest import write_notebook
+from tests.conftest import FAST_LIMITS, write_notebook
 from tests.assignments import corpus_tools
 
 ID = "hw1_attention"
 BUGGY = corpus_tools.CORPUS / ID / "buggy"
-LIMITS = ["--limit", "notebook_seconds=20", "--limit", "call_seconds=10", "--limit", "restarts=1"]
+LIMITS = [f"--limit={k}={v}" for k, v in FAST_LIMITS.items()]
 VALUES = "causal_mask: 0 on and below the diagonal, -inf above, for n from 1 to 12 and 40"
 
 

@@ -27,12 +27,12 @@ import torch
 
 from autograder import cli, paths, registry
 from autograder.engine import assignment as assignment_mod
-from tests.conftest import write_notebook
+from tests.conftest import FAST_LIMITS, write_notebook
 from tests.assignments import corpus_tools
 
 ID = "hw1_attention"
 CORPUS = corpus_tools.CORPUS / ID
-LIMITS = ["--limit", "notebook_seconds=20", "--limit", "call_seconds=10", "--limit", "restarts=1"]
+LIMITS = [f"--limit={k}={v}" for k, v in FAST_LIMITS.items()]
 DUE = "2026-03-01T23:59:00+00:00"
 BEFORE_DUE = datetime(2026, 3, 1, 12, 0, tzinfo=timezone.utc).timestamp()
 AFTER_DUE = datetime(2026, 3, 3, 12, 0, tzinfo=timezone.utc).timestamp()
