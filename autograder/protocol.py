@@ -89,13 +89,18 @@ def _recv_exact(sock, n: int) -> bytes:
     return b"".join(chunks)
 
 
-def send_frame(sock, header: dict, buffers=()) -> None:
+def encode_frame(header: dict, buffers=()) -> bytes:
+    """The bytes of one frame: its JSON header's length and text, then each buffer's."""
     body = json.dumps(dict(header, nbuf=len(buffers)), allow_nan=True,
                       separators=(",", ":")).encode()
     parts = [struct.pack(">I", len(body)), body]
     for buf in buffers:
         parts += [struct.pack(">Q", len(buf)), buf]
-    sock.sendall(b"".join(parts))
+    return b"".join(parts)
+
+
+def send_frame(sock, header: dict, buffers=()) -> None:
+    sock.sendall(encode_frame(header, buffers))
 
 
 def recv_frame(sock, max_header: int = MAX_HEADER,

@@ -17,24 +17,14 @@ and anything out of step kills the worker.
 from __future__ import annotations
 
 import collections
-import socket
 import time
 from typing import Iterable, Iterator
 
 from autograder import protocol
-from autograder.engine.workers import WorkerConnection, WorkerDied, WorkerTimeout, _Deadline
+from autograder.engine.workers import WorkerConnection
 
 WINDOW = 32 * 1024
 """Bytes of requests sent and not yet answered (well within a socket's buffer)."""
-
-
-class _Encoded:
-    """Takes the bytes protocol.send_frame would send, to send them later."""
-
-    data = b""
-
-    def sendall(self, data: bytes) -> None:
-        self.data = data
 
 
 def pipelined(conn: WorkerConnection, headers: Iterable[dict], timeout: float,
@@ -44,14 +34,12 @@ def pipelined(conn: WorkerConnection, headers: Iterable[dict], timeout: float,
     without buffers that lend nothing: a callback frame is out of step here.
     The timeout bounds the whole sequence. A late, oversized or malformed
     reply kills the worker and raises (WorkerTimeout, WorkerDied) where that
-    reply is expected; a caller that stops early must kill the worker."""
-    if conn.dead:
-        raise WorkerDied("the worker is no longer running")
-    channel = _Deadline(conn.sock, time.monotonic() + timeout)
+    reply is expected, as WorkerConnection.exchange does for one request; so
+    does a caller that stops early (the channel would be out of step)."""
     todo = iter(headers)
     unanswered: collections.deque[int] = collections.deque()  # sizes sent, not yet answered
     following = _encode(next(todo, None))
-    try:
+    with conn.exchange(timeout) as channel:
         while following is not None or unanswered:
             while following is not None and (
                     not unanswered or sum(unanswered) + len(following) <= WINDOW):
@@ -65,18 +53,13 @@ def pipelined(conn: WorkerConnection, headers: Iterable[dict], timeout: float,
             if "callback" in reply:
                 raise protocol.ProtocolError("a callback answering a request that lends nothing")
             unanswered.popleft()
-            yield reply, buffers
-    except (socket.timeout, TimeoutError):
-        conn.kill()
-        raise WorkerTimeout(f"no answer within {timeout:g} s") from None
-    except (EOFError, OSError, protocol.ProtocolError) as exc:
-        conn.kill()
-        raise WorkerDied(f"the worker stopped ({type(exc).__name__})") from None
+            try:
+                yield reply, buffers
+            except GeneratorExit:  # closed: in step only if every reply has been read
+                if following is None and not unanswered:
+                    return
+                raise
 
 
 def _encode(header: dict | None) -> bytes | None:
-    if header is None:
-        return None
-    frame = _Encoded()
-    protocol.send_frame(frame, header)
-    return frame.data
+    return None if header is None else protocol.encode_frame(header)

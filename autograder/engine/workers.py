@@ -10,6 +10,7 @@ kills every worker still running, even one the grader stopped talking to.
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import itertools
 import json
@@ -295,35 +296,45 @@ class WorkerConnection:
         may hold max_reply bytes; callback frames that come first are answered
         from `callbacks` (none: refused). A frame beyond its limits or malformed
         kills the worker (WorkerDied)."""
-        if self.dead:
-            raise WorkerDied("the worker is no longer running")
         callbacks = Callbacks() if callbacks is None else callbacks
         limit = lambda h: callbacks.arg_limit(h) if "callback" in h else max_reply
         start = time.perf_counter()
-        self.traffic.requests += 1
         try:
-            channel = _Deadline(self.sock, time.monotonic() + timeout)
-            protocol.send_frame(channel, header, buffers)
-            while True:
-                reply, reply_buffers = protocol.recv_frame(channel, max_buffers=limit)
-                if "callback" not in reply:
-                    return reply, reply_buffers
-                asked = time.perf_counter()
-                answer = callbacks.answer(reply, reply_buffers)
-                self.traffic.callbacks += 1
-                self.traffic.callback_seconds += time.perf_counter() - asked
-                protocol.send_frame(channel, *answer)
+            with self.exchange(timeout) as channel:
+                self.traffic.requests += 1
+                protocol.send_frame(channel, header, buffers)
+                while True:
+                    reply, reply_buffers = protocol.recv_frame(channel, max_buffers=limit)
+                    if "callback" not in reply:
+                        return reply, reply_buffers
+                    asked = time.perf_counter()
+                    answer = callbacks.answer(reply, reply_buffers)
+                    self.traffic.callbacks += 1
+                    self.traffic.callback_seconds += time.perf_counter() - asked
+                    protocol.send_frame(channel, *answer)
+        finally:
+            self.traffic.seconds += time.perf_counter() - start
+
+    @contextlib.contextmanager
+    def exchange(self, timeout: float):
+        """A channel to the worker whose reads and writes share one deadline,
+        `timeout` from now. Whatever goes wrong on it kills the worker: a late
+        answer raises WorkerTimeout, a closed channel or a frame beyond its
+        limits WorkerDied, anything else (a grader bug, a caller that stops
+        mid-exchange) leaves the channel out of step and is raised as is."""
+        if self.dead:
+            raise WorkerDied("the worker is no longer running")
+        try:
+            yield _Deadline(self.sock, time.monotonic() + timeout)
         except (socket.timeout, TimeoutError):
             self.kill()
             raise WorkerTimeout(f"no answer within {timeout:g} s") from None
         except (EOFError, OSError, protocol.ProtocolError) as exc:
             self.kill()
             raise WorkerDied(f"the worker stopped ({type(exc).__name__})") from None
-        except BaseException:  # a grader bug mid-exchange: the channel is out of step
+        except BaseException:
             self.kill()
             raise
-        finally:
-            self.traffic.seconds += time.perf_counter() - start
 
     def kill(self) -> None:
         """Kill the worker and everything it started; wait until they are gone.
