@@ -120,7 +120,7 @@ class Notebook:
 
     def _start(self):
         from autograder.engine import batch, foreign, runner, submissions, threads
-        from autograder.engine.notebook import read_cells
+        from autograder.engine.notebook import code_cells, parse_cells
         from autograder.engine.workers import Template
         path = self.config.getoption("notebook").resolve()
         entries, _ = submissions.discover(path)
@@ -128,11 +128,13 @@ class Notebook:
             raise pytest.UsageError(f"--notebook {path}: not one notebook")
         raw, _ = submissions.read_notebook_bytes(entries[0], self.assignment.id)
         self.result = batch.new_result(entries[0], self.assignment.id)
-        foreign.check(raw, self.assignment.id, self.result)
+        cells = parse_cells(raw)
+        foreign.check(cells, self.assignment.id, self.result)
         threads.one_thread_for_references()
         self._template = Template(self.assignment.config, paths.secret_paths() + [path.parent],
                                   allow_unsafe=self.config.getoption("unsafe_no_sandbox"))
-        return runner.open_session(self._template, read_cells(raw), self.assignment, self.result)
+        return runner.open_session(self._template, code_cells(cells), self.assignment,
+                                   self.result)
 
     def close(self) -> None:
         if self._session is not None:

@@ -16,7 +16,7 @@ from autograder import paths
 from autograder.engine import assignment as assignment_mod
 from autograder.engine import results as results_mod
 from autograder.engine import foreign, untrusted
-from autograder.engine.notebook import NotebookError, read_cells
+from autograder.engine.notebook import NotebookError, code_cells, parse_cells
 from autograder.engine.progress import Progress
 from autograder.engine.results import SubmissionResult
 from autograder.engine.runner import grade_cells
@@ -105,9 +105,9 @@ def grade_submission(template: Template | None, assignment, result: SubmissionRe
     needs none)."""
     start = time.perf_counter()
     try:
-        raw = read()
-        foreign.check(raw, assignment.id, result)
-        grade_cells(template, read_cells(raw), assignment, result)
+        cells = parse_cells(read())
+        foreign.check(cells, assignment.id, result)
+        grade_cells(template, code_cells(cells), assignment, result)
     except (SubmissionError, NotebookError) as exc:
         result.error = untrusted.text(exc)  # may quote names from the submission
     except WorkerDied as exc:

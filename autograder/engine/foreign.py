@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from autograder import registry
 from autograder.engine import config as config_mod
-from autograder.engine.notebook import NotebookError, cell_source, parse_cells
+from autograder.engine.notebook import cell_source
 
 DEFINED = re.compile(r"^(?:(?:async\s+)?def|class)\s+([A-Za-z_]\w*)|^([A-Za-z_]\w*)\s*=(?!=)",
                      re.M)
@@ -40,13 +40,10 @@ class Signature:
     """The student notebook's first heading, case-folded ("" without one)."""
 
 
-def check(raw: bytes, assignment_id: str, result) -> None:
-    """Note on `result` (a SubmissionResult) when the notebook `raw` is another
-    assignment's; an unreadable notebook is left to the grading that follows."""
-    try:
-        other = other_assignment(parse_cells(raw), assignment_id)
-    except NotebookError:
-        return
+def check(cells: list[dict], assignment_id: str, result) -> None:
+    """Note on `result` (a SubmissionResult) when the notebook of these parsed
+    `cells` is another assignment's."""
+    other = other_assignment(cells, assignment_id)
     if other:
         result.notes.insert(0, note(other, assignment_id))
         result.annotations["other_assignment"] = other

@@ -40,7 +40,11 @@ class Cells:
 
 def read_cells(raw: bytes) -> Cells:
     """The code the worker runs, from notebook bytes (raises NotebookError)."""
-    cells = parse_cells(raw)
+    return code_cells(parse_cells(raw))
+
+
+def code_cells(cells: list[dict]) -> Cells:
+    """The code the worker runs, from a notebook's parsed cells (parse_cells)."""
     code = [cell_source(c) for c in cells if c.get("cell_type") == "code"]
     return translate(code, cell_labels(cells))
 
