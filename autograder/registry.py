@@ -70,9 +70,15 @@ class Assignment:
     def package_files(self) -> list[Path]:
         """Every file of the package folder (what a Gradescope zip and a cluster
         bundle ship), sorted; caches left out."""
-        return sorted(p for p in self.hidden_tests.rglob("*")
-                      if p.is_file() and not SKIPPED & set(p.parts)
-                      and p.suffix not in (".pyc", ".pyo"))
+        return shipped_files(self.hidden_tests)
+
+
+def shipped_files(folder: Path) -> list[Path]:
+    """Every file under `folder` that a zip or a bundle ships, sorted: caches
+    (SKIPPED folders, compiled .pyc/.pyo) left out."""
+    return sorted(p for p in folder.rglob("*")
+                  if p.is_file() and not SKIPPED & set(p.relative_to(folder).parts)
+                  and p.suffix not in (".pyc", ".pyo"))
 
 
 def get(assignment_id: str) -> Assignment:

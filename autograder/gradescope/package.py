@@ -32,9 +32,8 @@ def engine_files() -> list[Path]:
     (never registry.get's paths: on a grading host those are the shipped copy),
     so that a client and a host list the same files (cluster/bundle.py)."""
     assignment_dirs = {paths.PACKAGE / a for a in registry.ids()}
-    return sorted(p for p in paths.PACKAGE.rglob("*")
-                  if p.is_file() and not registry.SKIPPED & set(p.relative_to(paths.ROOT).parts)
-                  and p.suffix not in (".pyc", ".pyo") and not assignment_dirs & set(p.parents))
+    return [p for p in registry.shipped_files(paths.PACKAGE)
+            if not assignment_dirs & set(p.parents)]
 
 
 def package_files(assignment_id: str) -> list[tuple[str, Path]]:
