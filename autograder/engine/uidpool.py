@@ -24,37 +24,55 @@ LOCKS = Path("/run/autograder-uids")
 
 
 class UidPool:
-    """Uids for workers; `size` caps how many this grader holds at once
-    (None: as many as are needed at once, reusing released ones first).
-    `sweep(uid)` kills whatever a uid still runs and says if it is clean."""
+    """Uids for workers; `size` caps how many this grader has in use or free
+    at once (None: as many as are needed at once, reusing released ones
+    first); a uid that could not be swept clean stays held (locked, never
+    used again) without counting against `size`. `sweep(uid)` kills whatever
+    a uid still runs and says if it is clean: it runs outside the pool's lock,
+    since a stubborn uid's sweep takes seconds and must not hold up the
+    workers that start and stop meanwhile."""
 
     def __init__(self, sweep: Callable[[int], bool], size: int | None = None):
         self.size = size
         self.sweep = sweep
         self.free: deque[int] = deque()  # held by us, swept clean
         self.held: dict[int, int] = {}  # uid -> lock file descriptor (-1 without LOCKS)
+        self.dirty: set[int] = set()  # held, never handed out again
         self.cond = threading.Condition()
         self.excluded = _taken_uids()
         self.next = BASE
         self.locks = _lock_dir()
 
     def acquire(self) -> int:
-        with self.cond:
-            while True:
+        while True:
+            with self.cond:
+                while not self.free and self.size is not None \
+                        and len(self.held) - len(self.dirty) >= self.size:
+                    self.cond.wait()
                 if self.free:
                     return self.free.popleft()
-                if self.size is None or len(self.held) < self.size:
-                    uid = self._take_new()  # maybe a crashed grader's: swept first
-                    if self.sweep(uid):
-                        return uid
-                    continue  # someone's leftovers we cannot clear: held, never used
-                self.cond.wait()
+                uid = self._take_new()  # maybe a crashed grader's: swept first
+            try:
+                clean = self.sweep(uid)
+            except BaseException:
+                self._give_up(uid)
+                raise
+            if clean:
+                return uid
+            self._give_up(uid)  # someone's leftovers we cannot clear
 
     def release(self, uid: int, clean: bool) -> None:
         """Back to the pool only if `clean` (its sweep found nothing left)."""
+        if not clean:
+            self._give_up(uid)
+            return
         with self.cond:
-            if clean:
-                self.free.append(uid)
+            self.free.append(uid)
+            self.cond.notify()
+
+    def _give_up(self, uid: int) -> None:
+        with self.cond:
+            self.dirty.add(uid)
             self.cond.notify()
 
     def close(self) -> None:
@@ -64,6 +82,7 @@ class UidPool:
                     os.close(fd)  # the lock goes with the descriptor
             self.held.clear()
             self.free.clear()
+            self.dirty.clear()
 
     def _take_new(self) -> int:
         for _ in range(SPAN):
