@@ -21,13 +21,14 @@ from __future__ import annotations
 
 import os
 import pwd
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
 from autograder.engine.cgroups import Cgroups
 from autograder.engine.uidpool import UidPool
-from autograder.worker import landlock, seccomp
+from autograder.worker import confine, landlock, seccomp
 
 MODES = ("namespaces", "userns", "landlock")
 NAMESPACE_MODES = ("namespaces", "userns")
@@ -136,6 +137,26 @@ def prerequisite_missing(mode: str) -> str | None:
         seccomp.load_library()
     except OSError:
         return "libseccomp is not installed (apt-get install libseccomp2)"
+    closed = closed_to_others(confine.python_paths([]))
+    if closed:
+        return (f"Python lives inside {closed}, which other users cannot enter, and each "
+                "worker runs as a uid of its own: install Python (or the grader's venv) in "
+                "a folder every user can read, such as /usr, /opt or /autograder")
+    return None
+
+
+def closed_to_others(paths: list[str]) -> str | None:
+    """The first folder on the way to one of `paths` that users other than its
+    owner cannot pass through (no execute bit for others: /root is 0700), or None."""
+    for path in paths:
+        folder = Path(path).resolve()
+        for step in (*reversed(folder.parents), folder):
+            try:
+                mode = step.stat().st_mode
+            except OSError:
+                continue
+            if not mode & stat.S_IXOTH:
+                return str(step)
     return None
 
 

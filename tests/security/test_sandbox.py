@@ -11,6 +11,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import threading
 from pathlib import Path
 
@@ -178,6 +179,36 @@ def test_landlock_missing_features_are_named_by_abi():
     assert landlock.missing(7) == [] and landlock.missing(6) == []
     assert any("TCP" in m for m in landlock.missing(3)) and len(landlock.missing(1)) == 5
     assert landlock.fs_rights(1) == (1 << 13) - 1 and landlock.fs_rights(5) >> 15 == 1
+
+
+@pytest.fixture
+def open_folder():
+    """A folder every user can pass through, on a way every user can pass
+    through (pytest's own tmp_path is inside a 0700 folder)."""
+    folder = Path(tempfile.mkdtemp(prefix="autograder-test-"))
+    folder.chmod(0o755)
+    yield folder
+    shutil.rmtree(folder)
+
+
+def test_landlock_mode_names_a_python_other_users_cannot_reach(open_folder, monkeypatch):
+    """Landlock's workers run as uids of their own without a new root: a Python
+    inside a folder closed to other users (/root is 0700) is refused with the
+    folder named, not left to fail as a missing module in every worker."""
+    home = open_folder / "home"
+    prefix = home / "pyenv" / "versions" / "3.11"
+    prefix.mkdir(parents=True)
+    home.chmod(0o700)
+    assert sandbox.closed_to_others([str(prefix)]) == str(home)
+    home.chmod(0o711)
+    assert sandbox.closed_to_others([str(prefix)]) is None
+    home.chmod(0o700)
+    monkeypatch.setattr(sandbox.confine, "python_paths", lambda hidden: [str(prefix)])
+    monkeypatch.setattr(sandbox.os, "geteuid", lambda: 0)
+    monkeypatch.setattr(sandbox.landlock, "abi_version", lambda: 7)
+    monkeypatch.setattr(sandbox.seccomp, "load_library", lambda: None)
+    why = sandbox.prerequisite_missing("landlock")
+    assert why is not None and str(home) in why and "every user can read" in why
 
 
 def _fake_cgroupfs(tmp_path: Path, mounts: list[str], own: str) -> tuple[Path, Path]:
