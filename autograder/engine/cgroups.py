@@ -142,25 +142,55 @@ def _rmdir(folder: Path, seconds: float) -> None:
 def sweep_stale(parent: Path) -> list[str]:
     """Remove the batch folders under `parent` of graders that are gone without
     closing them (killed, crashed): their workers are dead, so the folders are
-    empty. Only folders of graders in this PID namespace are judged; a folder
-    whose grader's pid is alive (or reused) is kept; a folder still holding a
-    process cannot be removed and stays. Returns the names removed."""
+    empty. A folder of a grader in this PID namespace goes when its grader's
+    pid is gone (kept while that pid is alive, or reused); one of a grader in
+    another PID namespace goes when no process is left in that namespace,
+    judged only from the initial namespace by root (who sees every process).
+    A folder still holding a process cannot be removed and stays. Returns
+    the names removed."""
     removed, namespace = [], _pid_namespace()
     try:
         entries = [p for p in parent.iterdir() if p.is_dir()]
     except OSError:
         return removed
+    live: set[int] | None = None  # PID namespaces with a process, read when first needed
     for folder in entries:
         match = BATCH_NAME.fullmatch(folder.name)
-        if (match is None or int(match.group(1)) != namespace
-                or alive(int(match.group(2)))):
+        if match is None:
             continue
+        grader_namespace, grader = int(match.group(1)), int(match.group(2))
+        if grader_namespace == namespace:
+            if alive(grader):
+                continue
+        else:
+            live = _live_pid_namespaces() if live is None else live
+            if not live or grader_namespace in live:
+                continue
         for child in (p for p in folder.iterdir() if p.is_dir()):
             _rmdir(child, 0)
         _rmdir(folder, 0)
         if not folder.exists():
             removed.append(folder.name)
     return removed
+
+
+INITIAL_PID_NAMESPACE = 0xEFFFFFFC  # the kernel's PROC_PID_INIT_INO
+
+
+def _live_pid_namespaces(proc: Path = Path("/proc")) -> set[int]:
+    """The PID namespaces that hold a process; empty (nothing judged) unless
+    this process is root in the initial PID namespace, the one place from
+    which every process, and every namespace's, can be seen."""
+    if os.geteuid() != 0 or _pid_namespace() != INITIAL_PID_NAMESPACE:
+        return set()
+    found = set()
+    for entry in os.listdir(proc):
+        if entry.isdigit():
+            try:
+                found.add(os.stat(proc / entry / "ns" / "pid").st_ino)
+            except OSError:
+                pass  # gone meanwhile
+    return found
 
 
 def create(tag: str, mountinfo: Path = MOUNTINFO, own: Path = OWN_CGROUP) -> Cgroups | None:

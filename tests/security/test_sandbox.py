@@ -13,6 +13,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -269,25 +270,67 @@ def test_cgroup_v1_memory_and_pids(tmp_path):
 
 def test_stale_batch_cgroups_of_dead_graders_are_removed(tmp_path):
     """A grader killed before closing leaves its empty batch folders: the next
-    grader removes them, never those of a live grader, of a grader in another
-    PID namespace (its pid means nothing here) or others'."""
+    grader removes them, never those of a live grader or others'. A grader in
+    another PID namespace (its pid means nothing here) keeps its folders while
+    a process is left in that namespace; once none is, root in the initial
+    namespace, who sees every process, removes them (elsewhere, they stay)."""
     mem = tmp_path / "memory"
     ns, dead = os.stat("/proc/self/ns/pid").st_ino, _dead_pid()
     stale = mem / f"autograder-{ns}.{dead}-abc123"
     stale_leaf = mem / f"autograder-{ns}.{dead}-x-grader"
     live = mem / cgroups.batch_tag("def456")
-    elsewhere = mem / f"autograder-{ns + 1}.{dead}-ghi789"  # a grader in a container
+    vanished_ns = max(_pid_namespaces()) + 1000  # no process in it
+    vanished = mem / f"autograder-{vanished_ns}.{dead}-ghi789"
     foreign = mem / "user.slice"
-    for folder in (stale / "w1", stale / "w2", live / "w1", elsewhere / "w1", foreign):
-        folder.mkdir(parents=True)
-    stale_leaf.mkdir()
-    info, own = _fake_cgroupfs(tmp_path, [f"/ {mem} rw - cgroup cgroup rw,memory"],
-                               "4:memory:/\n0::/\n")
-    groups = cgroups.create("batch", info, own)
+    container, folders = None, [stale / "w1", stale / "w2", live / "w1", vanished / "w1", foreign]
+    sees_all = os.geteuid() == 0 and ns == cgroups.INITIAL_PID_NAMESPACE
+    other = subprocess.Popen(["unshare", "--pid", "--fork", "--kill-child", "sleep", "60"]) \
+        if sees_all and shutil.which("unshare") else None
+    try:
+        if other is not None:
+            container = mem / f"autograder-{_child_pid_namespace(other.pid)}.{dead}-jkl012"
+            folders.append(container / "w1")
+        for folder in folders:
+            folder.mkdir(parents=True)
+        stale_leaf.mkdir()
+        info, own = _fake_cgroupfs(tmp_path, [f"/ {mem} rw - cgroup cgroup rw,memory"],
+                                   "4:memory:/\n0::/\n")
+        groups = cgroups.create("batch", info, own)
+    finally:
+        if other is not None:
+            other.kill()
+            other.wait()
     assert groups is not None and not stale.exists() and not stale_leaf.exists()
-    assert (live / "w1").is_dir() and (elsewhere / "w1").is_dir() and foreign.is_dir()
+    assert (live / "w1").is_dir() and foreign.is_dir()
+    assert vanished.exists() != sees_all
+    assert container is None or (container / "w1").is_dir()
     shutil.rmtree(mem / "batch")  # removed under the grader: made again for the next worker
     assert groups.make("w2", 1 << 30, 5) == [str(mem / "batch" / "w2" / "cgroup.procs")]
+
+
+def _pid_namespaces() -> set[int]:
+    found = {os.stat("/proc/self/ns/pid").st_ino}
+    for entry in os.listdir("/proc"):
+        try:
+            found.add(os.stat(f"/proc/{entry}/ns/pid").st_ino)
+        except (OSError, ValueError):
+            pass
+    return found
+
+
+def _child_pid_namespace(unshare_pid: int) -> int:
+    """The PID namespace of the process `unshare --pid --fork` started."""
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            with open(f"/proc/{unshare_pid}/task/{unshare_pid}/children") as f:
+                children = f.read().split()
+            if children:
+                return os.stat(f"/proc/{children[0]}/ns/pid").st_ino
+        except OSError:
+            pass
+        time.sleep(0.01)
+    raise AssertionError("unshare --pid --fork started no process")
 
 
 def _dead_pid() -> int:
