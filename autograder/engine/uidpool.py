@@ -52,14 +52,14 @@ class UidPool:
                 if self.free:
                     return self.free.popleft()
                 uid = self._take_new()  # maybe a crashed grader's: swept first
+            clean = False
             try:
                 clean = self.sweep(uid)
-            except BaseException:
-                self._give_up(uid)
-                raise
+            finally:
+                if not clean:  # someone's leftovers we cannot clear, or the sweep failed
+                    self._give_up(uid)
             if clean:
                 return uid
-            self._give_up(uid)  # someone's leftovers we cannot clear
 
     def release(self, uid: int, clean: bool) -> None:
         """Back to the pool only if `clean` (its sweep found nothing left)."""
