@@ -331,6 +331,26 @@ def report(f: Figures) -> str:
     return "\n".join(lines)
 
 
+def summary(all_figures: list[Figures]) -> str:
+    """One Markdown table of every assignment benchmarked in this run (the
+    blocks above, side by side: docs/speed.md's tables are these)."""
+    mb = 2**20
+    rows = ["| assignment | our median | our wall / N | otter median | otter / our median "
+            "| peak PSS | load | planted mistakes matched |",
+            "|---|---|---|---|---|---|---|---|"]
+    for f in all_figures:
+        if not f.seconds:
+            rows.append(f"| {f.assignment} | no result | | | | | | |")
+            continue
+        med = statistics.median(f.seconds)
+        omed = statistics.median(f.otter_seconds) if f.otter_seconds else None
+        otter = (f"{omed:.2f} s", f"{omed / med:.1f}x") if omed else ("-", "-")
+        rows.append(f"| {f.assignment} | {med:.3f} s | {f.wall / f.n:.3f} s | {otter[0]} | "
+                    f"{otter[1]} | {f.peak_pss / mb:.0f} MB | {f.load[0]:.1f} | "
+                    f"{f.agree}/{f.n} |")
+    return "\n".join(rows)
+
+
 def code_cells(notebook: Path) -> list[str]:
     """The code cells of a notebook as the grader runs them (for the profile's labels)."""
     from autograder.engine.notebook import read_cells
@@ -352,6 +372,7 @@ def main(*, assignments: list[str] | None = None, n: int = 50, otter_n: int = 10
         return 2
     from autograder.engine import config as config_mod
     root = Path(tempfile.mkdtemp(prefix="autograder-bench-")) if keep is None else keep
+    done: list[Figures] = []
     try:
         for assignment in chosen:
             work = root / assignment
@@ -366,9 +387,13 @@ def main(*, assignments: list[str] | None = None, n: int = 50, otter_n: int = 10
             if not skip_otter and otter_n > 0:
                 run_otter(dist, folder, otter_n, work, figures)
             print(report(figures), flush=True)
+            done.append(figures)
             if dask:
                 from autograder.cluster import bench as cluster_bench
                 print(cluster_bench.run(assignment, folder, work, dask), flush=True)
+        if len(done) > 1:
+            print("\nAll assignments of this run (load: 1-minute load average before each "
+                  "batch):\n" + summary(done), flush=True)
     finally:
         if keep is None:
             shutil.rmtree(root, ignore_errors=True)

@@ -68,3 +68,18 @@ def test_generated_submissions_are_deterministic(tmp_path):
     for p in first:
         assert (tmp_path / "a" / f"{p.id}.ipynb").read_bytes() == \
             (tmp_path / "b" / f"{p.id}.ipynb").read_bytes()
+
+
+def test_summary_puts_every_assignment_in_one_table():
+    """Does a run of several assignments end with one table of them, the ratio
+    taken within each assignment's own figures, and a row for one that failed?"""
+    from autograder.bench import Figures, summary
+    fast = Figures("hw1_attention", n=4, wall=0.4, seconds=[0.1, 0.2, 0.3, 0.9], agree=4,
+                   otter_seconds=[5.0, 4.0, 6.0], peak_pss=500 * 2**20, load=(0.5, 0.7))
+    no_otter = Figures("hw2_positions_params", n=2, wall=1.0, seconds=[0.4, 0.6], agree=1,
+                       peak_pss=600 * 2**20, load=(1.25, 1.5))
+    table = summary([fast, no_otter, Figures("hw3_bert_pretraining")]).splitlines()
+    assert table[0].startswith("| assignment | our median | our wall / N | otter median")
+    assert table[2] == "| hw1_attention | 0.250 s | 0.100 s | 5.00 s | 20.0x | 500 MB | 0.5 | 4/4 |"
+    assert table[3] == "| hw2_positions_params | 0.500 s | 0.500 s | - | - | 600 MB | 1.2 | 1/2 |"
+    assert table[4].startswith("| hw3_bert_pretraining | no result")
