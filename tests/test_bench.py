@@ -83,3 +83,15 @@ def test_summary_puts_every_assignment_in_one_table():
     assert table[2] == "| hw1_attention | 0.250 s | 0.100 s | 5.00 s | 20.0x | 500 MB | 0.5 | 4/4 |"
     assert table[3] == "| hw2_positions_params | 0.500 s | 0.500 s | - | - | 600 MB | 1.2 | 1/2 |"
     assert table[4].startswith("| hw3_bert_pretraining | no result")
+
+
+def test_speed_floors_script_prints_its_three_figures():
+    """Does scripts/speed_floors.py (docs/speed.md's floors) still run on the masters'
+    code and the hidden tests' draw count, printing one CPU figure per floor?"""
+    proc = subprocess.run([sys.executable, "scripts/speed_floors.py", "--repeats", "1"],
+                          cwd=paths.ROOT, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    lines = proc.stdout.splitlines()
+    assert len(lines) == 3 and all(re.search(r": \d+\.\d{3} s CPU \(median of 1", line)
+                                   for line in lines), proc.stdout
+    assert lines[2].startswith("hw6: 8 cases x 2600 draws of sample_next")
