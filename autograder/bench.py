@@ -237,7 +237,7 @@ def run_ours(assignment: str, folder: Path, out: Path, planted: list[Planted],
     before = os.getloadavg()[0]
     with TreeMemory() as mem:
         result = batch.grade_folder(assignment, folder, out, jobs=jobs,
-                                    progress=sys.stderr.isatty())
+                                    progress=sys.stderr.isatty(), profile=sources is not None)
     figures.n, figures.jobs = len(result.results), jobs or os.cpu_count() or 1
     figures.wall = result.seconds
     figures.load = (before, os.getloadavg()[0])

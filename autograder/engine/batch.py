@@ -41,12 +41,15 @@ class Batch:
 
 def grade_folder(assignment_id: str, submissions: Path, out: Path, jobs: int | None = None,
                  progress: bool = True, limits: dict | None = None,
-                 entries: list[Entry] | None = None, allow_unsafe: bool = False) -> Batch:
+                 entries: list[Entry] | None = None, allow_unsafe: bool = False,
+                 profile: bool = False) -> Batch:
     """Grade every entry of `submissions` into `out`; `limits` overrides the
     config's (tests use short timeouts). `entries`: the caller's own
     discovery of `submissions`, carrying what it knows that the folder does
-    not (run-gradescope: Gradescope's metadata). Raises SandboxUnavailable,
-    before anything is written, where no sandbox works and `allow_unsafe` is False."""
+    not (run-gradescope: Gradescope's metadata). `profile`: measure where each
+    submission's time goes (runner.NotebookSession; `bench --profile`). Raises
+    SandboxUnavailable, before anything is written, where no sandbox works and
+    `allow_unsafe` is False."""
     assignment = assignment_mod.load(assignment_id, limits)
     one_thread_for_references()
     template = Template(assignment.config, paths.secret_paths() + [submissions.resolve(),
@@ -62,7 +65,8 @@ def grade_folder(assignment_id: str, submissions: Path, out: Path, jobs: int | N
             print(w, file=sys.stderr)
         bar = Progress(len(entries), enabled=progress)
         with ThreadPoolExecutor(jobs or os.cpu_count() or 1) as pool:
-            futures = [pool.submit(grade_entry, template, assignment, e, out) for e in entries]
+            futures = [pool.submit(grade_entry, template, assignment, e, out, profile)
+                       for e in entries]
             for future in as_completed(futures):
                 batch.results.append(future.result())
                 bar.advance()
@@ -81,9 +85,10 @@ def finish(batch: Batch) -> None:
         batch.results, batch.assignment.questions, batch.assignment.max_total))
 
 
-def grade_entry(template: Template, assignment, entry: Entry, out: Path) -> SubmissionResult:
+def grade_entry(template: Template, assignment, entry: Entry, out: Path,
+                profile: bool = False) -> SubmissionResult:
     result = grade_submission(template, assignment, new_result(entry, assignment.id),
-                              lambda: read_notebook_bytes(entry, assignment.id)[0])
+                              lambda: read_notebook_bytes(entry, assignment.id)[0], profile)
     results_mod.write_results_json(out / entry.id / "results.json", result)
     return result
 
@@ -98,7 +103,7 @@ def new_result(entry: Entry, assignment_id: str) -> SubmissionResult:
 
 
 def grade_submission(template: Template | None, assignment, result: SubmissionResult,
-                     read: Callable[[], bytes]) -> SubmissionResult:
+                     read: Callable[[], bytes], profile: bool = False) -> SubmissionResult:
     """Grade the notebook `read()` returns into `result`; every failure becomes
     this submission's error and zero points, never an exception. The template
     is used only once `read()` has returned (a notebook that cannot be read
@@ -107,7 +112,7 @@ def grade_submission(template: Template | None, assignment, result: SubmissionRe
     try:
         cells = parse_cells(read())
         foreign.check(cells, assignment.id, result)
-        grade_cells(template, code_cells(cells), assignment, result)
+        grade_cells(template, code_cells(cells), assignment, result, profile)
     except (SubmissionError, NotebookError) as exc:
         result.error = untrusted.text(exc)  # may quote names from the submission
     except WorkerDied as exc:

@@ -20,6 +20,7 @@ can call cases concurrently.
 from __future__ import annotations
 
 import collections
+import functools
 import inspect
 import itertools
 import threading
@@ -72,7 +73,7 @@ class Fixtures:
     def _arguments(self, func, params, builtins, teardowns, chain) -> dict:
         return {name: params[name] if name in params else
                 self._value(name, builtins, teardowns, chain)
-                for name in inspect.signature(func).parameters}
+                for name in argument_names(func)}
 
     def _value(self, name, builtins, teardowns, chain):
         if name in builtins:
@@ -91,6 +92,13 @@ class Fixtures:
             teardowns.append(value)
             return next(value)
         return value
+
+
+@functools.cache
+def argument_names(func) -> tuple[str, ...]:
+    """The names a test or fixture function takes (read once: tests are called
+    for every submission)."""
+    return tuple(inspect.signature(func).parameters)
 
 
 def _finish(gen) -> None:
@@ -138,21 +146,21 @@ def _fixture_defs(module: ModuleType) -> dict:
                               "are not supported; parametrize the test instead")
         if name in BUILTIN:
             raise ConfigError(f"{module.__name__}: fixture {name} hides the grader's own")
-        defs[name] = (value._get_wrapped_function(), marker.scope)
+        func = value._get_wrapped_function()
+        per_submission = set(argument_names(func)) & PER_SUBMISSION
+        if marker.scope in SHARED_SCOPES and per_submission:
+            raise ConfigError(f"{module.__name__}: fixture {name} (scope={marker.scope}) cannot "
+                              f"take {sorted(per_submission)}: they change per submission")
+        defs[name] = (func, marker.scope)
     return defs
 
 
 def _check_fixtures(func, fixtures: Fixtures) -> None:
     """Every argument is a parameter, a grader fixture or a fixture of the module."""
     params = set(itertools.chain.from_iterable(_argnames(m) for m in _parametrize(func)))
-    for name in inspect.signature(func).parameters:
+    for name in argument_names(func):
         if name not in params and name not in BUILTIN and name not in fixtures.defs:
             raise ConfigError(f"{func.__module__}.{func.__name__}: unknown fixture {name!r}")
-    for name, (fixture, scope) in fixtures.defs.items():
-        wanted = set(inspect.signature(fixture).parameters)
-        if scope in SHARED_SCOPES and wanted & PER_SUBMISSION:
-            raise ConfigError(f"{func.__module__}: fixture {name} (scope={scope}) cannot take "
-                              f"{sorted(wanted & PER_SUBMISSION)}: they change per submission")
 
 
 def _parametrize(func) -> list:

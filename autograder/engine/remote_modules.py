@@ -177,14 +177,15 @@ def lend_module(student, module: nn.Module, check_inputs: Callable, memo: Memo |
     def gradients(inputs, values, key: tuple, grad) -> torch.Tensor:
         """The parameters' gradients for the output gradient `grad`; key: the digests of
         inputs and values."""
-        grads = memo.get(("grads", *key, _digest([grad])))
+        memo_key = ("grads", *key, _digest([grad]))
+        grads = memo.get(memo_key)
         if grads is None:
             out = last["out"] if last.get("key") == key else run(inputs, values, key)
             if grad.shape != out.shape:
                 raise ValueError("the output's gradient does not match the output")
             grads = _vector(torch.autograd.grad(out, params, grad.to(out.dtype),
                                                 retain_graph=True, allow_unused=True), params)
-            memo.put(("grads", *key, _digest([grad])), grads)
+            memo.put(memo_key, grads)
         return grads
 
     def forward(inputs, values):

@@ -27,11 +27,15 @@ CELL_LINE = re.compile(r'File "<cell \d{1,6}>", line (\d{1,6})')
 
 
 class NotebookSession:
-    """The student's notebook, run in a worker, restarted when it goes down."""
+    """The student's notebook, run in a worker, restarted when it goes down.
+    With `profile`, where its time goes is measured into result.profile and
+    each test's TestResult.profile (engine/meter.py; for `bench --profile`:
+    about 30 us of the grading thread per cell and test, otherwise not spent)."""
 
     def __init__(self, template: Template, cells: Cells, assignment: LoadedAssignment,
-                 result: SubmissionResult):
+                 result: SubmissionResult, profile: bool = False):
         self.template = template
+        self.profile = profile
         self.cells = cells
         self.limits = assignment.config.limits
         self.result = result
@@ -56,7 +60,8 @@ class NotebookSession:
         """A new worker, with the notebook's cells run in it."""
         start = time.perf_counter()
         self.conn = self.template.spawn()
-        self.result.profile.setdefault("starts", []).append(time.perf_counter() - start)
+        if self.profile:
+            self.result.profile.setdefault("starts", []).append(time.perf_counter() - start)
         self.run_notebook()
 
     def run_notebook(self) -> None:
@@ -67,11 +72,12 @@ class NotebookSession:
         replies = pipelined(self.conn, ({"op": protocol.RUN_CELL, "index": index, "source": source}
                                         for index, source in cells),
                             timeout=self.limits.notebook_seconds, max_reply=0)  # text only
-        meter = Meter(self.conn)
+        meter = Meter(self.conn) if self.profile else None
         for index, _ in cells:
             try:
                 reply, buffers = next(replies)
-                self.result.profile.setdefault("cells", []).append([index, meter.lap()])
+                if meter is not None:
+                    self.result.profile.setdefault("cells", []).append([index, meter.lap()])
                 output, error = _cell_report(reply, buffers)
             except (WorkerTimeout, WorkerDied) as exc:
                 self.conn.kill()
@@ -149,7 +155,8 @@ def run_case(case: Case, session: NotebookSession, assignment: LoadedAssignment)
     meters: list[Meter] = []
     try:
         # the test alone is measured: the worker's start and notebook are done
-        call_case(case, session, assignment, lambda conn: meters.append(Meter(conn)))
+        call_case(case, session, assignment,
+                  (lambda conn: meters.append(Meter(conn))) if session.profile else None)
         result.score, result.output = case.points, "passed"
     except Fail as exc:
         result.output = str(exc)
@@ -172,17 +179,17 @@ def run_case(case: Case, session: NotebookSession, assignment: LoadedAssignment)
 
 
 def open_session(template: Template, cells: Cells, assignment: LoadedAssignment,
-                 result: SubmissionResult) -> NotebookSession:
+                 result: SubmissionResult, profile: bool = False) -> NotebookSession:
     """The notebook's session (its worker starts at the first test's call),
     with what reading its cells noted."""
     for note in cells.notes:
         result.note(note)
-    return NotebookSession(template, cells, assignment, result)
+    return NotebookSession(template, cells, assignment, result, profile)
 
 
 def grade_cells(template: Template, cells: Cells, assignment: LoadedAssignment,
-                result: SubmissionResult) -> None:
-    session = open_session(template, cells, assignment, result)
+                result: SubmissionResult, profile: bool = False) -> None:
+    session = open_session(template, cells, assignment, result, profile)
     stalled: dict[str, str] = {}  # question -> why its remaining tests are skipped
     try:
         for case in assignment.cases:

@@ -67,7 +67,7 @@ def _cases(seed, config):
     cases = []
     for j, (batch, t) in enumerate(shapes):
         ids = _ids(100 * seed + j, batch, t, cfg["vocab"])
-        with torch.no_grad(), common.one_thread():
+        with torch.no_grad():
             cases.append((ids, reference(ids)))
     return cases
 
@@ -79,7 +79,7 @@ def _trained_cases():
     reference = common.reference_model(MODEL_SEED, DEFAULTS, state)
     inputs = (("the training ids (50, 10)", common.documented_data()[0]),
               ("new ids (32, 16)", _ids(7, 32, 16, 100)))
-    with torch.no_grad(), common.one_thread():
+    with torch.no_grad():
         return state, [(name, x, reference(x)) for name, x in inputs]
 
 
@@ -165,6 +165,5 @@ def test_documented_training_run(student):
         return value
     model = StudentModule(student, _loaded(student, DEFAULTS, common.reference_state(MODEL_SEED)),
                           logits, targets=labels)
-    with common.one_thread():
-        losses = ref.train_classifier(model, ids, labels, epochs=30, lr=1e-3)
+    losses = ref.train_classifier(model, ids, labels, epochs=30, lr=1e-3)
     common.expect_trace(losses, common.documented_trace(), "losses of the 30 epochs")
