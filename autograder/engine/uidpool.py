@@ -23,6 +23,13 @@ BASE, SPAN = 200_000, 100_000
 LOCKS = Path("/run/autograder-uids")
 
 
+MAX_FAILED_SWEEPS = 8
+
+
+class UidsUnavailable(OSError):
+    """No clean uid can be had for a worker now (that worker fails, not the batch)."""
+
+
 class UidPool:
     """Uids for workers; `size` caps how many this grader has in use or free
     at once (None: as many as are needed at once, reusing released ones
@@ -44,7 +51,9 @@ class UidPool:
         self.locks = _lock_dir()
 
     def acquire(self) -> int:
-        while True:
+        """A clean uid; UidsUnavailable when MAX_FAILED_SWEEPS new ones in a row
+        could not be swept (the sweeper is gone: each would hold a lock for ever)."""
+        for _ in range(MAX_FAILED_SWEEPS):
             with self.cond:
                 while not self.free and self.size is not None \
                         and len(self.held) - len(self.dirty) >= self.size:
@@ -60,6 +69,8 @@ class UidPool:
                     self._give_up(uid)
             if clean:
                 return uid
+        raise UidsUnavailable(f"{MAX_FAILED_SWEEPS} new worker uids in a row could not be "
+                              "swept clean")
 
     def release(self, uid: int, clean: bool) -> None:
         """Back to the pool only if `clean` (its sweep found nothing left)."""

@@ -7,6 +7,7 @@ import threading
 
 import pytest
 
+from autograder.engine import uidpool
 from autograder.engine.uidpool import UidPool
 
 
@@ -79,6 +80,24 @@ def test_a_uid_that_cannot_be_swept_is_skipped(pools):
     pool = pools(sweep, size=1)
     uid = in_thread(pool.acquire)
     assert uid != stubborn[0]
+
+
+def test_sweeps_that_always_fail_end_in_an_error_not_a_loop(pools):
+    """With no sweeper left (the template died), acquire gives up after a few
+    new uids instead of taking uid after uid, each holding a lock file open,
+    until the grader runs out of descriptors (which cost one notebook on
+    Gradescope its results file)."""
+    tried = []
+    pool = pools(lambda uid: tried.append(uid) and False)
+
+    def acquire():
+        try:
+            return pool.acquire()
+        except uidpool.UidsUnavailable as exc:
+            return exc
+    assert "could not be swept clean" in str(in_thread(acquire))
+    assert len(tried) == len(set(tried)) == uidpool.MAX_FAILED_SWEEPS
+    assert len(pool.held) == uidpool.MAX_FAILED_SWEEPS
 
 
 def test_a_slow_sweep_holds_up_no_one_else(pools):
