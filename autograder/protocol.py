@@ -57,6 +57,9 @@ OPERATIONS = (RUN_CELL, CALL, GETATTR, GET, HAS, LIST, SEED, NEW, BUILD, CALLBAC
               EXIT)
 SWEEP = "sweep"
 """Not a worker request: the template's order to clean up after a uid (engine/workers.py)."""
+AUDIT = "audit"
+"""Not a worker request: the template's order to judge, as a worker's uid, which secret
+path file permissions leave open to it (worker/permissions.py)."""
 
 
 class ProtocolError(Exception):

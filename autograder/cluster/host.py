@@ -74,4 +74,4 @@ def grade(host_name: str, plain: dict, notebook: bytes) -> dict:
     result = batch.grade_submission(template, assignment, results.from_plain(plain),
                                     lambda: notebook)
     return {"result": results.to_plain(result),
-            "sandbox": template.sandbox.line(assignment.config.limits)}
+            "sandbox": template.line()}

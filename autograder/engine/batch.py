@@ -19,6 +19,7 @@ from autograder.engine import foreign, untrusted
 from autograder.engine.notebook import NotebookError, code_cells, parse_cells
 from autograder.engine.progress import Progress
 from autograder.engine.results import SubmissionResult
+from autograder.engine.sandbox import SandboxUnavailable
 from autograder.engine.runner import grade_cells
 from autograder.engine.submissions import Entry, SubmissionError, discover, read_notebook_bytes
 from autograder.engine.threads import one_thread_for_references
@@ -42,29 +43,36 @@ class Batch:
 def grade_folder(assignment_id: str, submissions: Path, out: Path, jobs: int | None = None,
                  progress: bool = True, limits: dict | None = None,
                  entries: list[Entry] | None = None, allow_unsafe: bool = False,
-                 profile: bool = False) -> Batch:
+                 profile: bool = False, secrets: tuple[Path, ...] = ()) -> Batch:
     """Grade every entry of `submissions` into `out`; `limits` overrides the
     config's (tests use short timeouts). `entries`: the caller's own
     discovery of `submissions`, carrying what it knows that the folder does
     not (run-gradescope: Gradescope's metadata). `profile`: measure where each
-    submission's time goes (runner.NotebookSession; `bench --profile`). Raises
-    SandboxUnavailable, before anything is written, where no sandbox works and
-    `allow_unsafe` is False."""
+    submission's time goes (runner.NotebookSession; `bench --profile`).
+    `secrets`: more paths workers must never see (run-gradescope: the results
+    folder and the metadata). Raises SandboxUnavailable, before anything is
+    written, where no sandbox works and `allow_unsafe` is False."""
     assignment = assignment_mod.load(assignment_id, limits)
+    jobs = jobs or os.cpu_count() or 1
     one_thread_for_references()
-    template = Template(assignment.config, paths.secret_paths() + [submissions.resolve(),
-                                                                    out.resolve()],
-                        allow_unsafe=allow_unsafe)
-    print(template.sandbox.line(assignment.config.limits), file=sys.stderr)
+    made = make_output_folder(out)  # before the sandbox is chosen: its permissions are judged
+    try:
+        template = Template(assignment.config, paths.secret_paths() + [
+            submissions.resolve(), out.resolve(), *(p.resolve() for p in secrets)],
+            allow_unsafe=allow_unsafe, workers_at_once=jobs)
+    except SandboxUnavailable:
+        if made:
+            out.rmdir()  # nothing is written where nothing can be graded
+        raise
+    print(template.line(), file=sys.stderr)
     start = time.monotonic()
     try:
-        out.mkdir(parents=True, exist_ok=True)
         entries, warnings = (entries, []) if entries is not None else discover(submissions)
         batch = Batch(assignment, out, entries=entries, warnings=warnings)
         for w in batch.warnings:
             print(w, file=sys.stderr)
         bar = Progress(len(entries), enabled=progress)
-        with ThreadPoolExecutor(jobs or os.cpu_count() or 1) as pool:
+        with ThreadPoolExecutor(jobs) as pool:
             futures = [pool.submit(grade_entry, template, assignment, e, out, profile)
                        for e in entries]
             for future in as_completed(futures):
@@ -76,6 +84,16 @@ def grade_folder(assignment_id: str, submissions: Path, out: Path, jobs: int | N
     batch.seconds = time.monotonic() - start
     finish(batch)
     return batch
+
+
+def make_output_folder(out: Path) -> bool:
+    """`out`, made closed to other users when this makes it (group members,
+    a TA, may read it): workers run as other users. True if it made it."""
+    if out.is_dir():
+        return False
+    out.mkdir(parents=True)
+    out.chmod(0o750)
+    return True
 
 
 def finish(batch: Batch) -> None:

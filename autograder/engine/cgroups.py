@@ -105,6 +105,11 @@ class Cgroups:
                     ("memory.memsw.limit_in_bytes", memory, True)]
         return [("pids.max", processes, False)]
 
+    def oom_kills(self, name: str) -> int | None:
+        """The OOM kills in the worker's memory cgroup (its budget reached)."""
+        memory = self.batch.get("memory" if self.version == "v1" else "")
+        return oom_kills(memory / name, self.version) if memory else None
+
     def remove(self, name: str, seconds: float = 2.0) -> None:
         """Remove the worker's folders (its processes are gone; the kernel may
         take a moment to let go of the last one)."""
@@ -258,3 +263,72 @@ def _v2_batch(parent: Path, tag: str, is_root: bool) -> Path | None:
         return parent / tag
     except OSError:
         return None
+
+
+UNLIMITED = 1 << 60  # v1 reports "no limit" as a number near 2**63
+LIMIT_FILE = {"v1": "memory.limit_in_bytes", "v2": "memory.max"}
+EVENTS_FILE = {"v1": "memory.oom_control", "v2": "memory.events"}
+
+
+def _own_memory_cgroups(mountinfo: Path, own: Path) -> list[tuple[Path, Path, str]]:
+    """(this process's memory cgroup folder, its mount point, "v1" or "v2") for
+    every mount that shows it (a hybrid layout has both kinds; a container's own,
+    read-only /sys/fs/cgroup shows the container's cgroup as its root)."""
+    try:
+        mounts, paths = _mounts(mountinfo), _own_paths(own)
+    except OSError:
+        return []
+    found = []
+    for root, point, kind, opts in mounts:
+        if kind == "cgroup" and "memory" in opts:
+            version, path = "v1", paths.get("memory", "/")
+        elif kind == "cgroup2" and "" in paths:
+            version, path = "v2", paths[""]
+        else:
+            continue
+        folder = _under(root, point, path)
+        if folder is not None:
+            found.append((folder, Path(point), version))
+    return found
+
+
+def tree_memory_limit(mountinfo: Path = MOUNTINFO, own: Path = OWN_CGROUP) -> int | None:
+    """The memory this process and everything it starts may use together: the
+    smallest limit of its memory cgroup and of the ancestors its mounts show,
+    in bytes; None where none is set or none can be read."""
+    found = []
+    for folder, point, version in _own_memory_cgroups(mountinfo, own):
+        found += [_read_limit(step / LIMIT_FILE[version]) for step in (folder, *folder.parents)
+                  if step == point or point in step.parents]
+    found = [n for n in found if n is not None and n < UNLIMITED]
+    return min(found) if found else None
+
+
+def tree_oom_kills(mountinfo: Path = MOUNTINFO, own: Path = OWN_CGROUP) -> int | None:
+    """How many processes the kernel has killed for the memory limit of this
+    process's own cgroup (a container's); None where it cannot be read."""
+    counts = [oom_kills(folder, version)
+              for folder, _, version in _own_memory_cgroups(mountinfo, own)]
+    counts = [n for n in counts if n is not None]
+    return max(counts) if counts else None
+
+
+def oom_kills(folder: Path, version: str) -> int | None:
+    """The OOM kills a memory cgroup folder reports (v1 and v2 call the count oom_kill)."""
+    try:
+        text = (folder / EVENTS_FILE[version]).read_text()
+    except OSError:
+        return None
+    for line in text.splitlines():
+        key, _, value = line.partition(" ")
+        if key == "oom_kill" and value.strip().isdigit():
+            return int(value)
+    return None
+
+
+def _read_limit(path: Path) -> int | None:
+    try:
+        text = path.read_text().strip()
+    except OSError:
+        return None
+    return int(text) if text.isdigit() else None

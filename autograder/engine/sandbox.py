@@ -1,21 +1,16 @@
 """Choosing the workers' sandbox, once, when grading starts.
 
-Modes, in order of preference; the first in which a real worker starts wins:
-
-    namespaces  root: new mount, PID, network, IPC and UTS namespaces, a new
-                root built from an allowlist, a uid of its own per worker
-    userns      the same namespaces and root inside an unprivileged user
-                namespace (no root needed; as root also a uid per worker)
-    landlock    namespaces refused (containers): a uid of its own per worker,
-                Landlock on the same allowlist (files, TCP, signals), a
-                seccomp filter, no_new_privs
-    none        nothing above works: refused unless --unsafe-no-sandbox
+The modes and what each needs and gives are declared in worker/modes.py
+(namespaces, userns, landlock, uid; none only with --unsafe-no-sandbox);
+the first whose needs hold and in which a real worker starts wins.
 
 What must stay true: the mode is chosen before any submission is graded and
 never changes during the batch (a worker that fails later is that
 submission's problem, not a reason to weaken everyone's sandbox); a mode is
 reported only after a worker really started in it; `line()` says in one
-line what defends the batch, memory included.
+line what defends the batch, memory included. Needs are judged on what a
+worker really uses: Python's own folders without the grader's source folder
+(workers are forked after the imports and never read it).
 """
 from __future__ import annotations
 
@@ -28,10 +23,8 @@ from typing import Callable
 
 from autograder.engine.cgroups import Cgroups
 from autograder.engine.uidpool import UidPool
-from autograder.worker import confine, landlock, seccomp
+from autograder.worker import confine, landlock, modes, seccomp
 
-MODES = ("namespaces", "userns", "landlock")
-NAMESPACE_MODES = ("namespaces", "userns")
 FALLBACK_PROCESSES = 4
 """Without a memory cgroup: processes per submission, each with 1/4 of memory_mb."""
 
@@ -39,9 +32,10 @@ ENABLE = (
     "Grade as root; or allow unprivileged user namespaces (sysctl "
     "user.max_user_namespaces=15000, kernel.unprivileged_userns_clone=1 where it exists, "
     "on Ubuntu 23.10+ kernel.apparmor_restrict_unprivileged_userns=0); or, in a container "
-    "that refuses namespaces, run as root on a kernel with Landlock (Linux 5.13+) with "
-    "libseccomp installed (apt-get install libseccomp2). To grade without any isolation "
-    "anyway, pass --unsafe-no-sandbox.")
+    "that refuses namespaces, run as root with libseccomp installed (apt-get install "
+    "libseccomp2), on a kernel with Landlock (Linux 5.13+) or with every secret folder "
+    "closed to other users (chmod -R o-rwx). To grade without any isolation anyway, pass "
+    "--unsafe-no-sandbox.")
 
 
 class SandboxUnavailable(Exception):
@@ -56,19 +50,25 @@ class Sandbox:
     cgroups: Cgroups | None
     """A memory and pids cgroup per worker, where one can be made."""
     landlock_abi: int = 0
+    memory_note: str = ""
+    """Why memory_mb was lowered to fit the container, "" when it was not."""
+
+    @property
+    def spec(self) -> modes.Mode:
+        return modes.BY_NAME[self.mode]
 
     def worker_limits(self, limits) -> dict:
         """The kernel limits a worker sets on itself in this sandbox."""
         processes = limits.processes if self.cgroups else min(limits.processes,
                                                               FALLBACK_PROCESSES)
-        own_count = self.uids is not None or self.mode == "userns"
+        own_count = self.uids is not None or self.spec.user_namespace
         return {"cpu_seconds": limits.cpu_seconds, "disk_mb": limits.disk_mb,
                 "processes": processes,
                 # one process may use the whole budget; all together are held by the cgroup,
                 # or, without one, by processes x (memory_mb / processes)
                 "as_mb": limits.memory_mb if self.cgroups else limits.memory_mb // processes,
                 # the waiter of a user namespace counts there too
-                "nproc": processes + (self.mode == "userns") if own_count else None,
+                "nproc": processes + self.spec.user_namespace if own_count else None,
                 # a new program would start outside the per-process memory share
                 "exec": self.cgroups is not None}
 
@@ -80,21 +80,16 @@ class Sandbox:
         else:
             count = w["processes"] if w["nproc"] else "any number of"
             memory = f"memory: no cgroup, so {count} processes x {w['as_mb']} MB each"
+        memory += f", {self.memory_note}" if self.memory_note else ""
         return f"sandbox: {self.mode} ({self._what()}; {memory})"
 
     def _what(self) -> str:
-        user = "a uid per worker" if self.uids else f"as {_user()}"
-        if self.mode == "namespaces":
-            return f"root: mount, PID, network and IPC namespaces, allowlisted root, {user}"
-        if self.mode == "userns":
-            return ("unprivileged user namespace: mount, PID, network and IPC namespaces, "
-                    f"allowlisted root, {user}")
-        if self.mode == "landlock":
-            lacks = "; ".join(landlock.missing(self.landlock_abi))
-            return (f"namespaces refused: {user}, Landlock ABI {self.landlock_abi} on the "
-                    f"allowlist, seccomp, no_new_privs" + (f"; this ABI: {lacks}" if lacks else ""))
-        return (f"UNSAFE, --unsafe-no-sandbox: {user}, resource limits only; student code can "
-                "read what that user can read and reach the network")
+        spec = self.spec
+        what = spec.gives.format(user="a uid per worker" if self.uids else f"as {_user()}",
+                                 abi=self.landlock_abi)
+        if spec.landlock and landlock.missing(self.landlock_abi):
+            what += "; this ABI: " + "; ".join(landlock.missing(self.landlock_abi))
+        return what + (f"; lacks: {spec.lacks}" if spec.lacks else "")
 
 
 def _user() -> str:
@@ -104,45 +99,90 @@ def _user() -> str:
         return f"uid {os.getuid()}"
 
 
-def choose(probe: Callable[[str], str | None], allow_unsafe: bool) -> str:
-    """The first mode whose prerequisites hold and in which `probe` (start a
-    worker, talk to it, stop it) returns no error; "none" if allowed."""
-    tried = []
-    for mode in MODES:
-        why = prerequisite_missing(mode) or probe(mode)
-        if why is None:
-            return mode
-        tried.append(f"{mode}: {why}")
-    if allow_unsafe:
-        return "none"
-    raise SandboxUnavailable("no sandbox for student code works on this machine, so "
-                             "grading is refused (" + "; ".join(tried) + "). " + ENABLE)
+@dataclass
+class Needs:
+    """What the needs of a mode are judged on: the folders workers must never
+    see (`hide`), and `audit(secret, read_only)`, run as a worker's uid: a
+    sentence naming the first of `secret` (or of what they hold) that uid can
+    read or write, or of `read_only` that it can write; None when none."""
+    hide: list[str]
+    audit: Callable[[list[str], list[str]], str | None] | None = None
+
+    def missing(self, mode: modes.Mode) -> str | None:
+        """Why `mode` cannot be used here (its first need that does not hold), or None."""
+        for need in mode.needs:
+            why = NEEDS[need](self)
+            if why:
+                return why
+        return None
 
 
-def prerequisite_missing(mode: str) -> str | None:
-    root = os.geteuid() == 0
-    if mode == "namespaces":
-        return None if root else "needs root"
-    if mode == "userns":
+def _root(needs: Needs) -> str | None:
+    return None if os.geteuid() == 0 else "needs root (a uid of its own per worker)"
+
+
+def _user_namespaces(needs: Needs) -> str | None:
+    if os.geteuid() != 0:
         for name, off in (("user/max_user_namespaces", "0"),
                           ("kernel/unprivileged_userns_clone", "0")):
-            if not root and _sysctl(name) == off:
+            if _sysctl(name) == off:
                 return f"disabled ({name.replace('/', '.')} = {off})"
-        return None
-    if not root:
-        return "needs root (a uid of its own per worker)"
+    return None
+
+
+def _landlock(needs: Needs) -> str | None:
     if landlock.abi_version() < 1:
         return "this kernel has no Landlock (Linux 5.13+ with landlock among its LSMs)"
+    return None
+
+
+def _libseccomp(needs: Needs) -> str | None:
     try:
         seccomp.load_library()
     except OSError:
         return "libseccomp is not installed (apt-get install libseccomp2)"
-    closed = closed_to_others(confine.python_paths([]))
+    return None
+
+
+def _python_open(needs: Needs) -> str | None:
+    closed = closed_to_others(confine.python_paths(needs.hide))
     if closed:
         return (f"Python lives inside {closed}, which other users cannot enter, and each "
                 "worker runs as a uid of its own: install Python (or the grader's venv) in "
                 "a folder every user can read, such as /usr, /opt or /autograder")
     return None
+
+
+def _secrets_closed(needs: Needs) -> str | None:
+    """No folder a worker must not see is open to a worker's uid, and the
+    Python it runs cannot be changed by it (file permissions are this mode's wall)."""
+    found = needs.audit(needs.hide, confine.python_paths(needs.hide)) if needs.audit else \
+        "file permissions cannot be checked as a worker's uid here"
+    if found:
+        return (f"{found}, and file permissions are this mode's only wall: close what is "
+                "secret to other users (chmod -R o-rwx), and Python to their writes")
+    return None
+
+
+NEEDS: dict[str, Callable[[Needs], str | None]] = {
+    "root": _root, "user namespaces": _user_namespaces, "landlock": _landlock,
+    "libseccomp": _libseccomp, "python open to others": _python_open,
+    "secrets closed to others": _secrets_closed}
+
+
+def choose(probe: Callable[[str], str | None], allow_unsafe: bool, needs: Needs) -> str:
+    """The first mode whose needs hold and in which `probe` (start a worker,
+    talk to it, stop it) returns no error; "none" if allowed."""
+    tried = []
+    for mode in modes.MODES:
+        why = needs.missing(mode) or probe(mode.name)
+        if why is None:
+            return mode.name
+        tried.append(f"{mode.name}: {why}")
+    if allow_unsafe:
+        return modes.NONE.name
+    raise SandboxUnavailable("no sandbox for student code works on this machine, so "
+                             "grading is refused (" + "; ".join(tried) + "). " + ENABLE)
 
 
 def closed_to_others(paths: list[str]) -> str | None:

@@ -11,6 +11,7 @@ kills every worker still running, even one the grader stopped talking to.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import itertools
 import json
@@ -28,18 +29,23 @@ from pathlib import Path
 from typing import Callable
 
 from autograder import paths, protocol
-from autograder.engine import cgroups, untrusted
+from autograder.engine import cgroups, memory_budget, untrusted
 from autograder.engine import sandbox as sandbox_mod
 from autograder.engine.callbacks import Callbacks
 from autograder.engine.config import Config
 from autograder.engine.processes import alive
-from autograder.engine.uidpool import UidPool
+from autograder.engine.uidpool import UidPool, UidsUnavailable
 from autograder.worker import landlock
 from autograder.worker.sweep import SECONDS as SWEEP_SECONDS
 
 PROBE_CELL = ("import os, sysconfig\n"
               "for key in ('stdlib', 'platstdlib', 'purelib', 'platlib'):\n"
               "    os.listdir(sysconfig.get_paths()[key])\n")
+
+
+OUT_OF_MEMORY = (": its processes used more memory than the submission may (memory_mb, or "
+                 "all the machine or container has), and the kernel stopped them")
+"""Said after how a worker ended, where the kernel killed for memory meanwhile."""
 
 
 class WorkerDied(Exception):
@@ -63,9 +69,12 @@ class Template:
     workers get (chosen once, here, before any submission is graded)."""
 
     def __init__(self, config: Config, hide: list[Path], allow_unsafe: bool = False,
-                 uid_pool_size: int | None = None, use_cgroups: bool = True):
+                 uid_pool_size: int | None = None, use_cgroups: bool = True,
+                 workers_at_once: int = 1):
         self.config = config
-        self.hide = [str(p) for p in hide] + [str(Path.home())]
+        # the package (hidden tests, references) and the grading user's home are
+        # always secret; a Python path holding either is left out of the workers' view
+        self.hide = [str(p) for p in hide] + [str(paths.PACKAGE), str(Path.home())]
         self.lock = threading.Lock()
         self.live: set[WorkerConnection] = set()  # killed by close() if still running
         self.scratch = Path(tempfile.mkdtemp(prefix="autograder-workers-"))
@@ -78,10 +87,28 @@ class Template:
         if running_as_root():
             self.sandbox.uids = UidPool(self._sweep, uid_pool_size)
         try:
-            self._use(sandbox_mod.choose(self._probe, allow_unsafe))
+            mode = sandbox_mod.choose(self._probe, allow_unsafe,
+                                      sandbox_mod.Needs(self.hide, self._audit))
         except sandbox_mod.SandboxUnavailable:
             self.close()
             raise
+        self._fit_memory(workers_at_once)
+        self._use(mode)
+
+    def _fit_memory(self, workers: int) -> None:
+        """Lower memory_mb where the whole process tree has a limit (a
+        container's) that `workers` workers at the configured budget would
+        exceed beside the grader and the template (engine/memory_budget.py)."""
+        limits = self.config.limits
+        fitted, self.sandbox.memory_note = memory_budget.fit(
+            limits.memory_mb, cgroups.tree_memory_limit(), ["self", self.proc.pid], workers)
+        if fitted != limits.memory_mb:
+            self.config = dataclasses.replace(
+                self.config, limits=dataclasses.replace(limits, memory_mb=fitted))
+
+    def line(self) -> str:
+        """The sandbox's one line, with the limits workers really get."""
+        return self.sandbox.line(self.config.limits)
 
     def _use(self, mode: str) -> None:
         """Workers spawned from now on are confined in `mode`, with its limits."""
@@ -123,7 +150,10 @@ class Template:
             conn.kill()
 
     def spawn(self) -> "WorkerConnection":
-        uid = self.sandbox.uids.acquire() if self.sandbox.uids else None
+        try:
+            uid = self.sandbox.uids.acquire() if self.sandbox.uids else None
+        except UidsUnavailable as exc:
+            raise WorkerDied(f"no uid for the worker ({exc})") from None
         name = f"w{next(self.names)}"
         cleanup = functools.partial(self._cleanup, uid, name)
         try:
@@ -151,10 +181,17 @@ class Template:
                     self._restart()  # the template died (killed, out of memory): a new one
                 finally:
                     theirs.close()
-        conn = WorkerConnection(ours, pid, workdir, cleanup, uid)
+        conn = WorkerConnection(ours, pid, workdir, cleanup, uid, self._memory_kills(name))
         self.live.add(conn)
         conn.on_kill = self.live.discard
         return conn
+
+    def _memory_kills(self, name: str) -> Callable[[], int | None]:
+        """Where the kernel counts this worker's OOM kills: its own memory cgroup,
+        or without one the whole tree's (a container's limit)."""
+        if self.sandbox.cgroups:
+            return functools.partial(self.sandbox.cgroups.oom_kills, name)
+        return cgroups.tree_oom_kills
 
     def _cgroups(self, name: str) -> list[str]:
         """The worker's cgroup.procs files; a cgroup that cannot be made fails
@@ -173,8 +210,7 @@ class Template:
         shared temp files); remove its cgroups; give the uid back only if
         nothing of it is left. With a PID namespace, the worker's death (as
         its init) was the death of every process of its uid."""
-        clean = gone and (uid is None or self.sandbox.mode in sandbox_mod.NAMESPACE_MODES
-                          or self._sweep(uid))
+        clean = gone and (uid is None or self.sandbox.spec.namespaces or self._sweep(uid))
         if self.sandbox.cgroups:
             self.sandbox.cgroups.remove(name)
         if uid is not None:
@@ -183,23 +219,52 @@ class Template:
     def _sweep(self, uid: int) -> bool:
         """Have the template fork a child that, as `uid`, kills all its
         processes (and, without namespaces, removes its IPC objects and shared
-        temp files); True if nothing of it is left. The grader never forks
-        for this: a fork while another thread is in a BLAS call can hang it."""
-        shared = self.sandbox.mode not in sandbox_mod.NAMESPACE_MODES
-        spec = json.dumps({"op": protocol.SWEEP, "uid": uid, "shared": shared}).encode()
+        temp files); True if nothing of it is left."""
+        spec = {"op": protocol.SWEEP, "uid": uid, "shared": not self.sandbox.spec.namespaces}
+        return self._order(spec, SWEEP_SECONDS + 10, 1) == b"1"
+
+    def _audit(self, secret: list[str], read_only: list[str]) -> str | None:
+        """As a worker's uid (from the pool): the first secret path it could
+        read or write, or Python path it could write, by file permissions
+        (worker/permissions.py), as a sentence; an audit that gives no answer
+        counts as open."""
+        uid = self.sandbox.uids.acquire()
+        try:
+            reply = self._order({"op": protocol.AUDIT, "uid": uid, "secret": secret,
+                                 "read_only": read_only}, 60, 1 << 16)
+        finally:
+            self.sandbox.uids.release(uid, True)  # it ran no process of its own
+        try:
+            found = json.loads(reply)["open"]
+            return None if found is None else f"{untrusted.name(found, 500)} by the workers' uids"
+        except (ValueError, KeyError, TypeError):
+            return "file permissions could not be checked as a worker's uid"
+
+    def _order(self, spec: dict, timeout: float, size: int) -> bytes:
+        """Have the template fork a child for `spec` (a sweep, an audit) and
+        return its answer, at most `size` bytes (b"" when there is none in time).
+        The grader never forks for this: a fork while another thread is in a
+        BLAS call can hang it."""
         ours, theirs = socket.socketpair()
         try:
             with self.lock:
                 try:
-                    self._fork(spec, theirs)
-                except (OSError, ValueError):
-                    return False
+                    self._fork(json.dumps(spec).encode(), theirs)
+                except (OSError, ValueError):  # the template died (out of memory, killed)
+                    self._restart()
+                    self._fork(json.dumps(spec).encode(), theirs)
                 finally:
                     theirs.close()
-            ours.settimeout(SWEEP_SECONDS + 10)
-            return ours.recv(1) == b"1"
-        except OSError:
-            return False
+            ours.settimeout(timeout)
+            answer = b""  # the child answers, then exits: read to its end, bounded
+            while len(answer) < size:
+                chunk = ours.recv(size - len(answer))
+                if not chunk:
+                    break
+                answer += chunk
+            return answer
+        except (OSError, ValueError):
+            return b""
         finally:
             ours.close()
 
@@ -255,7 +320,12 @@ class WorkerConnection:
     """The grader's end of one worker."""
 
     def __init__(self, sock: socket.socket, group: int, workdir: Path,
-                 cleanup: Callable[[bool], None] = lambda gone: None, uid: int | None = None):
+                 cleanup: Callable[[bool], None] = lambda gone: None, uid: int | None = None,
+                 memory_kills: Callable[[], int | None] = lambda: None):
+        self.memory_kills = memory_kills  # the kernel's OOM kills where this worker is counted
+        self.kills_before = memory_kills()
+        self.out_of_memory = False
+        """Set when the worker died and the kernel had killed for memory meanwhile."""
         self.sock = sock
         self.cleanup = cleanup  # the template's sweep of the worker's uid and cgroups
         self.uid = uid  # its own uid, if it has one
@@ -330,8 +400,11 @@ class WorkerConnection:
             self.kill()
             raise WorkerTimeout(f"no answer within {timeout:g} s") from None
         except (EOFError, OSError, protocol.ProtocolError) as exc:
+            kills = self.memory_kills()  # before the kill removes the worker's cgroup
+            self.out_of_memory = None not in (kills, self.kills_before) and kills > self.kills_before
             self.kill()
-            raise WorkerDied(f"the worker stopped ({type(exc).__name__})") from None
+            raise WorkerDied("the worker stopped" + (OUT_OF_MEMORY if self.out_of_memory else
+                                                     f" ({type(exc).__name__})")) from None
         except BaseException:
             self.kill()
             raise

@@ -22,7 +22,7 @@ import socket
 import sys
 
 from autograder import protocol
-from autograder.worker import confine, landlock, seccomp, server, sweep
+from autograder.worker import confine, landlock, modes, permissions, seccomp, server, sweep
 
 
 def preload(modules: list[str]) -> None:
@@ -51,6 +51,9 @@ def run_template(control_fd: int, modules: list[str]) -> None:
     # orphaned, at once: a zombie still counts against its uid's process limit
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)
     confine.become_subreaper()
+    # out of memory, the kernel takes a worker first, then this template (the
+    # grader starts another), never the grader
+    confine.first_to_go_when_out_of_memory(confine.TEMPLATE_OOM_SCORE)
     control = socket.socket(fileno=control_fd)
     while True:
         try:
@@ -69,6 +72,8 @@ def run_template(control_fd: int, modules: list[str]) -> None:
             control.close()
             if spec.get("op") == protocol.SWEEP:
                 sweep_uid(fds[0], spec)  # never returns
+            if spec.get("op") == protocol.AUDIT:
+                audit_uid(fds[0], spec)  # never returns
             become_worker(fds[0], spec)  # never returns
         os.close(fds[0])
         control.sendall((str(pid) + "\n").encode())
@@ -95,6 +100,16 @@ def sweep_uid(fd: int, spec: dict) -> None:
             os._exit(0)
 
 
+def audit_uid(fd: int, spec: dict) -> None:
+    """In the forked child: which secret path a worker uid could open, as one
+    JSON line {"open": "<path> is readable" or null}; nothing on failure."""
+    try:
+        found = permissions.open_to(int(spec["uid"]), list(spec["secret"]), list(spec["read_only"]))
+        os.write(fd, json.dumps({"open": found}).encode() + b"\n")
+    finally:
+        os._exit(0)
+
+
 def become_worker(fd: int, spec: dict) -> None:
     """In the forked child: confine, then serve until the grader hangs up."""
     code = 0
@@ -104,12 +119,14 @@ def become_worker(fd: int, spec: dict) -> None:
         os.setsid()
         sock = socket.socket(fileno=fd)
         confine.join_cgroups(spec["cgroups"])
-        workdir = CONFINE[spec["sandbox"]](sock, spec)
+        confine.first_to_go_when_out_of_memory()
+        mode = modes.BY_NAME[spec["sandbox"]]
+        workdir = CONFINE[mode.confine](sock, spec)
         confine.apply_limits(spec["limits"])
         confine.scrub_process(sock.fileno(), workdir)
-        if spec["sandbox"] != "none":
+        if mode.seccomp:
             confine.no_new_privs()
-            if spec["sandbox"] == "landlock":
+            if mode.landlock:
                 landlock.restrict(read=[*confine.SYSTEM_DIRS, *confine.python_paths(spec["hide"])],
                                   write=[workdir], devices=[f"/dev/{d}" for d in confine.DEVICES])
             seccomp.install(allow_exec=spec["limits"]["exec"])
@@ -148,7 +165,7 @@ def _namespaces(sock, spec: dict, user_ns: bool = False) -> str:
     return confine.WORKDIR_IN_ROOT
 
 
-def _landlock(sock, spec: dict) -> str:
+def _waiter(sock, spec: dict) -> str:
     """No namespaces: a root waiter that adopts every orphan of the worker
     (a subreaper) and, if the template dies, kills every process of the
     worker's uid before it goes; the worker drops to that uid."""
@@ -198,10 +215,10 @@ def _none(sock, spec: dict) -> str:
     return spec["workdir"]
 
 
-CONFINE = {
+CONFINE = {  # worker/modes.py: Mode.confine
     "namespaces": _namespaces,
     "userns": lambda sock, spec: _namespaces(sock, spec, user_ns=True),
-    "landlock": _landlock,
+    "waiter": _waiter,
     "none": _none,
 }
 

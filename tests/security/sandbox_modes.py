@@ -1,15 +1,22 @@
 """Running a shell script (the grader) in each sandbox mode this machine can give.
 
-    root       as root: namespaces
-    user       as a dedicated unprivileged user the test creates: user namespaces
-    container  as root with Docker's default capabilities and seccomp profile
-               (tests/security/dockerlike.py) and no cgroups: Landlock
+    root           as root: namespaces
+    user           as a dedicated unprivileged user the test creates: user namespaces
+    container      as root with Docker's default capabilities and seccomp profile
+                   (tests/security/dockerlike.py) and no cgroups: Landlock
+    container-uid  the same with Landlock's system calls refused (a kernel without
+                   it): uid, whose wall is file permissions; as on Gradescope, the
+                   grader runs from a root-only copy of what its zip ships, on
+                   Debian's python3.11 (tests/security/system_python.py), and this
+                   machine's other copies of the course (this repository, /work,
+                   /home) are out of sight, as they are out of a container's
 
 Each run happens inside a private PID and mount namespace (so a defence that
 fails cannot take this machine's other processes with it), where the grading
 user's home holds a fake SSH key, the secret an attack tries to read. The
 machine itself is left as it was: the key, and for the user mode a way to the
 interpreter when it lives in root's home, exist in that mount namespace only.
+Scripts run the grader with python(mode), from source(mode, work).
 """
 from __future__ import annotations
 
@@ -20,10 +27,16 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import zipfile
 from pathlib import Path
 
+from tests.security import system_python
+
 REPO = Path(__file__).resolve().parents[2]
-MODES = {"root": "namespaces", "user": "userns", "container": "landlock"}
+MODES = {"root": "namespaces", "user": "userns", "container": "landlock",
+         "container-uid": "uid"}
+HIDDEN = ("/work", "/home", "/opt", "/srv", "/mnt")
+"""Out of sight in container-uid (besides this repository): where copies of the course live."""
 TEST_USER = "autograder-test"
 
 
@@ -35,6 +48,8 @@ def unavailable(mode: str) -> str | None:
                if not shutil.which(t)]
     if missing:
         return f"needs {', '.join(missing)}"
+    if mode == "container-uid" and system_python.unavailable():
+        return system_python.unavailable()
     if mode == "user":
         user = grading_user()
         probe = subprocess.run(["setpriv", f"--reuid={user.pw_uid}", f"--regid={user.pw_gid}",
@@ -65,11 +80,44 @@ def workdir(mode: str) -> Path:
     return folder
 
 
+def python(mode: str) -> str:
+    """The interpreter that runs the grader in `mode`."""
+    return str(system_python.venv()) if mode == "container-uid" else sys.executable
+
+
+def source(mode: str, work: Path) -> Path:
+    """Where the grader's package lives in `mode`: this repository, or for
+    container-uid a copy of what the hw1 zip ships, root-only (setup.sh's chmod)."""
+    if mode != "container-uid":
+        return REPO
+    folder = work / "source"
+    if not folder.exists():
+        from autograder.gradescope import package
+        shipped = package.write_zip("hw1_attention", work / "hw1.zip")
+        with zipfile.ZipFile(shipped) as zf:
+            zf.extractall(folder)
+        shipped.unlink()
+        subprocess.run(["chmod", "-R", "go-rwx", str(folder)], check=True)
+        harness = work / "harness"  # dockerlike.py, beside its seccomp module: the repository is hidden
+        harness.mkdir()
+        for path in (REPO / "tests" / "security" / "dockerlike.py",
+                     REPO / "autograder" / "worker" / "seccomp.py"):
+            shutil.copy(path, harness)
+    return folder
+
+
 def command(mode: str, script: str, secret: str, work: Path) -> list[str]:
-    """`script` run by sh as the mode's grading user, in its environment."""
+    """`script` run by sh as the mode's grading user, in its environment, from source(mode)."""
     user = grading_user(mode)
     prelude = [*_root_home(mode, work), *_key(user.pw_dir, secret, user)]
-    if mode == "container":
+    script = f"cd {shlex.quote(str(source(mode, work)))} && {script}"
+    if mode == "container-uid":
+        prelude += [f"if [ -d {d} ]; then mount -t tmpfs -o mode=0755 none {d}; fi"
+                    for d in (*HIDDEN, shlex.quote(str(REPO)))]
+        prelude.append("mount -t tmpfs -o ro,size=4k none /sys/fs/cgroup")
+        run = [python(mode), str(work / "harness" / "dockerlike.py"), "--refuse-landlock",
+               "sh", "-c", script]
+    elif mode == "container":
         prelude.append("mount -t tmpfs -o ro,size=4k none /sys/fs/cgroup")  # Docker's is read-only
         run = [sys.executable, str(REPO / "tests" / "security" / "dockerlike.py"), "sh", "-c", script]
     elif mode == "user":
@@ -87,6 +135,8 @@ def _root_home(mode: str, work: Path) -> list[str]:
     interpreter, the virtual environment and the repository. Where workers
     run under uids of their own without a new root (user, container), the
     interpreter must be reachable for them: 0711."""
+    if mode == "container-uid":  # its Python is the system's: nothing of root's home is needed
+        return ["mount -t tmpfs -o mode=0700 none /root"]
     needed = {Path(p).resolve() for p in (sys.base_prefix, sys.prefix, sys.executable, REPO)}
     if mode == "user":
         children = sorted({p.relative_to("/root").parts[0] for p in needed

@@ -32,7 +32,6 @@ import shlex
 import shutil
 import socket
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -155,6 +154,7 @@ def attacked(request, tmp_path_factory):
         write_notebook(alone / f"{name}.ipynb", cells)
     baseline = grade(a.id, alone, tmp_path_factory.mktemp("alone-out"))
     entries = _hostile_entries(subs, reference)
+    subs.chmod(0o700)  # other students' work: closed to the workers' uids (mode uid checks)
     scratch = root / "tmp"  # the grader's temporary folders (TMPDIR), to find leftovers
     scratch.mkdir()
     if mode == "user":
@@ -163,15 +163,15 @@ def attacked(request, tmp_path_factory):
         os.chown(scratch, user.pw_uid, user.pw_gid)
     secret = f"FAKE-SSH-KEY-{os.urandom(8).hex()}"
     ipc_before = _worker_ipc()
-    script = (f"{sys.executable} -m autograder grade {subs} --assignment {a.id} --out {out} "
+    python = sandbox_modes.python(mode)
+    script = (f"{python} -m autograder grade {subs} --assignment {a.id} --out {out} "
               f"--jobs 2 --due {DUE} " + " ".join(f"--limit {x}" for x in LIMITS)
-              + f"; sha256sum {out}/grades.csv; sleep 3; {sys.executable} -c \"{LEFTOVER}\"; "
+              + f"; sha256sum {out}/grades.csv; sleep 3; {python} -c \"{LEFTOVER}\"; "
               f"sha256sum {out}/grades.csv")
     with MemoryLimit(BATCH_MEMORY) as memory:
         batch = shlex.join(sandbox_modes.command(mode, script, secret, root))
         proc = subprocess.run(["sh", "-c", memory.wrap(batch)], capture_output=True, text=True,
-                              timeout=600, cwd=sandbox_modes.REPO,
-                              env=dict(os.environ, TMPDIR=str(scratch)))
+                              timeout=600, env=dict(os.environ, TMPDIR=str(scratch)))
         memory_used = {"peak": memory.peak(), "oom_kills": memory.oom_kills(),
                        "reason": memory.reason}
     listener.close()
@@ -296,8 +296,9 @@ def test_no_secret_reaches_any_output(attacked):
     secrets = [line.strip() for line in attacked["reference"].splitlines()
                if len(line.strip()) > 25]
     secrets += list(leaks.secret_lines())  # every assignment's reference, not only hw1's
-    secrets += ["grading_config", "test_values_without_mask", "0.2442",
-                attacked["secret"], "--assignment hw1_attention --out", str(attacked["out"])]
+    secrets += ["grading_config", "test_values_without_mask", "0.2442", attacked["secret"]]
+    if sandbox_modes.MODES[attacked["mode"]] != "uid":  # uid's declared lack: /proc is open,
+        secrets += ["--assignment hw1_attention --out", str(attacked["out"])]  # command lines too
     for name, result in attacked["results"].items():
         text = json.dumps(result)
         leaked = [s for s in secrets if s in text]

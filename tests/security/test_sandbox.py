@@ -20,7 +20,7 @@ import pytest
 
 from autograder.engine import assignment as assignment_mod
 from autograder.engine import cgroups, sandbox
-from autograder.engine.workers import Template
+from autograder.engine.workers import Template, WorkerDied
 from autograder.worker import landlock, sweep
 from tests.security import sandbox_modes
 from tests.conftest import write_notebook
@@ -41,7 +41,7 @@ def template(monkeypatch, mode: str, **kwargs) -> Template:
     """A template in `mode`: the best this machine gives, or "none" (as root:
     a uid of its own per worker and nothing else, the weakest case for uids)."""
     if mode == "none":
-        monkeypatch.setattr(sandbox, "MODES", ())
+        monkeypatch.setattr(sandbox.modes, "MODES", ())
     limits = kwargs.pop("limits", {})
     config = assignment_mod.load("hw1_attention", limits).config
     return Template(config, [], allow_unsafe=mode == "none", **kwargs)
@@ -120,6 +120,28 @@ def test_a_submission_holds_at_most_its_memory_budget(monkeypatch, use_cgroups):
             assert "stopped" in str(exc) or "no longer" in str(exc), exc
         assert held * 200 <= 256, report
         conn.kill()
+    finally:
+        t.close()
+
+
+COPY_ON_WRITE = (Path(__file__).parent / "attacks" / "hw1_attention" / "memory_copy_on_write.py")
+
+
+@root_only
+def test_a_worker_killed_for_memory_is_told_so(monkeypatch):
+    """Beyond its memory cgroup's budget (pages it inherited and rewrote, which
+    its address-space limit does not count, plus 150 MB of its own), the
+    kernel kills the worker; the grader says it ran out of memory."""
+    t = template(monkeypatch, "best", limits={"memory_mb": 192})
+    try:
+        if t.sandbox.cgroups is None:
+            pytest.skip("no memory cgroup can be made here")
+        conn = t.spawn()
+        grow = "\ndirty_inherited()\nhog = b'x' * (150 << 20)\nimport time; time.sleep(5)\n"
+        source = COPY_ON_WRITE.read_text().split("children = []")[0] + grow
+        with pytest.raises(WorkerDied) as died:
+            run_cell(conn, source)
+        assert conn.out_of_memory and "more memory than the submission may" in str(died.value)
     finally:
         t.close()
 
@@ -208,7 +230,7 @@ def test_landlock_mode_names_a_python_other_users_cannot_reach(open_folder, monk
     monkeypatch.setattr(sandbox.os, "geteuid", lambda: 0)
     monkeypatch.setattr(sandbox.landlock, "abi_version", lambda: 7)
     monkeypatch.setattr(sandbox.seccomp, "load_library", lambda: None)
-    why = sandbox.prerequisite_missing("landlock")
+    why = sandbox.Needs([]).missing(sandbox.modes.LANDLOCK)
     assert why is not None and str(home) in why and "every user can read" in why
 
 
@@ -383,15 +405,16 @@ def _run_bare(script: str, work: Path):
                           cwd=sandbox_modes.REPO)
 
 
-GRADER_DIES = f"""
+GRADER_DIES = """
 import os, signal, sys
-sys.path.insert(0, {str(sandbox_modes.REPO)!r})
+sys.path.insert(0, {source!r})
+from autograder import protocol
 from autograder.engine import assignment
-from autograder.engine.workers import Template
-from tests.security.test_sandbox import DETACH, run_cell
+from autograder.engine.workers import Template, WorkerDied
 t = Template(assignment.load("hw1_attention").config, [])
 conn = t.spawn()
-assert run_cell(conn, DETACH)["error"] is None
+reply, buffers = conn.request({{"op": "run_cell", "index": 1, "source": {detach!r}}}, timeout=60)
+assert protocol.unpack(reply["ok"], buffers, lambda handle: None)["error"] is None
 print(t.sandbox.mode, flush=True)
 os.kill(os.getpid(), signal.SIGKILL)  # no cleanup of any kind
 """
@@ -408,12 +431,12 @@ def test_nothing_of_a_worker_outlives_a_killed_grader(mode):
     from tests.security.test_integrity import LEFTOVER
     work = sandbox_modes.workdir(mode)
     try:
-        (work / "grader.py").write_text(GRADER_DIES)
-        script = (f"cd {work} && {sys.executable} grader.py; sleep 3; "
-                  f"{sys.executable} -c \"{LEFTOVER}\"")
+        source = sandbox_modes.source(mode, work)
+        (work / "grader.py").write_text(GRADER_DIES.format(source=str(source), detach=DETACH))
+        python = sandbox_modes.python(mode)
+        script = f"{python} {work}/grader.py; sleep 3; {python} -c \"{LEFTOVER}\""
         proc = subprocess.run(sandbox_modes.command(mode, script, "unused", work),
-                              capture_output=True, text=True, timeout=300,
-                              cwd=sandbox_modes.REPO)
+                              capture_output=True, text=True, timeout=300)
         mode_used, left = proc.stdout.split()
         assert mode_used == sandbox_modes.MODES[mode], proc.stderr
         assert left == "0", proc.stdout + proc.stderr
