@@ -93,11 +93,20 @@ def cap(text: str, limit: int = OUTPUT_CAP) -> str:
     return text if len(text) <= limit else text[:limit] + f"\n[... {len(text) - limit} characters cut]"
 
 
+GRADESCOPE_TEXT = {"output_format": "text", "test_output_format": "text",
+                   "test_name_format": "text"}
+"""Every text in results.json is plain text: without these keys Gradescope reads
+the top-level output as sanitised HTML (its `simple_format`), where a note
+about `<cell 11>` would vanish."""
+TEST_TEXT = {"name_format": "text", "output_format": "text"}
+
+
 def to_gradescope(result: SubmissionResult) -> dict:
     summary = "\n".join(result.notes)
     return {
         "score": result.score,
         "output": cap(summary),
+        **GRADESCOPE_TEXT,
         "visibility": "after_published",
         "stdout_visibility": "hidden",
         "execution_time": round(result.seconds, 3),
@@ -109,7 +118,22 @@ def to_gradescope(result: SubmissionResult) -> dict:
             "status": t.status,
             "visibility": t.visibility,
             "output": cap(t.output),
+            **TEST_TEXT,
         } for t in result.tests],
+    }
+
+
+def gradescope_error(name: str, message: str, max_score: float) -> dict:
+    """results.json of a submission that could not be graded: a zero score and
+    one visible test, `name`, worth the assignment's total, explaining why."""
+    return {
+        "score": 0.0,
+        "output": message,
+        **GRADESCOPE_TEXT,
+        "visibility": "visible",
+        "stdout_visibility": "hidden",
+        "tests": [{"name": name, "score": 0.0, "max_score": max_score, "status": "failed",
+                   "visibility": "visible", "output": message, **TEST_TEXT}],
     }
 
 

@@ -4,6 +4,7 @@ Gradescope unpacks the zip into /autograder/source, runs setup.sh once while
 building the image, then run_autograder for every submission. The zip holds:
 
     setup.sh, run_autograder        at the root, executable
+    install_torch.sh                setup.sh's way to a CPU torch (scripts/)
     autograder/                     the package: engine, worker, this
                                     assignment's hidden tests and reference
                                     (other assignments' folders are left out)
@@ -15,6 +16,7 @@ sources give the same zip bytes.
 """
 from __future__ import annotations
 
+import json
 import zipfile
 from pathlib import Path
 
@@ -24,6 +26,8 @@ from autograder.writing import atomic_writer, zip_entry
 HERE = Path(__file__).resolve().parent
 SCRIPTS = ("setup.sh", "run_autograder")
 TOP_FILES = ("requirements.txt", "pyproject.toml")
+INSTALL_TORCH = paths.ROOT / "scripts" / "install_torch.sh"
+"""setup.sh's way to torch (PyTorch's CPU index first): the one scripts/setup.sh uses."""
 
 
 def engine_files() -> list[Path]:
@@ -49,7 +53,12 @@ def package_files(assignment_id: str) -> list[tuple[str, Path]]:
 
 
 def render_script(name: str, assignment_id: str) -> bytes:
-    return (HERE / name).read_text().replace("@ASSIGNMENT@", assignment_id).encode()
+    """A script of the zip for this assignment: its id, and (run_autograder) the
+    error result it writes when Python cannot start, run.py's own."""
+    from autograder.gradescope import run
+    error = json.dumps(run.error_results(assignment_id, run.NOT_STARTED), indent=2)
+    return (HERE / name).read_text().replace("@ASSIGNMENT@", assignment_id) \
+        .replace("@ERROR_RESULTS@", error).encode()
 
 
 def write_zip(assignment_id: str, dest: Path, torch_wheel: Path | None = None) -> Path:
@@ -63,6 +72,7 @@ def write_zip(assignment_id: str, dest: Path, torch_wheel: Path | None = None) -
             zf.writestr(zip_entry(name, 0o755), render_script(name, assignment_id))
         for name, path in package_files(assignment_id):
             zf.writestr(zip_entry(name), path.read_bytes())
+        zf.writestr(zip_entry(INSTALL_TORCH.name, 0o755), INSTALL_TORCH.read_bytes())
         if torch_wheel is not None:
             zf.write(torch_wheel, f"wheels/{torch_wheel.name}")
     return dest

@@ -9,6 +9,7 @@ stderr, which Gradescope shows to instructors only.
 from __future__ import annotations
 
 import json
+import os
 import sys
 import tempfile
 import traceback
@@ -18,6 +19,7 @@ from autograder.engine import files, gradescope_export, untrusted
 from autograder.engine import results as results_mod
 from autograder.engine.notebook import MAX_NOTEBOOK_BYTES
 from autograder.engine.submissions import discover, safe_id
+from autograder.report import lateness
 from autograder.writing import write_atomic
 
 METADATA = "submission_metadata.json"
@@ -30,6 +32,7 @@ ERROR_TEST = "Autograder error"
 FAILED = ("The autograder could not grade this submission because of a problem on our side "
           "({kind}), not because of your code. Your upload is saved: resubmit once, and if "
           "this message comes back, tell your instructor.")
+NOT_STARTED = FAILED.format(kind="the grader could not start")
 INTERRUPTED = ("Grading was interrupted before it finished (the autograder ran out of time or "
                "was stopped). Resubmit once; if this message comes back, tell your instructor.")
 
@@ -118,22 +121,37 @@ def grade(assignment_id: str, root: Path, limits: dict | None = None,
         entries[0].notes[:0] = refused[:3]
         graded = batch.grade_folder(assignment_id, folder, Path(tmp) / "out", jobs=1,
                                     progress=False, limits=limits, entries=entries,
-                                    allow_unsafe=allow_unsafe)
+                                    allow_unsafe=allow_unsafe, secrets=close_secrets(root))
         if len(graded.results) != 1:
             raise RuntimeError(f"expected one result, got {len(graded.results)}")
-        return results_mod.to_gradescope(graded.results[0])
+        result = graded.results[0]
+        late = lateness.status_line(lateness.timing(result, None, None))
+        if late:
+            result.notes.insert(0, late)
+        return results_mod.to_gradescope(result)
+
+
+def close_secrets(root: Path) -> tuple[Path, ...]:
+    """What Gradescope keeps beside the upload that a worker must not read: the
+    results folder (Gradescope writes the grader's output there, for
+    instructors) and the metadata (earlier submissions' results among it),
+    closed to other users, since in a mode whose wall is file permissions
+    (worker/modes.py) that is what keeps them out; the grader reads them as root."""
+    found = tuple(p for p in (root / "results", root / METADATA) if os.path.lexists(p))
+    for path in found:
+        try:
+            if not path.is_symlink():
+                path.chmod(path.stat().st_mode & 0o700)
+        except OSError:
+            pass  # judged as it is when the sandbox is chosen
+    return found
 
 
 def error_results(assignment_id: str, message: str) -> dict:
-    """A zero score with one visible test explaining what happened."""
-    return {
-        "score": 0.0,
-        "output": message,
-        "visibility": "visible",
-        "stdout_visibility": "hidden",
-        "tests": [{"name": ERROR_TEST, "score": 0.0, "max_score": _max_total(assignment_id),
-                   "status": "failed", "visibility": "visible", "output": message}],
-    }
+    """A zero score with one visible test explaining what happened; the same
+    result, with NOT_STARTED, is what run_autograder writes when Python
+    cannot start (package.render_script puts it there)."""
+    return results_mod.gradescope_error(ERROR_TEST, message, _max_total(assignment_id))
 
 
 def _max_total(assignment_id: str) -> float:

@@ -5,7 +5,8 @@ submission_metadata.json on Gradescope, an export's submission_metadata.yml
 locally; never a file inside a submission) when there is some, else from the
 entry's own modification time in the submissions folder (a link is not
 followed). The due date is --due, else the one in the metadata; without
-either, nothing is late. A Canvas download says whether Canvas recorded the
+either, nothing is late; Gradescope's per-user due dates (extensions) count
+before the assignment's. A Canvas download says whether Canvas recorded the
 submission late (_LATE in the file's name) but not when it came in: that
 mark is kept as it is, and its files' times (the time of unzipping) are
 never used.
@@ -63,8 +64,7 @@ def parse_time(text: str) -> datetime:
 
 def timing(result: SubmissionResult, entry: Path | None, due: datetime | None) -> Timing:
     meta = result.metadata or {}
-    due = due or _meta_time((meta.get("assignment") or {}).get("due_date")
-                            if isinstance(meta.get("assignment"), dict) else None)
+    due = due or metadata_due(meta)
     if meta.get("lms") == "canvas":
         return Timing(None, due, "canvas", meta.get("late") is True)
     submitted = _meta_time(meta.get("created_at"))
@@ -74,6 +74,21 @@ def timing(result: SubmissionResult, entry: Path | None, due: datetime | None) -
         mtime = datetime.fromtimestamp(os.lstat(entry).st_mtime, timezone.utc)
         return Timing(mtime, due, "file time")
     return Timing(None, due, "")
+
+
+def metadata_due(meta: dict) -> datetime | None:
+    """The due date Gradescope's metadata gives this submission: a submitter's
+    own (`users[].assignment.due_date`, where an extension puts it; for a
+    group, the latest of them), else the assignment's."""
+    own = [_meta_time(_due_field(user)) for user in meta.get("users") or []
+           if isinstance(user, dict)]
+    own = [d for d in own if d is not None]
+    return max(own) if own else _meta_time(_due_field(meta))
+
+
+def _due_field(holder: dict):
+    assignment = holder.get("assignment")
+    return assignment.get("due_date") if isinstance(assignment, dict) else None
 
 
 def _meta_time(value) -> datetime | None:

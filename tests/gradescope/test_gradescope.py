@@ -19,7 +19,6 @@ from autograder.build import solution_notebook
 from autograder.engine import assignment as assignment_mod
 from autograder.gradescope import package, run
 from tests.conftest import FAST_LIMITS
-from tests.security import sandbox_modes
 from tests.build.test_build import SCORED
 
 ASSIGNMENTS = [a.id for a in registry.all_assignments() if a.has_master]
@@ -48,8 +47,12 @@ def test_zip_layout(zips, assignment_id):
         assert f"run-gradescope --assignment {assignment_id} --root" in run_script
         assert "${AUTOGRADER_ROOT:-/autograder}" in run_script
         setup = zf.read("setup.sh").decode()
-        assert "requirements.txt" in setup and "useradd" in setup and "--index-url" not in setup
-        assert "libseccomp2" in setup  # the Landlock mode's seccomp filter
+        assert "requirements.txt" in setup and "useradd" in setup
+        assert "libseccomp2" in setup  # the seccomp filter of the modes without namespaces
+        # torch from PyTorch's CPU index, the way scripts/setup.sh takes it
+        assert "bash install_torch.sh /autograder/venv/bin/python requirements.txt" in setup
+        assert setup.index("install_torch.sh") < setup.index("-r requirements.txt")
+        assert zf.read("install_torch.sh") == package.INSTALL_TORCH.read_bytes()
         names = set(infos)
     expected = {"requirements.txt", "pyproject.toml", f"grading_config/{assignment_id}.toml",
                 "autograder/__main__.py", "autograder/cli.py", "autograder/gradescope/run.py",
@@ -100,6 +103,10 @@ def run_entry(root: Path, assignment_id: str, monkeypatch) -> dict:
 
 def check_schema(data: dict) -> None:
     assert isinstance(data["score"], (int, float))
+    # plain text everywhere: Gradescope's default (sanitised HTML) would eat `<cell 11>`
+    assert (data["output_format"], data["test_output_format"], data["test_name_format"]) == \
+        ("text", "text", "text")
+    assert all(t["output_format"] == t["name_format"] == "text" for t in data["tests"])
     assert isinstance(data["tests"], list) and data["tests"]
     for t in data["tests"]:
         assert {"name", "score", "max_score", "status", "visibility", "output"} <= set(t)
@@ -191,6 +198,42 @@ def test_grader_failure_still_writes_results(tmp_path, monkeypatch):
     assert "secret detail" not in json.dumps(data) and "Traceback" not in json.dumps(data)
 
 
+def test_lateness_uses_the_submitters_own_due_date(tmp_path, monkeypatch):
+    """A submission after the assignment's due date is told so in its output,
+    unless the submitter's own due date (an extension) is later."""
+    nb = registry.get(ASSIGNMENTS[0]).student_notebook.read_bytes()
+    meta = {"id": 9, "created_at": "2026-03-03T10:00:00-08:00",
+            "assignment": {"due_date": "2026-03-01T23:59:00-08:00"},
+            "users": [{"name": "Ada", "assignment": {"due_date": "2026-03-01T23:59:00-08:00"}}]}
+    late = run_entry(autograder_root(tmp_path / "a", {f"{ASSIGNMENTS[0]}.ipynb": nb}, meta),
+                     ASSIGNMENTS[0], monkeypatch)
+    assert late["output"].startswith("Submitted 1 d 10 h after the due date."), late["output"]
+    meta["users"][0]["assignment"]["due_date"] = "2026-03-05T23:59:00-08:00"
+    extended = run_entry(autograder_root(tmp_path / "b", {f"{ASSIGNMENTS[0]}.ipynb": nb}, meta),
+                         ASSIGNMENTS[0], monkeypatch)
+    assert "after the due date" not in extended["output"]
+
+
+def test_what_gradescope_keeps_beside_the_upload_is_closed_to_workers(tmp_path, monkeypatch):
+    """The results folder and the metadata (earlier submissions' results are in
+    it) are made root's and handed to the engine as secrets, which the modes
+    whose wall is file permissions check."""
+    root = autograder_root(tmp_path, {}, {"id": 3})
+    for path in (root / "results", root / "submission_metadata.json"):
+        path.chmod(0o755)
+    seen = {}
+
+    def capture(assignment_id, folder, out, **kwargs):
+        seen["secrets"] = kwargs["secrets"]
+        raise RuntimeError("stop here")
+    monkeypatch.setattr("autograder.engine.batch.grade_folder", capture)
+    (root / "submission" / "a.ipynb").write_bytes(b"{}")
+    run.main(assignment_id=ASSIGNMENTS[0], root=root)
+    assert set(seen["secrets"]) == {root / "results", root / "submission_metadata.json"}
+    for path in seen["secrets"]:
+        assert path.stat().st_mode & 0o077 == 0, path
+
+
 def test_submission_id_comes_from_metadata(tmp_path):
     root = autograder_root(tmp_path, {}, {"id": 987654})
     assert run.submission_id(run.read_metadata(root)) == "987654"
@@ -268,6 +311,16 @@ def test_run_autograder_writes_results_when_python_is_missing(zips, tmp_path):
     assert "wrote no results" in stderr
 
 
+def test_run_autograder_writes_run_pys_own_error_result():
+    """When Python cannot start, run_autograder writes the error result run.py
+    writes (same max_score, same wording), rendered into it by build."""
+    script = package.render_script("run_autograder", "hw1_attention").decode()
+    written = json.loads(script.split("<<'JSON'\n", 1)[1].split("\nJSON\n", 1)[0])
+    assert written == run.error_results("hw1_attention", run.NOT_STARTED)
+    assert written["tests"][0]["max_score"] == assignment_mod.load("hw1_attention").max_total
+    assert written["output_format"] == written["tests"][0]["output_format"] == "text"
+
+
 def test_a_bundled_cpu_torch_wheel_is_shipped_and_installed_first(tmp_path):
     """build --torch-wheel puts the wheel in wheels/; setup.sh installs it before requirements."""
     wheel = tmp_path / "torch-2.13.0+cpu-cp311-cp311-manylinux_2_28_x86_64.whl"
@@ -276,7 +329,7 @@ def test_a_bundled_cpu_torch_wheel_is_shipped_and_installed_first(tmp_path):
     with zipfile.ZipFile(dest) as zf:
         assert zf.read(f"wheels/{wheel.name}") == wheel.read_bytes()
         setup = zf.read("setup.sh").decode()
-    assert setup.index('pip install --no-cache-dir "$wheel"') < setup.index("-r requirements.txt")
+    assert setup.index('pip install "$wheel"') < setup.index("-r requirements.txt")
     out = subprocess.run(["bash", "-c", 'basename "$0" | sed -E \'s/.*-cp([0-9])([0-9]+)-.*/\\1.\\2/\'',
                           str(wheel)], capture_output=True, text=True)
     assert out.stdout.strip() == "3.11"  # the Python setup.sh installs for this wheel
@@ -322,75 +375,3 @@ assert not stolen, "the hidden reference was readable"
     assert json.loads((root / "results" / "results.json").read_text()) == data
     if os.geteuid() == 0:
         assert "hidden reference was readable" not in json.dumps(data)
-
-
-@pytest.mark.skipif(sandbox_modes.unavailable("container") is not None,
-                    reason=str(sandbox_modes.unavailable("container")))
-def test_unpacked_zip_under_dockers_default_profile(zips):
-    """run_autograder as Gradescope's container most likely runs it: root with
-    Docker's default capabilities and seccomp profile (no namespaces) and no
-    writable cgroups. It gets the Landlock sandbox; a submission that reads
-    the zip's hidden tests and reference, the grading user's SSH key and the
-    loopback, and rewrites results.json from a detached process, gets exactly
-    what its answers earn and leaks nothing."""
-    import inspect
-    import socket
-    import sys
-    loaded = assignment_mod.load("hw1_attention")
-    work = sandbox_modes.workdir("container")
-    try:
-        root = autograder_root(work, {}, {"id": 3})
-        with zipfile.ZipFile(zips["hw1_attention"]) as zf:
-            zf.extractall(root / "source")
-        listener = socket.create_server(("127.0.0.1", 0))
-        attack = ATTACK.format(source=root / "source", port=listener.getsockname()[1],
-                               results=root / "results" / "results.json")
-        nb = nbformat.v4.new_notebook()
-        nb.cells = [nbformat.v4.new_code_cell(inspect.getsource(loaded.reference)),
-                    nbformat.v4.new_code_cell(attack)]
-        (root / "submission" / "hw1_attention.ipynb").write_bytes(_nb_bytes(nb))
-        secret = f"FAKE-SSH-KEY-{os.urandom(8).hex()}"
-        script = (f"AUTOGRADER_ROOT={root} AUTOGRADER_PYTHON={sys.executable} "
-                  f"bash {root}/source/run_autograder")
-        proc = subprocess.run(sandbox_modes.command("container", script, secret, work),
-                              capture_output=True, text=True, timeout=600)
-        listener.close()
-        assert "sandbox: landlock (" in proc.stderr, proc.stderr[-2000:]
-        data = json.loads((root / "results" / "results.json").read_text())
-        check_schema(data)
-        assert data["score"] == pytest.approx(loaded.max_total), data
-        assert secret not in json.dumps(data) and "def scaled_dot" not in json.dumps(data)
-        time.sleep(1.5)  # a surviving rewriter would have struck by now
-        assert json.loads((root / "results" / "results.json").read_text()) == data
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
-
-
-ATTACK = '''
-import glob, os, socket, time
-leaks = []
-for pattern in ("{source}/autograder/*/reference.py", "{source}/autograder/*/test_*.py",
-                "/root/.ssh/*", "/autograder/source/autograder/*/*.py"):
-    for path in glob.glob(pattern):
-        try:
-            leaks.append(open(path).read()[:300])
-        except OSError:
-            pass
-try:
-    socket.create_connection(("127.0.0.1", {port}), timeout=1).close()
-    leaks.append("loopback reached")
-except OSError:
-    pass
-if os.fork() == 0:
-    os.setsid()
-    for _ in range(40):
-        try:
-            open("{results}", "w").write('{{"score": 1000, "tests": []}}')
-        except OSError:
-            pass
-        time.sleep(0.1)
-    os._exit(0)
-if leaks:
-    def causal_mask(n):
-        raise ValueError(repr(leaks)[:2000])
-'''

@@ -85,6 +85,22 @@ def test_lateness_from_metadata_and_due():
     assert lateness.timing(result("z", {}), None, None).submitted is None  # no due: no guess
 
 
+def test_a_submitters_own_due_date_counts_before_the_assignments():
+    """Gradescope puts an extension in users[].assignment.due_date; for a group,
+    the latest member's counts; without one, the assignment's."""
+    assignment = {"due_date": "2026-03-01T23:59:00+00:00"}
+    late = {"created_at": "2026-03-03T10:00:00+00:00", "assignment": assignment}
+    assert lateness.timing(result("x", {}, metadata=late), None, None).late
+    extended = {**late, "users": [
+        {"name": "Ada", "assignment": {"due_date": "2026-03-02T23:59:00+00:00"}},
+        {"name": "Bob", "assignment": {"due_date": "2026-03-04T23:59:00+00:00"}}]}
+    t = lateness.timing(result("y", {}, metadata=extended), None, None)
+    assert not t.late and t.due == datetime(2026, 3, 4, 23, 59, tzinfo=timezone.utc)
+    ada_only = {**late, "users": [extended["users"][0], {"name": "Cy"}]}
+    assert lateness.timing(result("z", {}, metadata=ada_only), None, None).late
+    assert lateness.metadata_due({"users": "not a list of users"}) is None
+
+
 def test_parse_time_without_zone_is_local():
     assert lateness.parse_time("2026-03-01T23:59").tzinfo is not None
     with pytest.raises(ValueError, match="2026-03-01T23:59"):
