@@ -1,0 +1,169 @@
+"""Does the Gradescope zip grade every submission in Gradescope's container, at
+its defaults, with and without Landlock? (tests/gradescope/container.py says
+what is reproduced and what is not)
+
+For hw1, hw4 and hw6, each zip's image is built by its own setup.sh, and every
+case runs in a fresh container of 768 MB and half a CPU, as root under Docker's
+capabilities and seccomp profile, once with Landlock (mode `landlock`) and once
+with its system calls refused (mode `uid`): the full solution gets its full
+score, the untouched notebook 0, a broken file an error result, and each attack
+of the hostile corpus (tests/security/attacks/hw1_attention) no more than the
+same notebook without the attack (its declared outcome in hw1, where it is
+written for), leaking nothing. The attacks run with short limits (an image
+whose config says so); the other cases with the zip's own. The figures of
+each case (mode, score, wall time, memory peak) are printed: `pytest -s`.
+"""
+from __future__ import annotations
+
+import inspect
+import json
+import re
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from autograder import registry
+from autograder.build import solution_notebook
+from autograder.engine import assignment as assignment_mod
+from autograder.gradescope import package
+from tests.gradescope import container
+from tests.security import leaks
+
+pytestmark = [pytest.mark.slow,
+              pytest.mark.skipif(container.unavailable() is not None,
+                                 reason=str(container.unavailable()))]
+
+ASSIGNMENTS = ("hw1_attention", "hw4_bert_finetuning", "hw6_encoder_decoder")
+MODES = {"landlock": True, "uid": False}
+"""The mode each run must get -> whether Landlock's system calls are allowed."""
+ATTACKS = Path(__file__).parents[1] / "security" / "attacks" / "hw1_attention"
+ATTACK_LIMITS = {"notebook_seconds": 6, "call_seconds": 3, "restarts": 1}
+CONTAINERS_AT_ONCE = 3
+"""Containers run side by side (half a CPU each, on two cores)."""
+HONEST = "honest"
+"""The case every attack is weighed against: the attack's notebook without the attack."""
+
+
+def _header(path: Path) -> dict:
+    return dict(re.findall(r"^#\s*(expect|with|score):\s*(.+?)\s*$",
+                           "\n".join(path.read_text().splitlines()[:3]), re.M))
+
+
+def _notebook(cells: list[str]) -> bytes:
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(c) for c in cells]
+    return nbformat.writes(nb).encode()
+
+
+def _attack_source(path: Path) -> str:
+    return path.read_text().replace("MEMORY_MB", "1024").replace("PORT", "9").replace(
+        "OUT_GRADES", "/autograder/results/results.json")
+
+
+@pytest.fixture(scope="module")
+def images():
+    found = container.Images(lanes=CONTAINERS_AT_ONCE)
+    try:
+        built = {}
+        for assignment_id in ASSIGNMENTS:
+            zip_path = package.write_zip(assignment_id, found.base / f"{assignment_id}.zip")
+            image = found.build(zip_path, assignment_id)
+            built[assignment_id] = (image, found.variant(image, f"{assignment_id}-attacks",
+                                                         ATTACK_LIMITS))
+        yield built
+    finally:
+        found.close()
+
+
+@pytest.fixture(scope="module", params=[(a, m) for a in ASSIGNMENTS for m in MODES],
+                ids=lambda p: f"{p[0]}-{p[1]}")
+def graded(request, images):
+    """Every case of one assignment in one mode: {case: container.Run}."""
+    assignment_id, mode = request.param
+    image, attack_image = images[assignment_id]
+    record = registry.get(assignment_id)
+    reference = inspect.getsource(assignment_mod.load("hw1_attention").reference)
+    notebook = f"{assignment_id}.ipynb"
+    cases = {
+        "full": (image, {notebook: nbformat.writes(solution_notebook(assignment_id)).encode()}),
+        "untouched": (image, {notebook: record.student_notebook.read_bytes()}),
+        "broken": (image, {notebook: b'{"cells": [ this is not json'}),
+        HONEST: (attack_image, {notebook: _notebook([reference])}),
+    }
+    for path in sorted(ATTACKS.glob("*.py")):
+        cells = ([reference] if _header(path).get("with") == "reference" else []) + \
+            [_attack_source(path)]
+        cases[path.stem] = (attack_image, {notebook: _notebook(cells)})
+    secret = f"FAKE-SSH-KEY-{assignment_id}-{mode}"
+
+    def one(case):
+        chosen, files = cases[case]
+        return case, chosen.run(files, {"id": 4242, "users": [{"name": "Ada", "sid": "s1"}]},
+                                landlock=MODES[mode], secret=secret)
+    with ThreadPoolExecutor(CONTAINERS_AT_ONCE) as pool:
+        runs = dict(pool.map(one, cases))
+    for case, r in runs.items():
+        score = r.results["score"] if r.results else None
+        print(f"{assignment_id} {mode} {case}: score {score}, {r.seconds:.1f} s, memory "
+              f"{(r.resident or 0) / 2**20:.0f} MB resident at most, {(r.peak or 0) / 2**20:.0f}"
+              f" MB with page cache, OOM kills {r.oom_kills}")
+    return {"assignment": assignment_mod.load(assignment_id), "mode": mode, "runs": runs,
+            "secret": secret}
+
+
+def test_every_run_writes_results_and_names_its_mode(graded):
+    """One `sandbox:` line, the expected mode's, and a results.json of Gradescope's
+    schema, in every container, within Gradescope's time limit."""
+    for case, r in graded["runs"].items():
+        assert r.returncode == 0 and r.results is not None, (case, r.output[-3000:])
+        assert len(r.mode_lines) == 1 and r.mode_lines[0].startswith(
+            f"sandbox: {graded['mode']} ("), (case, r.output[-3000:])
+        assert r.results["output_format"] == "text" and r.results["tests"], case
+        assert r.seconds < container.TIME_LIMIT, (case, r.seconds)
+
+
+def test_the_full_solution_gets_full_marks_within_the_container(graded):
+    r, a = graded["runs"]["full"], graded["assignment"]
+    assert r.results["score"] == pytest.approx(a.max_total), r.output[-3000:]
+    assert len(r.results["tests"]) == len(a.cases)
+    assert r.oom_kills in (0, None)
+
+
+def test_the_untouched_notebook_scores_zero(graded):
+    r = graded["runs"]["untouched"]
+    assert r.results["score"] == 0 and len(r.results["tests"]) == len(graded["assignment"].cases)
+    assert r.oom_kills in (0, None)
+
+
+def test_a_broken_file_gets_an_error_result(graded):
+    """Not JSON: zero, and the student is told the notebook could not be read."""
+    r = graded["runs"]["broken"]
+    assert r.results["score"] == 0
+    assert "notebook" in r.results["output"].lower(), r.results["output"]
+
+
+def test_no_attack_earns_more_than_its_honest_score(graded):
+    a, runs = graded["assignment"], graded["runs"]
+    honest = runs[HONEST].results["score"]
+    assert honest == (a.max_total if a.id == "hw1_attention" else 0)
+    for path in sorted(ATTACKS.glob("*.py")):
+        r = runs[path.stem]
+        assert r.results["score"] <= honest, path.stem
+        assert len(r.results["tests"]) == len(a.cases), (path.stem, r.results)
+        if a.id == "hw1_attention":
+            expect = _header(path)["expect"].split()[0]
+            if expect in ("zero", "full"):
+                assert r.results["score"] == (0 if expect == "zero" else honest), path.stem
+            if expect == "partial":
+                assert r.results["score"] < honest, path.stem
+
+
+def test_nothing_secret_reaches_any_result(graded):
+    secrets = [*leaks.secret_lines(), graded["secret"], "grading_config/",
+               "/autograder/source/autograder"]
+    for case, r in graded["runs"].items():
+        text = json.dumps(r.results)
+        assert not [s for s in secrets if s in text], case
+
