@@ -15,7 +15,7 @@ import pytest
 
 from autograder.engine.config import load
 from autograder.engine.once import once
-from autograder.engine.sent_ahead import WINDOW, pipelined
+from autograder.engine.sent_ahead import pipelined, window
 from autograder.engine.runner import _cell_report
 from autograder.engine.student import RemoteObject, Student, StudentError
 from autograder.engine.workers import Template, WorkerTimeout
@@ -183,18 +183,32 @@ def _cells(sources):
 
 
 def test_pipelined_cells_answer_in_order(template):
-    """Do cells sent ahead of their replies (more than WINDOW bytes of them, and
+    """Do cells sent ahead of their replies (more than a window of them, and
     outputs larger than a socket's buffer) each get their own report, in order?"""
-    padding = "#" * 2000 + "\n"
+    conn = template.spawn()
+    padding = "#" * (window(conn.sock) // 20) + "\n"
     sources = [padding + f"x{i} = {i}\nprint({i}, 'y' * 60000 if {i} % 10 == 0 else '')"
                for i in range(60)]
-    assert sum(map(len, sources)) > 3 * WINDOW
-    conn = template.spawn()
+    assert sum(map(len, sources)) > 2 * window(conn.sock)
     try:
         reports = [_cell_report(*reply) for reply in pipelined(conn, _cells(sources), 60)]
         assert [out.split()[0] for out, _ in reports] == [str(i) for i in range(60)]
         assert all(error == "" for _, error in reports)
         assert conn.traffic.requests == 60
+    finally:
+        conn.kill()
+
+
+def test_many_small_cells_sent_ahead_all_answer(template):
+    """Do a thousand one-line cells, whose frames together are far smaller than
+    a socket's buffer in bytes but not in the kernel's count (each queued frame
+    costs about 766 bytes), all get their reports? Counted in bytes alone, both
+    sides blocked sending and the notebook's time ran out."""
+    conn = template.spawn()
+    try:
+        reports = [_cell_report(*reply) for reply in pipelined(conn, _cells(
+            [f"x = {i}" for i in range(1000)]), 60)]
+        assert reports == [("", "")] * 1000
     finally:
         conn.kill()
 
