@@ -4,6 +4,11 @@ Parsing happens here, on the trusted side, as data: JSON and nbformat only.
 IPython syntax is translated line by line: harmless magics are dropped,
 `%time stmt` keeps its statement, shell escapes and non-Python cell magics
 are not run (the student is told).
+
+What must stay true: what parsing may cost is bounded before it starts, in
+bytes (MAX_NOTEBOOK_BYTES) and in values (MAX_JSON_VALUES, counted in one
+linear pass over the bytes), so a notebook that would parse to many times
+its size is refused with a message, at the cost of its own submission.
 """
 from __future__ import annotations
 
@@ -15,6 +20,15 @@ from autograder.engine import untrusted
 from autograder.engine.results import MAX_NOTES
 
 MAX_NOTEBOOK_BYTES = 20 * 2**20
+MAX_JSON_VALUES = 500_000
+"""Values (numbers, strings, lists, objects) a notebook's JSON may hold. Parsed,
+each costs the grader up to about 100 bytes whatever its text (an empty list,
+3 bytes, takes 72): 20 MB of `[],` took 4 s and 600 MB to parse. So the grader
+parses at most ~50 MB of values per notebook; this course's notebooks hold
+about 2,000, and a plot of 100,000 points kept in the outputs fits."""
+JSON_STRING = re.compile(rb'"[^"\\]*+(?:\\.[^"\\]*+)*+(?:"|\\?\Z)', re.S)
+"""A JSON string, or an unterminated one up to the end (possessive, and never
+retried: the scan of any text is linear)."""
 RUN_STATEMENT = re.compile(r"^(\s*)%{1,2}(?:time|timeit|prun)\b(.*)$")
 MAGIC_OR_SHELL = re.compile(r"^(\s*)(?:[%!]|\w+\s*=\s*[%!])")
 HELP = re.compile(r"^(\s*)[\w.]+\?{1,2}\s*$")
@@ -77,11 +91,20 @@ def parse_cells(raw: bytes) -> list[dict]:
                             f"{MAX_NOTEBOOK_BYTES // 2**20} MB (clear large outputs and resubmit)")
     if not raw.strip():
         raise NotebookError("the notebook file is empty")
+    if too_many_values(raw):
+        raise NotebookError(f"the notebook holds more than {MAX_JSON_VALUES:,} values in its "
+                            "outputs or metadata, far more than this assignment needs, so it "
+                            "was not read: clear all outputs (Edit > Clear All Outputs), save "
+                            "and resubmit, or copy your code into a fresh copy of the "
+                            "assignment's notebook")
     try:
         nb = json.loads(raw.decode("utf-8-sig"))
     except (UnicodeDecodeError, ValueError) as exc:
         raise NotebookError(f"the file is not valid notebook JSON ({exc}); "
                             "open it in Jupyter, save it and resubmit") from None
+    except RecursionError:
+        raise NotebookError("the notebook's JSON is nested too deeply to read; open it in "
+                            "Jupyter, save it and resubmit") from None
     if not isinstance(nb, dict):
         raise NotebookError("the file is JSON but not a notebook")
     if nb.get("nbformat", 4) < 4:  # v3 kept cells in worksheets
@@ -92,6 +115,23 @@ def parse_cells(raw: bytes) -> list[dict]:
     if not isinstance(cells, list):
         raise NotebookError("the notebook has no list of cells")
     return [c for c in cells if isinstance(c, dict)]
+
+
+def too_many_values(raw: bytes, limit: int = MAX_JSON_VALUES) -> bool:
+    """Whether JSON text `raw` may hold more than `limit` values, judged in time
+    linear in its length: each value but the first follows a `[` (not one of
+    `[]`), `,` or `:` outside strings, and each string is a value or the key
+    of one. Counted in the raw bytes first (inside strings too: enough for any
+    ordinary notebook), then, only when that exceeds `limit`, with each string
+    replaced by one character, at most 2 x limit of them (beyond, there are
+    more values anyway)."""
+    def count(text: bytes) -> int:
+        return (text.count(b"[") - text.count(b"[]") + text.count(b",") + text.count(b":")
+                + 1)
+    if count(raw) <= limit:
+        return False
+    stripped, strings = JSON_STRING.subn(b"0", raw, count=2 * limit + 1)
+    return strings > 2 * limit or count(stripped) > limit
 
 
 def cell_source(cell: dict) -> str:

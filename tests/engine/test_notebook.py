@@ -6,7 +6,8 @@ import json
 import nbformat
 import pytest
 
-from autograder.engine.notebook import NotebookError, read_cells, translate
+from autograder.engine.notebook import (MAX_JSON_VALUES, NotebookError, read_cells,
+                                        too_many_values, translate)
 from autograder.hw1_attention import reference
 from tests.conftest import grade
 
@@ -43,6 +44,34 @@ def test_reads_v4_and_v3_notebooks():
 def test_unreadable_notebooks_raise_a_student_message(raw):
     with pytest.raises(NotebookError):
         read_cells(raw)
+
+
+def test_a_notebook_that_parses_to_many_times_its_size_is_refused_unparsed():
+    """Is a notebook whose metadata holds more empty lists than MAX_JSON_VALUES (2 MB
+    of text that parses to 50 MB) refused with a message, and one just below read?"""
+    def with_lists(count):
+        nb = json.loads(_nb(("code", "a = 1")))
+        nb["cells"][0]["metadata"]["x"] = "LISTS"
+        return json.dumps(nb).replace('"LISTS"', "[" + ",".join(["[]"] * count) + "]").encode()
+    with pytest.raises(NotebookError, match="more than 500,000 values in its outputs or metadata"):
+        read_cells(with_lists(MAX_JSON_VALUES))
+    assert read_cells(with_lists(MAX_JSON_VALUES - 100)).code == ["a = 1"]
+
+
+def test_values_are_counted_outside_strings_only():
+    """Are commas, colons and brackets inside strings (a long source line, escaped
+    quotes, an unterminated string) never counted as values?"""
+    many = ", ".join(["[0]: 'x'"] * MAX_JSON_VALUES)
+    assert read_cells(_nb(("code", f"s = \"{many}\""))).code == [f"s = \"{many}\""]
+    assert not too_many_values(b'"' + b'\\",[:' * MAX_JSON_VALUES)  # one unterminated string
+    assert too_many_values(b'["a",' * (MAX_JSON_VALUES // 2) + b'1]')
+    assert too_many_values(b"[" + b'["x"],' * (MAX_JSON_VALUES // 2 + 1) + b"1]")
+    assert too_many_values(b',"' * (2 * MAX_JSON_VALUES + 4))  # strings only: one value per two
+
+
+def test_json_nested_too_deeply_is_a_student_message():
+    with pytest.raises(NotebookError, match="nested too deeply"):
+        read_cells(b'{"cells": ' + b"[" * 100_000 + b"]" * 100_000 + b"}")
 
 
 def _nb(*cells):
