@@ -7,7 +7,8 @@ by a Canvas download give one entry per student (engine.canvas_download).
 Everything in an entry is hostile input: files are read through
 engine.files (no link followed, regular files only, sizes bounded while
 reading); zips are read member by member, nothing is
-extracted, so paths like ../x in a zip are inert. Ids never collide with
+extracted, so paths like ../x in a zip are inert, and only once their list
+of members is judged small enough to read (engine/zips.py). Ids never collide with
 each other (also ignoring case) nor with a file `grade` writes beside them.
 Who submitted and when comes only from the LMS's own files (a Gradescope
 export's submission_metadata.yml, the names Canvas gives the files of its
@@ -24,7 +25,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from autograder.engine import canvas_download, files, gradescope_export, untrusted
+from autograder.engine import canvas_download, files, gradescope_export, untrusted, zips
 from autograder.engine.notebook import MAX_NOTEBOOK_BYTES
 from autograder.engine.results import OUTPUT_NAMES
 
@@ -216,20 +217,15 @@ def read_notebook_bytes(entry: Entry, assignment: str) -> tuple[bytes, str]:
 
 def _from_zip(path: Path, assignment: str) -> tuple[bytes, str]:
     try:
-        with files.open_regular(path, "the zip file") as raw, zipfile.ZipFile(raw) as zf:
+        with files.open_regular(path, "the zip file") as raw, zips.open_bounded(raw) as zf:
             members = {i.filename: i for i in zf.infolist() if not i.is_dir()
                        and i.filename.lower().endswith(".ipynb") and not _is_link(i)
                        and not files.IGNORED_DIRS & set(PurePosixPath(i.filename).parts)}
             chosen = _choose(sorted(members), assignment)
-            info, label = members[chosen], untrusted.name(chosen)
-            if info.file_size > MAX_NOTEBOOK_BYTES:
-                raise SubmissionError(f"{label} in the zip is larger than "
-                                      f"{MAX_NOTEBOOK_BYTES // 2**20} MB")
-            with zf.open(info) as f:
-                data = f.read(MAX_NOTEBOOK_BYTES + 1)  # bounded even if the header lies
-            if len(data) > MAX_NOTEBOOK_BYTES:
-                raise SubmissionError(f"{label} in the zip is too large")
-            return data, label
+            label = untrusted.name(chosen)
+            return zips.read_member(zf, members[chosen], MAX_NOTEBOOK_BYTES, label), label
+    except zips.ZipRefused as exc:
+        raise SubmissionError(str(exc)) from None
     except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError, RuntimeError,
             NotImplementedError) as exc:
         raise SubmissionError(f"the zip file could not be read ({untrusted.name(exc)})") from None

@@ -14,6 +14,7 @@ import pytest
 
 from autograder.engine import assignment as assignment_mod
 from tests.conftest import grade, write_notebook
+from tests.security import bombs
 
 MARKER = Path("/tmp/autograder-unpickled-marker")
 
@@ -49,6 +50,10 @@ def graded(tmp_path_factory):
     with zipfile.ZipFile(subs / "zip_bomb.zip", "w", zipfile.ZIP_DEFLATED) as zf:
         zf.writestr("bomb.ipynb", b"0" * (64 * 2**20))
     (subs / "not_a_zip.zip").write_bytes(b"PK\x03\x04 garbage")
+    honest = _notebook_text([reference]).encode()
+    bombs.member_bomb(subs / "zip_of_members.zip", honest, 300_000)
+    bombs.member_bomb(subs / "zip_lying_count.zip", honest, 12_000, stated=1)
+    bombs.values_bomb(subs / "metadata_of_lists.ipynb", [reference], 600_000)
     write_notebook(subs / "dup.ipynb", [reference])
     with zipfile.ZipFile(subs / "dup.zip", "w") as zf:
         zf.writestr("dup.ipynb", _notebook_text(["x = 1"]))
@@ -85,6 +90,9 @@ def _notebook_text(cells):
     ("empty", "empty"),
     ("not_a_notebook", "not a notebook"),
     ("zip_bomb", "larger than"),
+    ("zip_of_members", "the zip holds more than 10,000 files"),
+    ("zip_lying_count", "the zip holds more than 10,000 files"),
+    ("metadata_of_lists", "more than 500,000 values in its outputs or metadata"),
     ("not_a_zip", "could not be read"),
     ("two_notebooks", "found 2 notebooks"),
 ])
