@@ -26,7 +26,9 @@ METADATA = "submission_metadata.json"
 """What Gradescope knows about the submission, written beside the upload's folder."""
 MAX_METADATA_BYTES = 2**20
 MAX_UPLOAD_BYTES = 256 * 2**20
-"""An otter export zip copied for grading (its notebook is bounded again inside)."""
+"""What staging copies of the upload in all: an otter export zip (its notebook is
+bounded again inside) or the notebooks; copied in chunks, never held in memory."""
+CHUNK = 2**20
 
 ERROR_TEST = "Autograder error"
 FAILED = ("The autograder could not grade this submission because of a problem on our side "
@@ -70,13 +72,20 @@ def stage(root: Path, sub_id: str, folder: Path) -> tuple[Path, list[str]]:
     zips = [f for f in found.files if f.lower().endswith(".zip")]
     refused = list(found.refused)
     if notebooks:
-        entry = folder / sub_id
-        copied = [nb for nb in notebooks if _copy(upload / nb, entry / nb, MAX_NOTEBOOK_BYTES,
-                                                  refused)]
+        entry, budget, copied = folder / sub_id, MAX_UPLOAD_BYTES, 0
+        for nb in notebooks:
+            if budget < MAX_NOTEBOOK_BYTES:
+                refused.append(f"more than {MAX_UPLOAD_BYTES // 2**20} MB of notebooks were "
+                               "uploaded; the others were not read")
+                break
+            size = _copy(upload / nb, entry / nb, MAX_NOTEBOOK_BYTES, refused)
+            if size is not None:
+                budget -= size
+                copied += 1
         if copied:
             return entry, refused
     elif len(zips) == 1 and _copy(upload / zips[0], folder / f"{sub_id}.zip",
-                                  MAX_UPLOAD_BYTES, refused):
+                                  MAX_UPLOAD_BYTES, refused) is not None:
         return folder / f"{sub_id}.zip", refused
     if refused:
         raise NoSubmission(f"your submission could not be read: {refused[0]}")
@@ -85,22 +94,24 @@ def stage(root: Path, sub_id: str, folder: Path) -> tuple[Path, list[str]]:
                        ".ipynb file, or the zip made by the notebook's export cell.")
 
 
-def _copy(source: Path, target: Path, limit: int, refused: list[str]) -> bool:
-    """Copy a regular file, bounded, never through a link; False (and why,
-    in `refused`) when it is not copied."""
+def _copy(source: Path, target: Path, limit: int, refused: list[str]) -> int | None:
+    """Copy a regular file of at most `limit` bytes, in chunks, never through a
+    link; the bytes copied, or None (and why, in `refused`) when it is not copied."""
     label = untrusted.name(source.name)
-    try:
-        with files.open_regular(source, label) as f:
-            data = f.read(limit + 1)
-    except files.UnreadableFile as exc:
-        refused.append(str(exc))
-        return False
-    if len(data) > limit:
-        refused.append(f"{label} is larger than {limit // 2**20} MB")
-        return False
     target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_bytes(data)
-    return True
+    try:
+        with files.open_regular(source, label) as f, open(target, "xb") as out:
+            size = 0
+            while chunk := f.read(min(CHUNK, limit + 1 - size)):
+                size += len(chunk)
+                if size > limit:
+                    raise files.UnreadableFile(f"{label} is larger than {limit // 2**20} MB")
+                out.write(chunk)
+    except files.UnreadableFile as exc:
+        target.unlink(missing_ok=True)
+        refused.append(str(exc))
+        return None
+    return size
 
 
 def grade(assignment_id: str, root: Path, limits: dict | None = None,

@@ -274,6 +274,37 @@ def test_links_and_pipes_in_the_upload_are_not_followed(tmp_path, monkeypatch):
     assert "symbolic link" in data["tests"][0]["output"]
 
 
+def test_staging_copies_a_bounded_upload_in_chunks(tmp_path, monkeypatch):
+    """Is an export zip beyond MAX_UPLOAD_BYTES refused with a message (nothing of it
+    left), is no read larger than a chunk, and do notebooks stop being copied once
+    their bytes would pass the same budget?"""
+    from autograder.engine import files
+    monkeypatch.setattr(run, "MAX_UPLOAD_BYTES", 3 * run.CHUNK)
+    root = autograder_root(tmp_path, {"export.zip": b"x" * (3 * run.CHUNK + 1)}, {"id": 7})
+    reads = []
+    real_open = files.open_regular
+
+    def recording(path, label):
+        f = real_open(path, label)
+        read = f.read
+        f.read = lambda n=-1: reads.append(n) or read(n)
+        return f
+    monkeypatch.setattr(files, "open_regular", recording)
+    folder = tmp_path / "staged"
+    folder.mkdir()
+    with pytest.raises(run.NoSubmission, match="export.zip is larger than 3 MB"):
+        run.stage(root, "7", folder)
+    assert list(folder.iterdir()) == [] and reads and max(reads) <= run.CHUNK
+    monkeypatch.setattr(run, "MAX_NOTEBOOK_BYTES", 1000)
+    monkeypatch.setattr(run, "MAX_UPLOAD_BYTES", 2500)
+    root = autograder_root(tmp_path / "notebooks", {f"{c}.ipynb": b"{}" * 400 for c in "abcd"},
+                           {"id": 8})
+    entry, refused = run.stage(root, "8", folder)
+    assert sorted(p.name for p in entry.iterdir()) == ["a.ipynb", "b.ipynb"]
+    assert len(refused) == 1 and refused[0].endswith("of notebooks were uploaded; the others were "
+                                                     "not read")
+
+
 def run_script(zip_path: Path, root: Path, python: str):
     """Unpack the zip into root/source as Gradescope does and run its
     run_autograder with bash (root and interpreter redirected)."""
