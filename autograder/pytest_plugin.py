@@ -89,8 +89,15 @@ class HiddenTest(pytest.Item):
         self.user_properties.append(("order", self.order))
 
     def runtest(self) -> None:
-        from autograder.engine.runner import call_case
-        call_case(self.case, self.notebook.session(), self.notebook.assignment)
+        from autograder.engine.runner import call_case, stopped_by
+        skipped = self.notebook.stalled.skipped(self.case)
+        if skipped:  # the grader's rule: this test gets no points, as in `grade`
+            pytest.fail(skipped, pytrace=False)
+        try:
+            call_case(self.case, self.notebook.session(), self.notebook.assignment)
+        except Exception as exc:
+            self.notebook.stalled.record(self.case, stopped_by(exc))
+            raise
         self.user_properties.append(("points", self.case.points))
 
     def reportinfo(self):
@@ -102,8 +109,11 @@ class Notebook:
     """One notebook's worker for the whole pytest session, started at its first test."""
 
     def __init__(self, config, assignment_id: str):
+        from autograder.engine.runner import Stalled
         self.config = config
         self.assignment = assignment_mod.load(assignment_id)
+        self.stalled = Stalled()
+        """Questions whose later tests are not run (engine/runner.Stalled)."""
         self._session = self._template = self.result = None
 
     @classmethod

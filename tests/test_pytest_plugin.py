@@ -67,6 +67,27 @@ def test_plugin_gives_the_graders_points_on_the_exam(tmp_path):
         assert plugin_points("exam_midterm", subs / f"{sid}.ipynb") == expected, sid
 
 
+HANGS_ON_ONE = """
+_reference_mask = causal_mask
+def causal_mask(n):
+    while n == 1:
+        pass
+    return _reference_mask(n)
+"""
+
+
+def test_a_question_that_hangs_loses_its_later_tests_as_in_grade(tmp_path):
+    """Does a causal_mask that hangs on n=1 cost the same tests in pytest as in
+    `grade` (the question's tests after the one that timed out are not run)?"""
+    subs = tmp_path / "subs"
+    subs.mkdir()
+    a = assignment_mod.load("hw1_attention")
+    notebook = write_notebook(subs / "hangs.ipynb", [inspect.getsource(a.reference), HANGS_ON_ONE])
+    result = grade(a.id, subs, tmp_path / "out")["hangs"]
+    assert any(t.output.startswith("not run: an earlier test") for t in result.tests)
+    assert plugin_points(a.id, notebook) == {t.name: t.score for t in result.tests}
+
+
 def test_k_selects_and_x_stops(tmp_path):
     notebook = paths.EXAMPLES / "hw1_attention" / "untouched.ipynb"
     run = run_pytest("hw1_attention", notebook, "-k", "rejects_invalid_n or keyword_mask")

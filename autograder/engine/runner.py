@@ -150,6 +150,37 @@ def call_case(case: Case, session: NotebookSession, assignment: LoadedAssignment
     case.call({"student": student, "ref": assignment.reference, "submission": session.result})
 
 
+TIME_LIMIT, CRASHED = "time limit", "crashed"
+"""TestResult.stopped: how a test stopped the student's process."""
+
+
+def stopped_by(exc: BaseException) -> str:
+    """How the exception a test raised stopped the student's process ("" if it did not)."""
+    return TIME_LIMIT if isinstance(exc, StudentTimeout) else (
+        CRASHED if isinstance(exc, WorkerDied) else "")
+
+
+class Stalled:
+    """The questions whose remaining tests are not run, and why: a test of
+    theirs stopped the student's process (a hang or a crash), so that one
+    runaway question does not cost the others the restarts they need. The
+    grader's rule, for grade_cells and the pytest plugin alike."""
+
+    def __init__(self):
+        self.why: dict[str, str] = {}
+
+    def skipped(self, case: Case) -> str:
+        """The output of `case` when it is not run ("" when it is)."""
+        why = self.why.get(case.question)
+        return f"not run: {why}" if why else ""
+
+    def record(self, case: Case, stopped: str) -> None:
+        """`case` ended with TestResult.stopped `stopped` ("" when it did not stop)."""
+        if stopped and case.question not in self.why:
+            self.why[case.question] = "an earlier test of this question " + (
+                "timed out" if stopped == TIME_LIMIT else "stopped the notebook's process")
+
+
 def run_case(case: Case, session: NotebookSession, assignment: LoadedAssignment) -> TestResult:
     result = TestResult(case.question, case.name, case.title, 0.0, case.points, "",
                         case.visibility)
@@ -166,9 +197,9 @@ def run_case(case: Case, session: NotebookSession, assignment: LoadedAssignment)
         result.output = (f"{exc.call} raised {exc.type_name}: {exc.message}"
                          if exc.type_name != "NameError" else exc.message)
     except StudentTimeout as exc:
-        result.output, result.stopped = f"timed out: {exc}", "time limit"
+        result.output, result.stopped = f"timed out: {exc}", stopped_by(exc)
     except WorkerDied as exc:
-        result.output, result.stopped = f"not checked: {exc}", "crashed"
+        result.output, result.stopped = f"not checked: {exc}", stopped_by(exc)
     except AssertionError as exc:
         result.output = str(exc) or "a check on your answer failed"
     except Exception as exc:  # the answer broke the test itself: the student's loss, logged
@@ -192,21 +223,16 @@ def open_session(template: Template, cells: Cells, assignment: LoadedAssignment,
 def grade_cells(template: Template, cells: Cells, assignment: LoadedAssignment,
                 result: SubmissionResult, profile: bool = False) -> None:
     session = open_session(template, cells, assignment, result, profile)
-    stalled: dict[str, str] = {}  # question -> why its remaining tests are skipped
+    stalled = Stalled()
     try:
         for case in assignment.cases:
-            if case.question in stalled:
-                result.tests.append(TestResult(
-                    case.question, case.name, case.title, 0.0, case.points,
-                    f"not run: {stalled[case.question]}", case.visibility))
+            skipped = stalled.skipped(case)
+            if skipped:
+                result.tests.append(TestResult(case.question, case.name, case.title, 0.0,
+                                               case.points, skipped, case.visibility))
                 continue
             outcome = run_case(case, session, assignment)
             result.tests.append(outcome)
-            if outcome.stopped:
-                # a hang costs this question's remaining tests, not the worker
-                # restarts the other questions need
-                stalled[case.question] = "an earlier test of this question " + (
-                    "timed out" if outcome.stopped == "time limit"
-                    else "stopped the notebook's process")
+            stalled.record(case, outcome.stopped)
     finally:
         session.close()
