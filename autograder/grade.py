@@ -24,8 +24,10 @@ def main(*, submissions: Path, assignment: str, out: Path, jobs: int | None = No
          quiet: bool = False, limits: tuple[str, ...] = (), roster: Path | None = None,
          due: str | None = None, scheduler: str | None = None, resume: bool = False,
          allow_unsafe: bool = False) -> int:
-    """Grade, then report; 0 when it could grade, 2 with a message when it cannot.
-    `limits`: NAME=VALUE overrides of the grading config's limits."""
+    """Grade, then report; 0 when it could grade, 2 with a message when it cannot,
+    1 when it graded but could not write all it graded (a full disk: the table
+    says what is missing). `limits`: NAME=VALUE overrides of the grading config's
+    limits."""
     from autograder.cluster import ClusterError  # the exception only: no Dask import
     from autograder.engine import summary
     from autograder.engine.config import ConfigError
@@ -48,7 +50,9 @@ def main(*, submissions: Path, assignment: str, out: Path, jobs: int | None = No
     lines = report_stage(batch, submissions, prepared)
     if not quiet:
         print(summary.table(batch, lines))
-    return 0
+    elif batch.unwritten:
+        print("\n".join(summary.unwritten(batch)), file=sys.stderr)
+    return 1 if batch.unwritten else 0
 
 
 def _refuse(problem: str) -> int:

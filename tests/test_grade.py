@@ -3,10 +3,12 @@ grades.csv only, stage 2 every report, the exam's included; the Gradescope entry
 bench, which run stage 1 alone, leave no report behind?"""
 from __future__ import annotations
 
+import errno
 import shutil
 
 from autograder import cli, paths
 from autograder.engine import batch
+from autograder.engine import results as results_mod
 from tests.conftest import FAST_LIMITS
 
 EXAM = paths.EXAMPLES / "exam_midterm"
@@ -41,3 +43,28 @@ def test_the_report_stage_writes_every_report_the_exams_included(tmp_path, capsy
     assert "Difficulty per variant" in (out / "report.html").read_text()
     printed = capsys.readouterr().out
     assert "exam exam_midterm:" in printed and "class report:" in printed
+
+
+def test_a_failed_write_costs_only_the_file_being_written(tmp_path, monkeypatch, capsys):
+    """When the disk is full as one results.json is written, are the other results
+    and grades.csv (with every row) still written, does the table say what is
+    missing, and is the exit status 1?"""
+    subs = exam_submissions(tmp_path / "subs")
+    out = tmp_path / "out"
+    written = results_mod.write_results_json
+
+    def full_for_s1001(path, result):
+        if result.submission == "s1001":
+            raise OSError(errno.ENOSPC, "No space left on device")
+        written(path, result)
+    monkeypatch.setattr(results_mod, "write_results_json", full_for_s1001)
+    limits = [f"--limit={k}={v}" for k, v in FAST_LIMITS.items()]
+    assert cli.main(["grade", str(subs), "--assignment", "exam_midterm", "--out", str(out),
+                     *limits]) == 1
+    assert (out / "s1002" / "results.json").is_file()
+    assert not (out / "s1001" / "results.json").exists()
+    rows = (out / "grades.csv").read_text().splitlines()
+    assert [r.split(",")[0] for r in rows[1:]] == ["s1001", "s1002"]
+    printed = capsys.readouterr().out
+    assert "error: 1 files of grading could not be written" in printed
+    assert "s1001/results.json (No space left on device)" in printed

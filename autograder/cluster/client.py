@@ -185,8 +185,7 @@ class _Run:
         return batch_mod.grade_submission(None, self.batch.assignment, result, read)
 
     def _record(self, result: results.SubmissionResult) -> None:
-        resume.keep(self.batch.out, result)
-        self.batch.results.append(result)
+        batch_mod.keep(self.batch, result, lambda r: resume.keep(self.batch.out, r))
         self.bar.advance()
 
     def _sandbox(self, line: str) -> None:

@@ -1,6 +1,12 @@
 """Grading a folder of submissions, the pipeline's first stage: in parallel,
 each result written as soon as its submission's processes are dead,
-grades.csv at the end. Reports are the next stage's (autograder/grade.py)."""
+grades.csv at the end. Reports are the next stage's (autograder/grade.py).
+
+What must stay true: a batch never loses what it graded. A write that
+fails (a full disk, a folder that cannot be made) costs the file being
+written, never the others nor the batch: every result stays in the batch
+(grades.csv, the reports and the printed table have it), and
+Batch.unwritten says what is missing."""
 from __future__ import annotations
 
 import logging
@@ -38,6 +44,8 @@ class Batch:
     """What was found in the submissions folder (reports need the paths)."""
     warnings: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    unwritten: list[str] = field(default_factory=list)
+    """Files of grading that could not be written, and why (for the summary)."""
 
 
 def grade_folder(assignment_id: str, submissions: Path, out: Path, jobs: int | None = None,
@@ -73,10 +81,11 @@ def grade_folder(assignment_id: str, submissions: Path, out: Path, jobs: int | N
             print(w, file=sys.stderr)
         bar = Progress(len(entries), enabled=progress)
         with ThreadPoolExecutor(jobs) as pool:
-            futures = [pool.submit(grade_entry, template, assignment, e, out, profile)
+            futures = [pool.submit(grade_entry, template, assignment, e, profile)
                        for e in entries]
             for future in as_completed(futures):
-                batch.results.append(future.result())
+                keep(batch, future.result(), lambda r: results_mod.write_results_json(
+                    out / r.submission / "results.json", r))
                 bar.advance()
         bar.close()
     finally:
@@ -96,19 +105,35 @@ def make_output_folder(out: Path) -> bool:
     return True
 
 
+def keep(batch: Batch, result: SubmissionResult,
+         write: Callable[[SubmissionResult], None]) -> None:
+    """`result` joins the batch, once `write(result)` has written its files or
+    failed to: a failure is said in batch.unwritten and costs nothing else."""
+    try:
+        write(result)
+    except OSError as exc:
+        batch.unwritten.append(f"{result.submission}/results.json ({_why(exc)})")
+    batch.results.append(result)
+
+
 def finish(batch: Batch) -> None:
     """Once every submission has its result: grades.csv, the last file of grading
     (the reports are the next stage's: autograder/grade.py)."""
-    write_atomic(batch.out / "grades.csv", results_mod.grades_csv(
-        batch.results, batch.assignment.questions, batch.assignment.max_total))
+    try:
+        write_atomic(batch.out / "grades.csv", results_mod.grades_csv(
+            batch.results, batch.assignment.questions, batch.assignment.max_total))
+    except OSError as exc:
+        batch.unwritten.append(f"grades.csv ({_why(exc)})")
 
 
-def grade_entry(template: Template, assignment, entry: Entry, out: Path,
+def _why(exc: OSError) -> str:
+    return exc.strerror or type(exc).__name__
+
+
+def grade_entry(template: Template, assignment, entry: Entry,
                 profile: bool = False) -> SubmissionResult:
-    result = grade_submission(template, assignment, new_result(entry, assignment.id),
-                              lambda: read_notebook_bytes(entry, assignment.id)[0], profile)
-    results_mod.write_results_json(out / entry.id / "results.json", result)
-    return result
+    return grade_submission(template, assignment, new_result(entry, assignment.id),
+                            lambda: read_notebook_bytes(entry, assignment.id)[0], profile)
 
 
 def new_result(entry: Entry, assignment_id: str) -> SubmissionResult:

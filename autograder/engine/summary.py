@@ -31,8 +31,18 @@ def table(batch, reports: list[str] = ()) -> str:
         out += ["", "notes (first per submission; all in each results.json):", *problems]
     out += ["", f"grades: {batch.out / 'grades.csv'}",
             f"per-submission results: {batch.out}/<submission>/results.json"]
+    out += unwritten(batch)
     out += reports
     return untrusted.visible("\n".join(out))
+
+
+def unwritten(batch) -> list[str]:
+    """What grading could not write (engine/batch.Batch.unwritten), as lines to print."""
+    if not batch.unwritten:
+        return []
+    return [f"error: {len(batch.unwritten)} files of grading could not be written (the scores "
+            "above are complete; free space in the output folder and grade again):",
+            *(f"  {u}" for u in batch.unwritten)]
 
 
 def _fmt(x: float) -> str:
