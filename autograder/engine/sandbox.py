@@ -33,9 +33,9 @@ ENABLE = (
     "user.max_user_namespaces=15000, kernel.unprivileged_userns_clone=1 where it exists, "
     "on Ubuntu 23.10+ kernel.apparmor_restrict_unprivileged_userns=0); or, in a container "
     "that refuses namespaces, run as root with libseccomp installed (apt-get install "
-    "libseccomp2), on a kernel with Landlock (Linux 5.13+) or with every secret folder "
-    "closed to other users (chmod -R o-rwx). To grade without any isolation anyway, pass "
-    "--unsafe-no-sandbox.")
+    "libseccomp2) and every secret folder closed to other users (chmod -R o-rwx), "
+    "Landlock on top where the kernel has it (Linux 5.13+). To grade without any "
+    "isolation anyway, pass --unsafe-no-sandbox.")
 
 
 class SandboxUnavailable(Exception):
@@ -154,12 +154,15 @@ def _python_open(needs: Needs) -> str | None:
 
 
 def _secrets_closed(needs: Needs) -> str | None:
-    """No folder a worker must not see is open to a worker's uid, and the
-    Python it runs cannot be changed by it (file permissions are this mode's wall)."""
+    """No folder a worker must not see is open to a worker's uid (not even to
+    pass through: stat() is governed by file permissions alone in the modes
+    that share the machine's file system), and the Python it runs cannot be
+    changed by it."""
     found = needs.audit(needs.hide, confine.python_paths(needs.hide)) if needs.audit else \
         "file permissions cannot be checked as a worker's uid here"
     if found:
-        return (f"{found}, and file permissions are this mode's only wall: close what is "
+        return (f"{found}, and without namespaces file permissions are what keeps a worker "
+                "out (of stat() too: a file's existence, size and dates): close what is "
                 "secret to other users (chmod -R o-rwx), and Python to their writes")
     return None
 

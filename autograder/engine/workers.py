@@ -35,7 +35,7 @@ from autograder.engine.callbacks import Callbacks
 from autograder.engine.config import Config
 from autograder.engine.processes import alive
 from autograder.engine.uidpool import UidPool, UidsUnavailable
-from autograder.worker import landlock
+from autograder.worker import confine, landlock
 from autograder.worker.sweep import SECONDS as SWEEP_SECONDS
 
 PROBE_CELL = ("import os, sysconfig\n"
@@ -127,6 +127,25 @@ class Template:
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, start_new_session=True)
         theirs.close()
         self.control = ours
+        self.python = self._where_python_lives()
+
+    def _where_python_lives(self) -> list[str]:
+        """The template's first line, once its imports are done: its Python paths
+        (of which workers may read those holding no secret); [] if it died first
+        (its first fork then fails and says so)."""
+        line = b""
+        self.control.settimeout(300)
+        try:
+            while not line.endswith(b"\n") and len(line) < 1 << 20:
+                chunk = self.control.recv(1 << 16)
+                if not chunk:
+                    return []
+                line += chunk
+            return [str(p) for p in json.loads(line)["python"]]
+        except (OSError, ValueError, KeyError, TypeError):
+            return []
+        finally:
+            self.control.settimeout(None)
 
     def _probe(self, mode: str) -> str | None:
         """Start a worker in `mode`, have it import from Python's own folders,
@@ -162,7 +181,8 @@ class Template:
                 os.chown(workdir, uid, uid)
             procs = self._cgroups(name)
             spec = json.dumps({"sandbox": self.sandbox.mode, "uid": uid, "workdir": str(workdir),
-                               "hide": self.hide, "cgroups": procs, "seed": self.config.seed,
+                               "read": confine.python_paths(self.hide, self.python),
+                               "cgroups": procs, "seed": self.config.seed,
                                "limits": self.limits, "forbid": list(self.config.forbid)}).encode()
         except BaseException:
             cleanup(True)
@@ -229,9 +249,9 @@ class Template:
         (worker/permissions.py), as a sentence; an audit that gives no answer
         counts as open."""
         uid = self.sandbox.uids.acquire()
-        try:
-            reply = self._order({"op": protocol.AUDIT, "uid": uid, "secret": secret,
-                                 "read_only": read_only}, 60, 1 << 16)
+        try:  # the paths go to the auditing child alone, never through the template
+            reply = self._order({"op": protocol.AUDIT, "uid": uid}, 60, 1 << 16, json.dumps(
+                {"secret": secret, "read_only": read_only}).encode())
         finally:
             self.sandbox.uids.release(uid, True)  # it ran no process of its own
         try:
@@ -240,8 +260,9 @@ class Template:
         except (ValueError, KeyError, TypeError):
             return "file permissions could not be checked as a worker's uid"
 
-    def _order(self, spec: dict, timeout: float, size: int) -> bytes:
-        """Have the template fork a child for `spec` (a sweep, an audit) and
+    def _order(self, spec: dict, timeout: float, size: int, order: bytes = b"") -> bytes:
+        """Have the template fork a child for `spec` (a sweep, an audit), hand
+        the child `order` on its own socket (then the end of writing), and
         return its answer, at most `size` bytes (b"" when there is none in time).
         The grader never forks for this: a fork while another thread is in a
         BLAS call can hang it."""
@@ -256,6 +277,9 @@ class Template:
                 finally:
                     theirs.close()
             ours.settimeout(timeout)
+            if order:
+                ours.sendall(order)
+                ours.shutdown(socket.SHUT_WR)
             answer = b""  # the child answers, then exits: read to its end, bounded
             while len(answer) < size:
                 chunk = ours.recv(size - len(answer))

@@ -86,7 +86,9 @@ def isolate(spec: dict, user_ns: bool) -> int:
     else on the machine (hidden tests, solutions, other checkouts, other
     submissions, results, home folders) exists for the worker: the system
     folders and Python's own paths, bound read-only at their usual places; a
-    minimal /dev; a tmpfs /tmp; an empty /sys/fs/cgroup."""
+    minimal /dev; a tmpfs /tmp; an empty /sys/fs/cgroup. spec["read"] holds
+    those Python paths, chosen by the grader (the template never learns
+    which folders are secret)."""
     flags = CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS
     if user_ns and spec["uid"] is not None:
         become(spec["uid"])
@@ -99,7 +101,7 @@ def isolate(spec: dict, user_ns: bool) -> int:
     _mount("tmpfs", root, "tmpfs", MS_NOSUID | MS_NODEV, "size=1m,mode=0755")
     _mount("tmpfs", _mkdir(root, WORKDIR_IN_ROOT), "tmpfs", MS_NOSUID | MS_NODEV,
            f"size={spec['limits']['disk_mb']}m,mode=0700,uid={uid},gid={gid}")
-    for path in (*SYSTEM_DIRS, *python_paths(spec["hide"])):
+    for path in (*SYSTEM_DIRS, *spec["read"]):
         if os.path.isdir(path):
             _bind_read_only(path, _mkdir(root, path))
     if os.path.isdir(os.path.join(root, "sys/fs/cgroup")):  # no limit of its own to raise
@@ -138,15 +140,20 @@ def _bind_read_only(source: str, target: str) -> None:
     _mount("none", target, None, flags)
 
 
-def python_paths(hidden: list[str]) -> list[str]:
-    """Where the interpreter, the standard library and site-packages live,
-    leaving out any that is or holds a secret folder (the repository root on
-    sys.path, for instance: the worker already imported what it needs)."""
+def python_candidates() -> list[str]:
+    """Where this process's interpreter, standard library and site-packages
+    live (each also as its real path)."""
     import sys
     found = {sys.prefix, sys.base_prefix, *(p for p in sys.path if p and os.path.isdir(p))}
-    found = {os.path.realpath(p) for p in found} | found
-    return sorted(p for p in found if not any(
-        h == p or h.startswith(p.rstrip("/") + "/") for h in hidden))
+    return sorted({os.path.realpath(p) for p in found} | found)
+
+
+def python_paths(hidden: list[str], candidates: list[str] | None = None) -> list[str]:
+    """The Python paths (`candidates`, by default this process's) that are not
+    and hold no secret folder of `hidden` (the repository root on sys.path,
+    for instance: the worker already imported what it needs)."""
+    return sorted(p for p in (python_candidates() if candidates is None else candidates)
+                  if not any(h == p or h.startswith(p.rstrip("/") + "/") for h in hidden))
 
 
 def enter_new_root(spec: dict) -> None:

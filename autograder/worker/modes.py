@@ -16,7 +16,8 @@ class Mode:
     needs: tuple[str, ...]
     """Prerequisites, by name (engine/sandbox.NEEDS checks each): "root", "user
     namespaces", "landlock", "libseccomp", "python open to others" (workers run
-    as uids of their own without a new root), "secrets closed to others"."""
+    as uids of their own without a new root), "secrets closed to others"
+    (file permissions keep them out, of stat() too)."""
     confine: str
     """How the template confines the forked worker (template.CONFINE):
     "namespaces", "userns", "waiter" (a root waiter, the worker on its own
@@ -48,10 +49,12 @@ USERNS = Mode(
     gives="unprivileged user namespace: mount, PID, network and IPC namespaces, "
           "allowlisted root, {user}")
 LANDLOCK = Mode(
-    "landlock", ("root", "landlock", "libseccomp", "python open to others"), "waiter",
+    "landlock", ("root", "landlock", "libseccomp", "python open to others",
+                 "secrets closed to others"), "waiter",
     namespaces=False, user_namespace=False, landlock=True, seccomp=True,
     gives="namespaces refused: {user}, Landlock ABI {abi} on the allowlist, seccomp, "
-          "no_new_privs")
+          "no_new_privs; no secret path open to the workers' uids, not even to stat() "
+          "(checked at start: Landlock does not govern stat)")
 UID = Mode(
     "uid", ("root", "libseccomp", "python open to others", "secrets closed to others"),
     "waiter", namespaces=False, user_namespace=False, landlock=False, seccomp=True,

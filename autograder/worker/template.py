@@ -7,9 +7,17 @@ attached as a passed descriptor; the reply is the pid of the worker's process
 group. On the worker's socket the grader then reads {"worker_pid": n} (the
 process that runs student code) and {"ready": 1} once the worker is fully
 confined, or {"failed": reason} if confinement failed: no student code runs
-before "ready". The template itself never runs student code and holds no
-secret. The sandbox mode in the spec was chosen once by the grader
-(engine/sandbox.py); this module only carries it out.
+before "ready". Once its imports are done, the template says first, in one
+JSON line on the control channel, where its Python lives
+(confine.python_candidates); a worker's spec then names the folders it may
+read, never which are secret.
+
+What must stay true: the template never runs student code and holds
+nothing a worker must not see, since every worker is a copy of its memory
+(its live frames and objects included): no spec names a secret path; the
+secret paths of a uid's audit reach only the child that audits, through
+its own socket, after the fork. The sandbox mode in the spec was chosen
+once by the grader (engine/sandbox.py); this module only carries it out.
 """
 from __future__ import annotations
 
@@ -23,6 +31,9 @@ import sys
 
 from autograder import protocol
 from autograder.worker import confine, landlock, modes, permissions, seccomp, server, sweep
+
+MAX_AUDIT_ORDER = 16 << 20
+"""Bytes of paths an audit reads from the grader."""
 
 
 def preload(modules: list[str]) -> None:
@@ -55,6 +66,7 @@ def run_template(control_fd: int, modules: list[str]) -> None:
     # grader starts another), never the grader
     confine.first_to_go_when_out_of_memory(confine.TEMPLATE_OOM_SCORE)
     control = socket.socket(fileno=control_fd)
+    control.sendall(json.dumps({"python": confine.python_candidates()}).encode() + b"\n")
     while True:
         try:
             msg, fds, _, _ = socket.recv_fds(control, 1 << 20, 4)
@@ -102,9 +114,17 @@ def sweep_uid(fd: int, spec: dict) -> None:
 
 def audit_uid(fd: int, spec: dict) -> None:
     """In the forked child: which secret path a worker uid could open, as one
-    JSON line {"open": "<path> is readable" or null}; nothing on failure."""
+    JSON line {"open": "<path> is readable" or null}; nothing on failure. The
+    paths to judge come on `fd` ({"secret": [...], "read_only": [...]}, then
+    the end of the grader's writing), never through the template."""
     try:
-        found = permissions.open_to(int(spec["uid"]), list(spec["secret"]), list(spec["read_only"]))
+        order, chunk = b"", b"."
+        while chunk and len(order) <= MAX_AUDIT_ORDER:
+            chunk = os.read(fd, 1 << 16)
+            order += chunk
+        paths = json.loads(order)
+        found = permissions.open_to(int(spec["uid"]), list(paths["secret"]),
+                                    list(paths["read_only"]))
         os.write(fd, json.dumps({"open": found}).encode() + b"\n")
     finally:
         os._exit(0)
@@ -127,7 +147,7 @@ def become_worker(fd: int, spec: dict) -> None:
         if mode.seccomp:
             confine.no_new_privs()
             if mode.landlock:
-                landlock.restrict(read=[*confine.SYSTEM_DIRS, *confine.python_paths(spec["hide"])],
+                landlock.restrict(read=[*confine.SYSTEM_DIRS, *spec["read"]],
                                   write=[workdir], devices=[f"/dev/{d}" for d in confine.DEVICES])
             seccomp.install(allow_exec=spec["limits"]["exec"])
         protocol.send_frame(sock, {"ready": 1})

@@ -5,11 +5,14 @@
     container      as root with Docker's default capabilities and seccomp profile
                    (tests/security/dockerlike.py) and no cgroups: Landlock
     container-uid  the same with Landlock's system calls refused (a kernel without
-                   it): uid, whose wall is file permissions; as on Gradescope, the
-                   grader runs from a root-only copy of what its zip ships, on
-                   Debian's python3.11 (tests/security/system_python.py), and this
-                   machine's other copies of the course (this repository, /work,
-                   /home) are out of sight, as they are out of a container's
+                   it): uid
+
+In both container modes file permissions keep workers out of the secret
+folders (of stat() too, which Landlock does not govern), so, as on Gradescope,
+the grader runs from a root-only copy of what its zip ships, on Debian's
+python3.11 (tests/security/system_python.py), root's home is closed, and this
+machine's other copies of the course (this repository, /work, /home) are out of
+sight, as they are out of a container's.
 
 Each run happens inside a private PID and mount namespace (so a defence that
 fails cannot take this machine's other processes with it), where the grading
@@ -35,8 +38,10 @@ from tests.security import system_python
 REPO = Path(__file__).resolve().parents[2]
 MODES = {"root": "namespaces", "user": "userns", "container": "landlock",
          "container-uid": "uid"}
+CONTAINERS = ("container", "container-uid")
+"""The modes run as Gradescope runs the grader (from the zip's root-only copy)."""
 HIDDEN = ("/work", "/home", "/opt", "/srv", "/mnt")
-"""Out of sight in container-uid (besides this repository): where copies of the course live."""
+"""Out of sight in the containers (besides this repository): where copies of the course live."""
 TEST_USER = "autograder-test"
 
 
@@ -48,7 +53,7 @@ def unavailable(mode: str) -> str | None:
                if not shutil.which(t)]
     if missing:
         return f"needs {', '.join(missing)}"
-    if mode == "container-uid" and system_python.unavailable():
+    if mode in CONTAINERS and system_python.unavailable():
         return system_python.unavailable()
     if mode == "user":
         user = grading_user()
@@ -82,13 +87,13 @@ def workdir(mode: str) -> Path:
 
 def python(mode: str) -> str:
     """The interpreter that runs the grader in `mode`."""
-    return str(system_python.venv()) if mode == "container-uid" else sys.executable
+    return str(system_python.venv()) if mode in CONTAINERS else sys.executable
 
 
 def source(mode: str, work: Path) -> Path:
-    """Where the grader's package lives in `mode`: this repository, or for
-    container-uid a copy of what the hw1 zip ships, root-only (setup.sh's chmod)."""
-    if mode != "container-uid":
+    """Where the grader's package lives in `mode`: this repository, or in the
+    containers a copy of what the hw1 zip ships, root-only (setup.sh's chmod)."""
+    if mode not in CONTAINERS:
         return REPO
     folder = work / "source"
     if not folder.exists():
@@ -111,15 +116,12 @@ def command(mode: str, script: str, secret: str, work: Path) -> list[str]:
     user = grading_user(mode)
     prelude = [*_root_home(mode, work), *_key(user.pw_dir, secret, user)]
     script = f"cd {shlex.quote(str(source(mode, work)))} && {script}"
-    if mode == "container-uid":
+    if mode in CONTAINERS:
         prelude += [f"if [ -d {d} ]; then mount -t tmpfs -o mode=0755 none {d}; fi"
                     for d in (*HIDDEN, shlex.quote(str(REPO)))]
-        prelude.append("mount -t tmpfs -o ro,size=4k none /sys/fs/cgroup")
-        run = [python(mode), str(work / "harness" / "dockerlike.py"), "--refuse-landlock",
-               "sh", "-c", script]
-    elif mode == "container":
         prelude.append("mount -t tmpfs -o ro,size=4k none /sys/fs/cgroup")  # Docker's is read-only
-        run = [sys.executable, str(REPO / "tests" / "security" / "dockerlike.py"), "sh", "-c", script]
+        refuse = ["--refuse-landlock"] if mode == "container-uid" else []
+        run = [python(mode), str(work / "harness" / "dockerlike.py"), *refuse, "sh", "-c", script]
     elif mode == "user":
         run = ["setpriv", f"--reuid={user.pw_uid}", f"--regid={user.pw_gid}", "--init-groups",
                "env", f"HOME={user.pw_dir}", f"USER={user.pw_name}", "sh", "-c", script]
@@ -132,10 +134,10 @@ def command(mode: str, script: str, secret: str, work: Path) -> list[str]:
 def _root_home(mode: str, work: Path) -> list[str]:
     """Replace /root by a tmpfs holding what the run needs of it: everything
     but .ssh as root; for the user mode only the folders on the way to the
-    interpreter, the virtual environment and the repository. Where workers
-    run under uids of their own without a new root (user, container), the
-    interpreter must be reachable for them: 0711."""
-    if mode == "container-uid":  # its Python is the system's: nothing of root's home is needed
+    interpreter, the virtual environment and the repository: 0711, so that
+    the user can reach them. In the containers, whose Python is the system's,
+    nothing of root's home is needed, and it is closed (0700), as on Gradescope."""
+    if mode in CONTAINERS:
         return ["mount -t tmpfs -o mode=0700 none /root"]
     needed = {Path(p).resolve() for p in (sys.base_prefix, sys.prefix, sys.executable, REPO)}
     if mode == "user":

@@ -298,7 +298,8 @@ def test_no_secret_reaches_any_output(attacked):
     secrets += list(leaks.secret_lines())  # every assignment's reference, not only hw1's
     secrets += ["grading_config", "test_values_without_mask", "0.2442", attacked["secret"]]
     if sandbox_modes.MODES[attacked["mode"]] != "uid":  # uid's declared lack: /proc is open,
-        secrets += ["--assignment hw1_attention --out", str(attacked["out"])]  # command lines too
+        secrets += ["--assignment hw1_attention --out", str(attacked["out"]),  # command lines too
+                    str(attacked["out"].parent / "subs")]
     for name, result in attacked["results"].items():
         text = json.dumps(result)
         leaked = [s for s in secrets if s in text]

@@ -1,5 +1,6 @@
 """Is the sandbox's mode table the one place modes are declared, and does the
-uid mode's wall (file permissions) get judged as the kernel judges it?"""
+wall of the modes without namespaces (file permissions, against stat() too)
+get judged as the kernel judges it?"""
 from __future__ import annotations
 
 import ast
@@ -85,23 +86,27 @@ def tree():
 
 @root_only
 def test_file_permissions_are_judged_as_the_workers_uid(tree):
-    """Closed at the top: nothing below counts. Passable but not listable
-    (0711): what lies below is judged by name. A file open to others, a
-    folder that lists, a writable Python path: each is found and named."""
+    """Closed at the top, or behind a folder the uid cannot pass: nothing below
+    counts. A secret folder it can pass through but not list (0711) is open:
+    stat() of the names inside answers (existence, size, dates), and stat is
+    what Landlock does not govern. A folder that lists, a file open to others,
+    a writable Python path: each is found and named."""
     top, secret = tree
     subprocess.run(["chmod", "-R", "go-rwx", str(secret)], check=True)
     (secret / "hw1" / "reference.py").chmod(0o644)  # open, but behind a closed folder
     assert audit([secret]) is None
-    secret.chmod(0o711)  # passable: hw1 (0700) still closes the file
-    assert audit([secret]) is None
+    secret.chmod(0o711)
+    assert audit([secret]) == f"{secret} can be passed through"
+    secret.chmod(0o755)
+    assert audit([secret]) == f"{secret} is readable"  # its names are a leak too
+    top.chmod(0o700)  # an ancestor closes it all
+    assert audit([secret, secret / "hw1" / "reference.py"]) is None
+    top.chmod(0o755)
     (secret / "hw1").chmod(0o711)
-    assert audit([secret]) == f"{secret / 'hw1' / 'reference.py'} is readable"
-    (secret / "hw1" / "reference.py").chmod(0o600)
-    (secret / "hw1").chmod(0o755)
-    assert audit([secret]) == f"{secret / 'hw1'} is readable"  # its names are a leak too
-    (secret / "hw1").chmod(0o700)
+    assert audit([secret / "hw1" / "reference.py"]) == f"{secret / 'hw1' / 'reference.py'} is readable"
+    secret.chmod(0o700)
     (secret / "link").symlink_to("/etc/passwd")  # judged where it points, if that is secret
-    assert audit([secret, top / "missing"]) is None
+    assert audit([secret, secret / "link", top / "missing"]) is None
     python = top / "venv"
     python.mkdir(mode=0o755)
     assert audit([secret], [python]) is None
