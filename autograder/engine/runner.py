@@ -20,8 +20,7 @@ from autograder.engine.notebook import Cells
 from autograder.engine.sent_ahead import pipelined
 from autograder.engine.results import SubmissionResult, TestResult
 from autograder.engine.student import Student, StudentError, StudentTimeout
-from autograder.engine.workers import (OUT_OF_MEMORY, Template, WorkerConnection, WorkerDied,
-                                       WorkerTimeout)
+from autograder.engine.workers import Template, WorkerConnection, WorkerDied, WorkerTimeout
 
 log = logging.getLogger(__name__)
 CELL_LINE = re.compile(r'File "<cell \d{1,6}>", line (\d{1,6})')
@@ -86,7 +85,7 @@ class NotebookSession:
                 self._note(f"{self.cells.label(index)} " + (
                     f"was stopped: the notebook's cells may run {self.limits.notebook_seconds:g} s in all"
                     if isinstance(exc, WorkerTimeout) else "ended the notebook's process"
-                    + (OUT_OF_MEMORY if self.conn.out_of_memory else ""))
+                    + self.conn.why_stopped())
                     + "; it is left out and grading goes on without it")
                 if self.restarts_left > 0:
                     self.restarts_left -= 1

@@ -30,7 +30,7 @@ from typing import Callable
 from autograder import protocol
 from autograder.engine import describe, untrusted
 from autograder.engine.callbacks import MAX_ARG_BYTES, MAX_CALLS, Callbacks
-from autograder.engine.workers import OUT_OF_MEMORY, WorkerConnection, WorkerDied, WorkerTimeout
+from autograder.engine.workers import WorkerConnection, WorkerDied, WorkerTimeout
 
 
 class StudentError(Exception):
@@ -170,7 +170,7 @@ class Student:
                                  f"{timeout or self._call_seconds:g} s") from None
         except WorkerDied:
             raise WorkerDied(f"the notebook's process stopped during {named()}"
-                             + (OUT_OF_MEMORY if self._conn.out_of_memory else "")) from None
+                             + self._conn.why_stopped()) from None
         try:
             if "error" in reply:
                 raise StudentError(_error_report(reply["error"]), named())

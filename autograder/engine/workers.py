@@ -35,7 +35,7 @@ from autograder.engine.callbacks import Callbacks
 from autograder.engine.config import Config
 from autograder.engine.processes import alive
 from autograder.engine.uidpool import UidPool, UidsUnavailable
-from autograder.worker import confine, landlock
+from autograder.worker import confine, disk, landlock
 from autograder.worker.sweep import SECONDS as SWEEP_SECONDS
 
 PROBE_CELL = ("import os, sysconfig\n"
@@ -46,6 +46,9 @@ PROBE_CELL = ("import os, sysconfig\n"
 OUT_OF_MEMORY = (": its processes used more memory than the submission may (memory_mb, or "
                  "all the machine or container has), and the kernel stopped them")
 """Said after how a worker ended, where the kernel killed for memory meanwhile."""
+OUT_OF_DISK = (": its files took more disk than a submission may (disk_mb, for all of its "
+               "files), and it was stopped")
+"""Said after how a worker ended, where its files had passed disk_mb (worker/disk.py)."""
 
 
 class WorkerDied(Exception):
@@ -201,7 +204,8 @@ class Template:
                     self._restart()  # the template died (killed, out of memory): a new one
                 finally:
                     theirs.close()
-        conn = WorkerConnection(ours, pid, workdir, cleanup, uid, self._memory_kills(name))
+        conn = WorkerConnection(ours, pid, workdir, cleanup, uid, self._memory_kills(name),
+                                self._over_disk(workdir, uid))
         self.live.add(conn)
         conn.on_kill = self.live.discard
         return conn
@@ -212,6 +216,15 @@ class Template:
         if self.sandbox.cgroups:
             return functools.partial(self.sandbox.cgroups.oom_kills, name)
         return cgroups.tree_oom_kills
+
+    def _over_disk(self, workdir: Path, uid: int | None) -> Callable[[], bool]:
+        """Whether this worker's files are past disk_mb, where its waiter meters
+        them (worker/disk.py; elsewhere a tmpfs of disk_mb holds them)."""
+        if not self.sandbox.spec.meters_disk:
+            return lambda: False
+        limit = self.config.limits.disk_mb * 2**20
+        folders = disk.folders(str(workdir), self.sandbox.spec)
+        return lambda: disk.usage(folders, uid, limit) > limit
 
     def _cgroups(self, name: str) -> list[str]:
         """The worker's cgroup.procs files; a cgroup that cannot be made fails
@@ -345,11 +358,15 @@ class WorkerConnection:
 
     def __init__(self, sock: socket.socket, group: int, workdir: Path,
                  cleanup: Callable[[bool], None] = lambda gone: None, uid: int | None = None,
-                 memory_kills: Callable[[], int | None] = lambda: None):
+                 memory_kills: Callable[[], int | None] = lambda: None,
+                 over_disk: Callable[[], bool] = lambda: False):
         self.memory_kills = memory_kills  # the kernel's OOM kills where this worker is counted
         self.kills_before = memory_kills()
+        self.over_disk = over_disk
         self.out_of_memory = False
         """Set when the worker died and the kernel had killed for memory meanwhile."""
+        self.out_of_disk = False
+        """Set when the worker died with its files past disk_mb (its waiter stopped it)."""
         self.sock = sock
         self.cleanup = cleanup  # the template's sweep of the worker's uid and cgroups
         self.uid = uid  # its own uid, if it has one
@@ -426,12 +443,17 @@ class WorkerConnection:
         except (EOFError, OSError, protocol.ProtocolError) as exc:
             kills = self.memory_kills()  # before the kill removes the worker's cgroup
             self.out_of_memory = None not in (kills, self.kills_before) and kills > self.kills_before
+            self.out_of_disk = self.over_disk()  # before the kill removes its files
             self.kill()
-            raise WorkerDied("the worker stopped" + (OUT_OF_MEMORY if self.out_of_memory else
-                                                     f" ({type(exc).__name__})")) from None
+            raise WorkerDied("the worker stopped" + (self.why_stopped()
+                                                     or f" ({type(exc).__name__})")) from None
         except BaseException:
             self.kill()
             raise
+
+    def why_stopped(self) -> str:
+        """What stopped the worker, when a limit did (OUT_OF_MEMORY, OUT_OF_DISK), else ""."""
+        return OUT_OF_MEMORY if self.out_of_memory else OUT_OF_DISK if self.out_of_disk else ""
 
     def kill(self) -> None:
         """Kill the worker and everything it started; wait until they are gone.

@@ -33,6 +33,9 @@ class Mode:
     """Landlock on the allowlist (the namespace modes' root, as rules)."""
     seccomp: bool
     """no_new_privs and the seccomp filter (worker/seccomp.py)."""
+    meters_disk: bool
+    """The worker writes to the machine's disk (no tmpfs of its own): its
+    waiter meters its files and stops it beyond disk_mb (worker/disk.py)."""
     gives: str
     """What defends the batch, for the mode line ({user}: who the worker runs as)."""
     lacks: str = ""
@@ -41,23 +44,24 @@ class Mode:
 
 NAMESPACES = Mode(
     "namespaces", ("root",), "namespaces", namespaces=True, user_namespace=False,
-    landlock=False, seccomp=True,
+    landlock=False, seccomp=True, meters_disk=False,
     gives="root: mount, PID, network and IPC namespaces, allowlisted root, {user}")
 USERNS = Mode(
     "userns", ("user namespaces",), "userns", namespaces=True, user_namespace=True,
-    landlock=False, seccomp=True,
+    landlock=False, seccomp=True, meters_disk=False,
     gives="unprivileged user namespace: mount, PID, network and IPC namespaces, "
           "allowlisted root, {user}")
 LANDLOCK = Mode(
     "landlock", ("root", "landlock", "libseccomp", "python open to others",
                  "secrets closed to others"), "waiter",
-    namespaces=False, user_namespace=False, landlock=True, seccomp=True,
+    namespaces=False, user_namespace=False, landlock=True, seccomp=True, meters_disk=True,
     gives="namespaces refused: {user}, Landlock ABI {abi} on the allowlist, seccomp, "
           "no_new_privs; no secret path open to the workers' uids, not even to stat() "
           "(checked at start: Landlock does not govern stat)")
 UID = Mode(
     "uid", ("root", "libseccomp", "python open to others", "secrets closed to others"),
     "waiter", namespaces=False, user_namespace=False, landlock=False, seccomp=True,
+    meters_disk=True,
     gives="namespaces and Landlock refused: {user}, seccomp (no socket), no_new_privs, "
           "the uid swept after each worker; the wall is file permissions, and no "
           "secret path is open to the workers' uids (checked at start)",
@@ -65,7 +69,7 @@ UID = Mode(
           "processes' command lines in /proc among it")
 NONE = Mode(
     "none", (), "none", namespaces=False, user_namespace=False, landlock=False, seccomp=False,
-    gives="UNSAFE, --unsafe-no-sandbox: {user}, resource limits only",
+    meters_disk=False, gives="UNSAFE, --unsafe-no-sandbox: {user}, resource limits only",
     lacks="student code can read what that user can read and reach the network")
 
 MODES = (NAMESPACES, USERNS, LANDLOCK, UID)

@@ -28,9 +28,11 @@ import os
 import signal
 import socket
 import sys
+import time
 
 from autograder import protocol
-from autograder.worker import confine, landlock, modes, permissions, seccomp, server, sweep
+from autograder.worker import (confine, disk, landlock, modes, permissions, seccomp, server,
+                               sweep)
 
 MAX_AUDIT_ORDER = 16 << 20
 """Bytes of paths an audit reads from the grader."""
@@ -187,8 +189,9 @@ def _namespaces(sock, spec: dict, user_ns: bool = False) -> str:
 
 def _waiter(sock, spec: dict) -> str:
     """No namespaces: a root waiter that adopts every orphan of the worker
-    (a subreaper) and, if the template dies, kills every process of the
-    worker's uid before it goes; the worker drops to that uid."""
+    (a subreaper), meters its files, and kills every process of the worker's
+    uid before it goes if they pass disk_mb or the template dies; the worker
+    drops to that uid."""
     confine.become_subreaper()
     sent = os.pipe()
     child = os.fork()
@@ -196,15 +199,30 @@ def _waiter(sock, spec: dict) -> str:
         signal.signal(signal.SIGTERM, lambda *_: _kill_uid_and_exit(spec["uid"]))
         confine.parent_death_signal(signal.SIGTERM)
         _send_pid(sock, child, sent)
-        while True:  # reap the worker and every adopted orphan
-            try:
-                os.waitpid(-1, 0)
-            except ChildProcessError:
-                os._exit(0)
+        _reap_within_disk(spec)  # never returns
     _after_pid_sent(sent)
     confine.become(spec["uid"])
     confine.parent_death_signal(signal.SIGKILL)
     return spec["workdir"]
+
+
+def _reap_within_disk(spec: dict) -> None:
+    """The waiter's loop: reap the worker and every adopted orphan until none is
+    left; when the worker's files pass disk_mb (worker/disk.py: it writes to
+    the machine's disk, where RLIMIT_FSIZE bounds each file, not their
+    number), kill every process of its uid."""
+    mode = modes.BY_NAME[spec["sandbox"]]
+    meter = disk.Meter(disk.folders(spec["workdir"], mode), spec["uid"],
+                       spec["limits"]["disk_mb"] * 2**20)
+    while True:
+        try:
+            while os.waitpid(-1, os.WNOHANG)[0]:
+                pass
+        except ChildProcessError:
+            os._exit(0)
+        if mode.meters_disk and meter.over():
+            _kill_uid_and_exit(spec["uid"])
+        time.sleep(disk.POLL_SECONDS)
 
 
 def _send_pid(sock, child: int, sent: tuple[int, int]) -> None:

@@ -39,6 +39,7 @@ import pytest
 from autograder import paths
 from autograder.engine import assignment as assignment_mod
 from autograder.engine.results import OUTPUT_NAMES
+from autograder.worker import modes
 from tests.security import leaks, sandbox_modes
 from tests.security.cgroup import MemoryLimit
 from tests.conftest import grade, write_notebook
@@ -140,6 +141,7 @@ def attacked(request, tmp_path_factory):
     listener = socket.create_server(("127.0.0.1", 0))
     port = listener.getsockname()[1]
     placeholders = {"PORT": str(port), "MEMORY_MB": str(a.config.limits.memory_mb),
+                    "DISK_MB": str(a.config.limits.disk_mb),
                     "OUT_GRADES": str(out / "grades.csv")}
     for path in sorted((ATTACKS / a.id).glob("*.py")):
         head = _header(path)
@@ -290,6 +292,18 @@ def test_attack_outcome(attacked, attack):
     score = _header(ATTACKS / a.id / f"{attack}.py").get("score")
     if score is not None:
         assert result["score"] == float(score), result
+
+
+def test_all_of_a_submission_s_files_together_are_bounded(attacked):
+    """fill_disk writes eight files of 63 MB (each under the per-file limit):
+    where workers write to the machine's disk, its waiter stops it past
+    disk_mb and the student is told; elsewhere its own tmpfs of disk_mb is full
+    (its expected outcome, in test_attack_outcome, says it never got further)."""
+    mode = modes.BY_NAME[sandbox_modes.MODES[attacked["mode"]]]
+    if not mode.meters_disk:
+        pytest.skip(f"{mode.name}: a tmpfs of disk_mb holds the worker's files")
+    assert "its files took more disk than a submission may" in \
+        attacked["results"]["fill_disk"]["output"]
 
 
 def test_no_secret_reaches_any_output(attacked):

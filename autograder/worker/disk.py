@@ -1,0 +1,91 @@
+"""A worker's disk use where no file system of its own bounds it: the modes
+without namespaces (worker/modes.py), whose workers write to the machine's
+disk, where RLIMIT_FSIZE bounds each file but not their number.
+
+The worker's root waiter (worker/template.py) keeps a Meter and looks every
+POLL_SECONDS; the grader asks `over` once more when a worker died, to say
+why. What must stay true: the worker's files (all of its own folder, and,
+where it may write there, what its uid owns in the shared temporary
+folders) are found over `limit` within one look of passing it: a look is
+taken whenever a watched file system has lost TRIGGER bytes of free space
+since the last (a statvfs, cheap enough for every poll) and at least every
+EVERY_SECONDS; each entry counts at least one block, so a million empty
+files are over too, and a look stops counting past the limit, so it
+counts at most limit / BLOCK of the worker's entries. Links are never
+followed.
+"""
+from __future__ import annotations
+
+import os
+import stat
+import time
+
+from autograder.worker.modes import Mode
+from autograder.worker.sweep import SHARED_TEMP
+
+POLL_SECONDS = 0.005
+TRIGGER = 1 << 20
+"""Free space a watched file system may lose before the worker's files are counted."""
+EVERY_SECONDS = 1.0
+BLOCK = 4096
+"""What any entry counts at least (an inode, a directory's block)."""
+
+
+def folders(workdir: str, mode: Mode) -> list[str]:
+    """Where a worker of `mode` may write: its own folder first, then, without
+    namespaces, the shared temporary folders (as the uid's sweep sees them)."""
+    return [workdir, *(() if mode.namespaces else SHARED_TEMP)]
+
+
+def usage(folders: list[str], uid: int | None, limit: int) -> int:
+    """Bytes the worker's files take (allocated blocks, at least BLOCK per entry),
+    counting stopped once past `limit`: everything under folders[0] (its own),
+    and under the others (shared) what `uid` owns, and in world-writable folders
+    there, below."""
+    total, stack = 0, [(folders[0], True)] + [(f, False) for f in folders[1:]]
+    while stack and total <= limit:
+        folder, mine = stack.pop()
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue
+        for entry in entries:
+            try:
+                info = entry.stat(follow_symlinks=False)
+            except OSError:
+                continue
+            owned = mine or info.st_uid == uid
+            if owned:
+                total += max(info.st_blocks * 512, BLOCK)
+            if stat.S_ISDIR(info.st_mode) and (owned or info.st_mode & 0o002):
+                stack.append((entry.path, owned))
+            if total > limit:
+                break
+    return total
+
+
+class Meter:
+    """The disk use of one worker: `folders` as `usage` takes them."""
+
+    def __init__(self, folders: list[str], uid: int | None, limit: int):
+        self.folders, self.uid, self.limit = folders, uid, limit
+        self.high: dict[int, int] = {}  # file system -> most free bytes seen since the last look
+        self.looked = 0.0
+
+    def over(self) -> bool:
+        """Whether the worker's files are over the limit; counted only when a
+        watched file system lost TRIGGER bytes since the last count, or
+        EVERY_SECONDS have passed."""
+        lost = False
+        for folder in self.folders:
+            try:
+                fs = os.statvfs(folder)
+            except OSError:
+                continue
+            free = fs.f_bavail * fs.f_frsize
+            high = self.high[fs.f_fsid] = max(self.high.get(fs.f_fsid, free), free)
+            lost = lost or high - free >= TRIGGER
+        if not lost and time.monotonic() - self.looked < EVERY_SECONDS:
+            return False
+        self.looked, self.high = time.monotonic(), {}
+        return usage(self.folders, self.uid, self.limit) > self.limit
