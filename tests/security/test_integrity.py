@@ -40,7 +40,7 @@ from autograder import paths
 from autograder.engine import assignment as assignment_mod
 from autograder.engine.results import OUTPUT_NAMES
 from autograder.worker import modes
-from tests.security import leaks, sandbox_modes
+from tests.security import bombs, leaks, sandbox_modes
 from tests.security.cgroup import MemoryLimit
 from tests.conftest import grade, write_notebook
 from tests.assignments import corpus_tools
@@ -117,8 +117,14 @@ def _hostile_entries(subs: Path, reference: str) -> dict[str, str]:
     (subs / "submission_1002" / "hw1_attention.ipynb").write_bytes(
         (paths.ASSIGNMENTS / "hw1_attention" / "hw1_attention.ipynb").read_bytes())
     (subs / "submission_1002" / "submission_metadata.json").write_text(json.dumps(FORGED_METADATA))
+    # work on the grader's side: 20 MB that parse to 500 MB, a zip of 300,000 members
+    # (both with the full solution), 400 cells after the solution (all sent ahead)
+    bombs.values_bomb(subs / "metadata_of_lists.ipynb", [reference], 6_900_000)
+    bombs.member_bomb(subs / "zip_of_members.zip", solution.read_bytes(), 300_000)
+    write_notebook(subs / "many_cells.ipynb", [reference] + ["x = 1"] * 400)
     return {"grades.csv.ipynb": "full", "grades.csv_2": "full", "Report.HTML.ipynb": "full",
             "eve$_frac{$": "full", "submission_1001": "full", "submission_1002": "zero",
+            "metadata_of_lists": "zero", "zip_of_members": "zero", "many_cells": "full",
             **dict.fromkeys(["linked_solution", "linked_top", "dev_zero", "fifo", "fifo_inside"],
                             "zero")}
 
@@ -337,6 +343,17 @@ def test_hostile_entries_get_safe_ids_and_only_their_own_work(attacked):
         assert "symbolic link; links are not followed" in results[sid]["output"], sid
     for sid in ("fifo", "fifo_inside"):
         assert "not a regular file" in results[sid]["output"], sid
+
+
+def test_work_a_submission_causes_is_bounded_before_it_starts(attacked):
+    """A notebook of 6.9 million empty lists (20 MB) and a zip of 300,000 members
+    are refused unread, each with a message for the student (their full solutions
+    get nothing); 400 one-line cells after the solution are all run (the cells
+    sent ahead of their replies never fill the socket)."""
+    results = attacked["results"]
+    assert "more than 500,000 values in its outputs" in results["metadata_of_lists"]["output"]
+    assert "the zip holds more than 10,000 files" in results["zip_of_members"]["output"]
+    assert results["many_cells"]["score"] == attacked["a"].max_total
 
 
 def test_every_report_is_written_and_no_output_exceeds_its_cap(attacked):
