@@ -3,8 +3,8 @@ without namespaces (worker/modes.py), whose workers write to the machine's
 disk, where RLIMIT_FSIZE bounds each file but not their number.
 
 The worker's root waiter (worker/template.py) keeps a Meter and looks every
-POLL_SECONDS; the grader asks `over` once more when a worker died, to say
-why. What must stay true: the worker's files (all of its own folder, and,
+POLL_SECONDS; the grader counts once more (`usage`) when a worker died, to
+say why. What must stay true: the worker's files (all of its own folder, and,
 where it may write there, what its uid owns in the shared temporary
 folders) are found over `limit` within one look of passing it: a look is
 taken whenever a watched file system has lost TRIGGER bytes of free space
