@@ -224,7 +224,7 @@ class Template:
             return lambda: False
         limit = self.config.limits.disk_mb * 2**20
         folders = disk.folders(str(workdir), self.sandbox.spec)
-        return lambda: disk.usage(folders, uid, limit) > limit
+        return lambda: disk.over(folders, uid, limit)
 
     def _cgroups(self, name: str) -> list[str]:
         """The worker's cgroup.procs files; a cgroup that cannot be made fails

@@ -3,10 +3,10 @@ without namespaces (worker/modes.py), whose workers write to the machine's
 disk, where RLIMIT_FSIZE bounds each file but not their number.
 
 The worker's root waiter (worker/template.py) keeps a Meter and looks every
-POLL_SECONDS; the grader counts once more (`usage`) when a worker died, to
+POLL_SECONDS; the grader counts once more (`over`) when a worker died, to
 say why. What must stay true: the worker's files (all of its own folder, and,
 where it may write there, what its uid owns in the shared temporary
-folders) are found over `limit` within one look of passing it: a look is
+folders) are found over `limit` (and SLACK) within one look: a look is
 taken whenever a watched file system has lost TRIGGER bytes of free space
 since the last (a statvfs, cheap enough for every poll) and at least every
 EVERY_SECONDS; each entry counts at least one block, so a million empty
@@ -29,6 +29,10 @@ TRIGGER = 1 << 20
 EVERY_SECONDS = 1.0
 BLOCK = 4096
 """What any entry counts at least (an inode, a directory's block)."""
+SLACK = 1 << 20
+"""Counted beyond the limit without stopping the worker: the file system's own
+blocks (a file of exactly disk_mb, as RLIMIT_FSIZE allows, takes an extent
+block more), so that what a tmpfs of disk_mb would hold is never stopped."""
 
 
 def folders(workdir: str, mode: Mode) -> list[str]:
@@ -64,6 +68,11 @@ def usage(folders: list[str], uid: int | None, limit: int) -> int:
     return total
 
 
+def over(folders: list[str], uid: int | None, limit: int) -> bool:
+    """Whether the worker's files (`usage`) take more than `limit` and SLACK."""
+    return usage(folders, uid, limit + SLACK) > limit + SLACK
+
+
 class Meter:
     """The disk use of one worker: `folders` as `usage` takes them."""
 
@@ -88,4 +97,4 @@ class Meter:
         if not lost and time.monotonic() - self.looked < EVERY_SECONDS:
             return False
         self.looked, self.high = time.monotonic(), {}
-        return usage(self.folders, self.uid, self.limit) > self.limit
+        return over(self.folders, self.uid, self.limit)

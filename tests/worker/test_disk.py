@@ -52,7 +52,8 @@ def test_counting_stops_past_the_limit(tmp_path):
 
 def test_the_meter_finds_files_past_the_limit_as_they_are_written(tmp_path):
     """Written a megabyte at a time (each costing the file system free space),
-    a file is found over a limit of 8 MB before 8 + 2 MB are written."""
+    a file is found over a limit of 8 MB (and the slack) before 8 + 3 MB are
+    written; a file of exactly the limit, as RLIMIT_FSIZE allows, is not over."""
     meter = disk.Meter([str(tmp_path)], None, 8 * MB)
     assert not meter.over()
     with open(tmp_path / "fill", "wb") as f:
@@ -61,4 +62,7 @@ def test_the_meter_finds_files_past_the_limit_as_they_are_written(tmp_path):
             f.flush()
             if meter.over():
                 break
-    assert 8 < written <= 10
+    assert 9 < written <= 11
+    _write(tmp_path / "fill", 8)
+    (tmp_path / "more").write_bytes(b"y" * 1000)
+    assert not disk.over([str(tmp_path)], None, 8 * MB)
