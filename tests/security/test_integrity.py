@@ -38,6 +38,7 @@ import pytest
 
 from autograder import paths
 from autograder.engine import assignment as assignment_mod
+from autograder.engine import uidpool
 from autograder.engine.results import OUTPUT_NAMES
 from tests.security import leaks, sandbox_modes
 from tests.security.cgroup import MemoryLimit
@@ -53,7 +54,8 @@ BATCH_MEMORY = 2048 * 2**20
 LEFTOVER = ("import os; me = {1, os.getpid(), os.getppid()}; print(sum(1 for p in "
             "os.listdir('/proc') if p.isdigit() and int(p) not in me and "
             "open(f'/proc/{p}/stat').read().rsplit(')', 1)[1].split()[0] != 'Z'))")
-WORKER_UIDS = range(200_000, 300_000)
+WORKER_UIDS = range(uidpool.BASE, uidpool.BASE + uidpool.SPAN * (1 + uidpool.NAMESPACE_RANGES))
+"""Every PID namespace's range: each batch runs in a PID namespace of its own."""
 SHARED_TEMP = ("/tmp", "/var/tmp", "/dev/shm")
 
 
