@@ -40,6 +40,10 @@ def main(*, submissions: Path, assignment: str, out: Path, jobs: int | None = No
     except (RosterError, ValueError) as exc:
         return _refuse(str(exc))
     try:
+        # checked here, not on a cluster's client, which may have no sandbox: build checks too
+        wrong = None if scheduler else hidden_tests_disagree(assignment)
+        if wrong:
+            return _refuse(wrong)
         batch = grade_stage(assignment, submissions, out, jobs=jobs, quiet=quiet,
                             limits=parse_limits(limits), scheduler=scheduler, resume=resume,
                             allow_unsafe=allow_unsafe)
@@ -49,6 +53,21 @@ def main(*, submissions: Path, assignment: str, out: Path, jobs: int | None = No
     if not quiet:
         print(summary.table(batch, lines))
     return 0
+
+
+def hidden_tests_disagree(assignment: str) -> str | None:
+    """Why the hidden tests cannot be trusted to grade anyone (the master's own
+    solution loses a point, or the untouched notebook earns one), or None."""
+    from autograder.build import selfcheck
+    from autograder.build.transforms import BuildError
+    try:
+        found = selfcheck.before_grading(assignment)
+    except BuildError as exc:  # the master itself is broken
+        return f"{assignment}: {exc}"
+    if not found:
+        return None
+    return (f"{assignment}: the hidden tests disagree with their own answers, so no one is "
+            "graded (fix the tests, then grade again):\n  " + "\n  ".join(found))
 
 
 def _refuse(problem: str) -> int:

@@ -34,7 +34,8 @@ def copy_of_repository(target: Path) -> Path:
     shutil.copytree(paths.PACKAGE, target / "autograder",
                     ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copytree(paths.CONFIG, target / "grading_config")
-    for name in ("requirements.txt", "pyproject.toml"):
+    for name in ("requirements.txt", "pyproject.toml", "scripts/install_torch.sh"):
+        (target / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(paths.ROOT / name, target / name)
     (target / "solutions").mkdir()
     return target
@@ -157,3 +158,28 @@ def test_skeleton_runs_under_pytest_with_its_parametrized_cases(course):
                                 "-p", "no:cacheprovider"], cwd=root, capture_output=True,
                                text=True, timeout=300)
     assert untouched.returncode == 1 and "1 failed" in untouched.stdout
+
+
+def test_build_and_grade_refuse_tests_that_fail_their_own_solution(course, tmp_path):
+    """A hidden test with a typo on its own side (`ref.softmx`) would fail every
+    student alike: build writes nothing and names the test; grade refuses before
+    grading anyone, with the same words; fixed, both go ahead."""
+    root = copy_of_repository(tmp_path / "copy")
+    shutil.copytree(course[0] / "solutions" / ID, root / "solutions" / ID)
+    shutil.copytree(course[0] / "autograder" / ID, root / "autograder" / ID)
+    shutil.copytree(course[0] / "examples" / ID, root / "examples" / ID)
+    (root / "grading_config" / f"{ID}.toml").write_text(
+        (course[0] / "grading_config" / f"{ID}.toml").read_text())
+    test = root / "autograder" / ID / "test_softmax.py"
+    good = test.read_text()
+    test.write_text(good.replace("ref.softmax(large)", "ref.softmx(large)"))
+    build = autograder(root, "build", ID)
+    grade = autograder(root, "grade", f"examples/{ID}", "--assignment", ID, "--out", "out")
+    assert build.returncode == 1 and grade.returncode == 2, build.stderr + grade.stderr
+    named = "the master's solution loses 0.5 point(s) on softmax::test_large_scores"
+    assert named in build.stderr and named in grade.stderr
+    assert not (root / "assignments" / ID).exists() and not (root / "out").exists()
+    test.write_text(good)
+    assert autograder(root, "build", ID).returncode == 0
+    graded = autograder(root, "grade", f"examples/{ID}", "--assignment", ID, "--out", "out")
+    assert graded.returncode == 0, graded.stderr
