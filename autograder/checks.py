@@ -72,10 +72,27 @@ def expect_shape(value, shape: tuple, what: str) -> None:
 
 
 def expect_dtype(value, dtype, what: str) -> None:
-    got = str(getattr(value, "dtype", type(value).__name__))
-    want = str(dtype)
-    if got.replace("torch.", "") != want.replace("torch.", ""):
-        fail(f"{what}: dtype {got}, expected {want}")
+    """`dtype` as authors write it: "float64", np.float64, np.dtype("float64"),
+    torch.float64 or "torch.float64" all mean the same."""
+    if hasattr(value, "dtype"):
+        got, same = str(value.dtype), _dtype_name(value.dtype) == _dtype_name(dtype)
+    else:  # a Python value: only its own type's name matches
+        got = type(value).__name__
+        same = got == str(dtype)
+    if not same:
+        named = isinstance(dtype, str) or str(dtype).startswith("torch.")
+        fail(f"{what}: dtype {got}, expected {dtype if named else _dtype_name(dtype)}")
+
+
+def _dtype_name(dtype) -> str:
+    """'float64' for np.float64, np.dtype('float64'), 'float64', 'torch.float64'."""
+    text = str(dtype)
+    if text.startswith("torch."):
+        return text[len("torch."):]
+    try:
+        return np.dtype(dtype).name
+    except TypeError:
+        return text
 
 
 def expect_close(actual, expected, what: str, rtol: float = 1e-5, atol: float = 1e-6,

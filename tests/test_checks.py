@@ -56,3 +56,19 @@ def test_as_int_reads_whole_numbers_of_any_type():
     for bad in (12.5, True, "12", None):
         with pytest.raises(Fail):
             checks.as_int(bad, "count")
+
+
+def test_expect_dtype_takes_the_dtype_as_authors_write_it():
+    """np.float64, np.dtype("float64"), "float64", torch.float32 and "torch.float32"
+    name dtypes alike; a Python value has only its type's name."""
+    import torch
+    from autograder.checks import expect_dtype
+    for spec in (np.float64, np.dtype("float64"), "float64"):
+        expect_dtype(np.zeros(2), spec, "x")
+    for spec in (torch.float32, "torch.float32", "float32", np.float32):
+        expect_dtype(torch.zeros(2), spec, "t")
+    with pytest.raises(Fail, match="dtype float32, expected float64"):
+        expect_dtype(np.zeros(2, np.float32), np.float64, "x")
+    with pytest.raises(Fail, match="dtype int, expected int64"):
+        expect_dtype(3, "int64", "n")
+    expect_dtype(3, "int", "n")
