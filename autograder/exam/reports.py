@@ -9,12 +9,10 @@ class_report_section with the exam's reference):
 """
 from __future__ import annotations
 
-import csv
-import io
 import statistics
 from pathlib import Path
 
-from autograder.writing import write_atomic
+from autograder.writing import csv_text, write_atomic
 from autograder.engine.submissions import SubmissionError, read_notebook_bytes
 from autograder.exam import free_response, grading, identity, variants
 from autograder.report.htmlpage import esc, fmt, table
@@ -108,21 +106,16 @@ def difficulty(results, questions: list[str], max_points: dict[str, float]) -> l
     return rows
 
 
+DIFFICULTY_COLUMNS = ["question", "variant", "submissions", "mean", "max_points", "full_marks"]
+
+
 def _csv(rows: list[dict]) -> str:
-    buf = io.StringIO()
-    w = csv.DictWriter(buf, ["question", "variant", "submissions", "mean", "max_points",
-                             "full_marks"], lineterminator="\n")
-    w.writeheader()
-    w.writerows(rows)
-    return buf.getvalue()
+    return csv_text([DIFFICULTY_COLUMNS, *([r[c] for c in DIFFICULTY_COLUMNS] for r in rows)])
 
 
 def _flags_csv(flagged) -> str:
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(["submission", "graded_as", "flag"])
-    w.writerows([s.submission, s.identity, s.flag] for s in flagged)
-    return buf.getvalue()
+    return csv_text([["submission", "graded_as", "flag"],
+                     *([s.submission, s.identity, s.flag] for s in flagged)])
 
 
 def difficulty_html(rows: list[dict], ref, title: str) -> str:

@@ -17,19 +17,19 @@ column for this assignment when it is a Canvas export ("<title> (<id>)"),
 else the assignment's title. Missing students get an empty cell, which
 Canvas leaves ungraded.
 
-Names and notes are the students' text: a cell that a spreadsheet would run
-as a formula (starting with = + - @) is written with a leading apostrophe.
+Names and notes are the students' text: like every CSV of the package, both
+files are made by writing.csv_text, which writes a cell a spreadsheet would
+run as a formula (starting with = + - @) with a leading apostrophe.
 """
 from __future__ import annotations
 
-import csv
-import io
 from dataclasses import dataclass
 
 from autograder.engine.results import SubmissionResult
 from autograder.report.lateness import Timing
 from autograder.report import roster
 from autograder.report.roster import RosterStudent
+from autograder.writing import csv_text
 
 GRADEBOOK_COLUMNS = ["student", "section", "submission", "status", "on_roster", "total",
                      "max_total", "percent", "submitted", "late_by", "note"]
@@ -79,57 +79,47 @@ class Row:
 
 
 def gradebook_csv(rows: list[Row], max_total: float) -> str:
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(GRADEBOOK_COLUMNS)
+    lines = [GRADEBOOK_COLUMNS]
     for row in rows:
         r, t = row.result, row.timing
-        w.writerow([_text(row.name), _text(row.student.section if row.student else ""),
-                    r.submission if r else "", row.status, row.on_roster,
-                    _num(r.score) if r else "", _num(max_total),
-                    f"{100 * r.score / max_total:.1f}" if r and max_total else "",
-                    t.submitted.isoformat(timespec="seconds") if t and t.submitted else "",
-                    t.late_by if t else "", _text(row.note)])
-    return buf.getvalue()
+        lines.append([row.name, row.student.section if row.student else "",
+                      r.submission if r else "", row.status, row.on_roster,
+                      _num(r.score) if r else "", _num(max_total),
+                      f"{100 * r.score / max_total:.1f}" if r and max_total else "",
+                      t.submitted.isoformat(timespec="seconds") if t and t.submitted else "",
+                      t.late_by if t else "", row.note])
+    return csv_text(lines)
 
 
 def canvas_csv(rows: list[Row], column: str, max_total: float) -> str:
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow([*CANVAS_ID_COLUMNS, column])
-    w.writerow(["Points Possible", "", "", "", "", _num(max_total)])
+    lines = [[*CANVAS_ID_COLUMNS, column], ["Points Possible", "", "", "", "", _num(max_total)]]
     for row in rows:
         if row.on_roster == "no":  # Canvas could not match it to anyone
             continue
-        w.writerow([*_canvas_ids(row), _num(row.result.score) if row.result else ""])
-    return buf.getvalue()
+        lines.append([*_canvas_ids(row), _num(row.result.score) if row.result else ""])
+    return csv_text(lines)
 
 
 def _canvas_ids(row: Row) -> list[str]:
     if row.student is None:
-        return [_text(row.name), *_member_ids(row.member or {}, row.result.submission), ""]
+        return [row.name, *_member_ids(row.member or {}, row.result.submission), ""]
     keys = row.student.keys
     login = keys.get("sis login id") or keys.get("login") or keys.get("username") \
         or keys.get("submission") or keys.get("email") or ""
-    return [_text(row.student.label), keys.get("id", ""), keys.get("sis user id", ""), login,
-            _text(row.student.section)]
+    return [row.student.label, keys.get("id", ""), keys.get("sis user id", ""), login,
+            row.student.section]
 
 
 def _member_ids(member: dict, submission: str) -> list[str]:
     """ID, SIS User ID, SIS Login ID of a submitter without a roster."""
     def field(key: str) -> str:
         value = member.get(key)
-        return _text(value) if isinstance(value, str) else ""
+        return value if isinstance(value, str) else ""
     if field("canvas_user_id"):
         return [field("canvas_user_id"), "", ""]
     if field("sid") or field("email"):
         return ["", field("sid"), field("email")]
-    return ["", "", _text(submission)]
-
-
-def _text(value: str) -> str:
-    """Text a spreadsheet shows as text, never evaluates."""
-    return "'" + value if value[:1] in ("=", "+", "-", "@", "\t", "\r") else value
+    return ["", "", submission]
 
 
 def _num(x: float) -> str:
