@@ -68,6 +68,10 @@ class SubmissionResult:
     """Seconds to start each worker ("starts") and what each code cell took
     ("cells": [index, engine/meter.py's figures] pairs): for `bench --profile`,
     never shown to the student."""
+    cells: list[dict] = field(default_factory=list)
+    """The notebook's cells as grading read them, for the reports: kind and
+    cleaned text only, bounded (engine/kept_cells.py); never shown to the
+    student; [] when the notebook could not be read."""
 
     @property
     def score(self) -> float:
