@@ -3,8 +3,10 @@
 DIR/gradebook.csv: one row per student (per roster row when there is a
 roster, else per submitter of each submission: every member of a group gets
 the group's row) with a status: graded, late, missing (on the roster, no
-submission) or not graded (the submission could not be run, or was not a
-notebook); a submission no roster row claims is listed with on_roster "no".
+submission), ambiguous (several submissions name this roster row: none is
+taken, the note says which) or not graded (the submission could not be run,
+or was not a notebook); a submission no roster row claims is listed with
+on_roster "no", and the note says why when the match was unclear.
 
 DIR/canvas.csv: Canvas's gradebook import format (Student, ID, SIS User ID,
 SIS Login ID, Section, then one column for this assignment and a "Points
@@ -46,11 +48,13 @@ class Row:
     """"yes", "no" or "" (no roster given)."""
     member: dict | None = None
     """Without a roster: the submitter this row is for (one row per member of a group)."""
+    problem: str = ""
+    """Why matching the roster left this row or submission unmatched (roster.Matching)."""
 
     @property
     def status(self) -> str:
         if self.result is None:
-            return "missing"
+            return "ambiguous" if self.problem else "missing"
         if self.result.error:
             return "not graded"
         return "late" if self.timing and self.timing.late else "graded"
@@ -66,10 +70,11 @@ class Row:
 
     @property
     def note(self) -> str:
-        """The error, else the first note, else who shares a group submission."""
+        """Why the roster match is unclear, else the error, else the first note,
+        else who shares a group submission."""
         r = self.result
-        if r is None:
-            return ""
+        if self.problem or r is None:
+            return self.problem
         if r.error or r.notes:
             return r.error or r.notes[0]
         group = roster.members(r)

@@ -112,18 +112,28 @@ def _rows(results, students, timings) -> tuple[list[gradebook.Row], list[str]]:
     if students is None:  # a row per submitter: each member of a group gets the group's score
         return [gradebook.Row(None, r, timings[r.submission], "", member)
                 for r in ordered for member in roster.members(r)], []
-    pairs, unclaimed = roster.match(students, ordered)
-    rows = [gradebook.Row(s, r, timings[r.submission] if r else None, "yes") for s, r in pairs]
-    rows += [gradebook.Row(None, r, timings[r.submission], "no") for r in unclaimed]
-    missing = [s.label for s, r in pairs if r is None]
+    matching = roster.match(students, ordered)
+    rows = [gradebook.Row(s, r, timings[r.submission] if r else None, "yes",
+                          problem=matching.unclear_rows.get(i, ""))
+            for i, (s, r) in enumerate(matching.pairs)]
+    rows += [gradebook.Row(None, r, timings[r.submission], "no",
+                           problem=matching.unclear_submissions.get(r.submission, ""))
+             for r in matching.unclaimed]
+    missing = [s.label for i, (s, r) in enumerate(matching.pairs)
+               if r is None and i not in matching.unclear_rows]
     lines = []
     if missing:
         lines.append(f"roster: {len(missing)} of {len(students)} students have no submission: "
                      + ", ".join(missing[:10]) + (" ..." if len(missing) > 10 else ""))
-    if unclaimed:
-        lines.append(f"roster: {len(unclaimed)} submissions match no roster row (listed in "
-                     "gradebook.csv with on_roster=no, left out of canvas.csv): "
-                     + ", ".join(r.submission for r in unclaimed[:10]))
+    if matching.unclaimed:
+        lines.append(f"roster: {len(matching.unclaimed)} submissions match no roster row "
+                     "(listed in gradebook.csv with on_roster=no, left out of canvas.csv): "
+                     + ", ".join(r.submission for r in matching.unclaimed[:10]))
+    unclear = [*matching.unclear_rows.values(), *matching.unclear_submissions.values()]
+    if unclear:
+        lines.append(f"roster: {len(unclear)} matches are unclear and were not made (each "
+                     "in gradebook.csv's note; nothing is guessed):")
+        lines += [f"  {problem}" for problem in unclear[:10]]
     return rows, lines
 
 
