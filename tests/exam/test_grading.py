@@ -481,6 +481,25 @@ def test_gradescope_export_archive_knows_its_submitters(tmp_path):
     assert scores(di)["identity"] == 0 and di.notes[0].startswith("IDENTITY FLAG")
 
 
+def test_a_submission_regraded_by_its_path_keeps_the_exports_identity(tmp_path):
+    """Di copied Cy's notebook and uploaded a submission_metadata.yml beside it naming Cy:
+    regraded alone by its path, it is still Di's (the export above it says so), flagged,
+    and graded with Di's numbers."""
+    subs = tmp_path / "export"
+    notebook(subs / "submission_111" / "exam_midterm.ipynb", "s4001", "s4001")
+    notebook(subs / "submission_112" / "exam_midterm.ipynb", "s4001", "s4001")  # Di copied Cy
+    (subs / "submission_metadata.yml").write_text(EXPORT_YML)
+    (subs / "submission_112" / "submission_metadata.yml").write_text(
+        EXPORT_YML.split("submission_112:")[0].replace("submission_111:", "exam_midterm.ipynb:"))
+    results = grade("exam_midterm", subs / "submission_112" / "exam_midterm.ipynb",
+                    tmp_path / "out")
+    (di,) = results.values()
+    assert di.metadata["users"][0]["sid"] == "s4002"
+    assert di.annotations["exam"]["identity"]["graded_as"] == "s4002"
+    assert scores(di)["identity"] == 0 and di.notes[0].startswith("IDENTITY FLAG")
+    assert all(scores(di)[q] == 0.5 for q in SHORT), scores(di)
+
+
 def test_canvas_download_identity_is_the_canvas_user_id(tmp_path):
     """Canvas 'Download Submissions' names (<name>_<user id>_<submission id>_<file>):
     STUDENT_ID is the Canvas user id; a neighbour's id is flagged and graded with
