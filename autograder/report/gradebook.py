@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 from autograder.engine.results import SubmissionResult
 from autograder.report.lateness import Timing
-from autograder.report import roster
+from autograder.report import guard, roster
 from autograder.report.roster import RosterStudent
 from autograder.writing import csv_text
 
@@ -84,25 +84,41 @@ class Row:
 
 
 def gradebook_csv(rows: list[Row], max_total: float) -> str:
-    lines = [GRADEBOOK_COLUMNS]
-    for row in rows:
+    def cells(row: Row) -> list:
         r, t = row.result, row.timing
-        lines.append([row.name, row.student.section if row.student else "",
-                      r.submission if r else "", row.status, row.on_roster,
-                      _num(r.score) if r else "", _num(max_total),
-                      f"{100 * r.score / max_total:.1f}" if r and max_total else "",
-                      t.submitted.isoformat(timespec="seconds") if t and t.submitted else "",
-                      t.late_by if t else "", row.note])
-    return csv_text(lines)
+        return [row.name, row.student.section if row.student else "",
+                r.submission if r else "", row.status, row.on_roster,
+                _num(r.score) if r else "", _num(max_total),
+                f"{100 * r.score / max_total:.1f}" if r and max_total else "",
+                t.submitted.isoformat(timespec="seconds") if t and t.submitted else "",
+                t.late_by if t else "", row.note]
+
+    def unwritten(row: Row, error: str) -> list:
+        sid = row.result.submission if row.result else ""
+        return ["", "", sid, *[""] * (len(GRADEBOOK_COLUMNS) - 4),
+                f"this row could not be written ({error}, logged); see {sid}/results.json"]
+    return csv_text([GRADEBOOK_COLUMNS, *_each_row(rows, cells, unwritten)])
 
 
 def canvas_csv(rows: list[Row], column: str, max_total: float) -> str:
-    lines = [[*CANVAS_ID_COLUMNS, column], ["Points Possible", "", "", "", "", _num(max_total)]]
+    def cells(row: Row) -> list:
+        return [*_canvas_ids(row), _num(row.result.score) if row.result else ""]
+    placed = [row for row in rows if row.on_roster != "no"]  # "no": Canvas could not match it
+    return csv_text([[*CANVAS_ID_COLUMNS, column],
+                     ["Points Possible", "", "", "", "", _num(max_total)],
+                     *_each_row(placed, cells, lambda row, error: None)])  # gradebook.csv says
+
+
+def _each_row(rows: list[Row], cells, unwritten) -> list[list]:
+    """cells(row) for each row; a row whose cells fail is unwritten(row, why)
+    instead (left out when that is None), never the end of the file."""
+    made = []
     for row in rows:
-        if row.on_roster == "no":  # Canvas could not match it to anyone
-            continue
-        lines.append([*_canvas_ids(row), _num(row.result.score) if row.result else ""])
-    return csv_text(lines)
+        line, error = guard.attempt("a gradebook row", cells, row)
+        line = unwritten(row, error) if error else line
+        if line is not None:
+            made.append(line)
+    return made
 
 
 def _canvas_ids(row: Row) -> list[str]:

@@ -99,3 +99,22 @@ def test_one_submission_whose_timing_fails_costs_its_row_only(tmp_path, monkeypa
     with open(tmp_path / "gradebook.csv", newline="") as f:
         assert [r["submission"] for r in csv.DictReader(f)] == ["ada", "bad", "bob"]
     assert all((tmp_path / sid / "feedback.md").is_file() for sid in ("ada", "bad", "bob"))
+
+
+def test_one_gradebook_row_that_fails_costs_that_row_only(monkeypatch):
+    """A row whose cells cannot be made: gradebook.csv keeps its place with a note,
+    canvas.csv leaves it out (an import must not guess), the others are written."""
+    from autograder.report import gradebook
+    name = gradebook.Row.name
+
+    def broken(row):
+        if row.result.submission == "bad":
+            raise TypeError("a fault of the grader")
+        return name.fget(row)
+    monkeypatch.setattr(gradebook.Row, "name", property(broken))
+    rows = [gradebook.Row(None, _result(sid, []), None, "") for sid in ("ada", "bad", "bob")]
+    book = list(csv.DictReader(gradebook.gradebook_csv(rows, 18.0).splitlines()))
+    assert [r["submission"] for r in book] == ["ada", "bad", "bob"]
+    assert book[1]["note"].startswith("this row could not be written (TypeError")
+    canvas = gradebook.canvas_csv(rows, "Demo", 18.0).splitlines()
+    assert [line.split(",")[3] for line in canvas[2:]] == ["ada", "bob"]
