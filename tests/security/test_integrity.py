@@ -148,11 +148,12 @@ def _hostile_entries(subs: Path, reference: str) -> dict[str, str]:
     deep = write_notebook(subs / "deep_metadata.ipynb", [reference])  # honest work, odd JSON
     deep.write_text(deep.read_text().replace('"metadata": {}', '"metadata": {"x": %s%s}' % (
         "[" * DEEP, "]" * DEEP), 1))
+    write_notebook(subs / "hoppergrace_LATE_1002_50003_hw1\n_attention.ipynb", [reference])  # Canvas's
     text_version = json.loads(write_notebook(subs / "nbformat_text.ipynb", [reference]).read_text())
     (subs / "nbformat_text.ipynb").write_text(json.dumps({**text_version, "nbformat": "4"}))
     return {"grades.csv.ipynb": "full", "grades.csv_2": "full", "Report.HTML.ipynb": "full",
             "eve$_frac{$": "full", "submission_1001": "full", "submission_1002": "zero",
-            "submission_1003": "full", "deep_metadata": "full",
+            "submission_1003": "full", "deep_metadata": "full", "hoppergrace_1002": "full",
             **dict.fromkeys(["linked_solution", "linked_top", "dev_zero", "fifo", "fifo_inside",
                              "nbformat_text"], "zero")}
 
@@ -382,7 +383,8 @@ def test_every_report_is_written_and_no_output_exceeds_its_cap(attacked):
 
 def test_who_and_when_come_from_the_export_not_from_the_upload(attacked):
     """Bob's uploaded submission_metadata.json says he is Ada and on time: ignored. Mallory's
-    Gradescope e-mail is bob@evil.example: Bob's roster row keeps Bob's own score."""
+    Gradescope e-mail is bob@evil.example: Bob's roster row keeps Bob's own score. A
+    Canvas file whose original name holds a newline is still its student's, and late."""
     out = attacked["out"]
     score = "Homework 1: attention and masks"
     with open(out / "canvas.csv", newline="") as f:
@@ -395,6 +397,9 @@ def test_who_and_when_come_from_the_export_not_from_the_upload(attacked):
     assert book["submission_1002"]["submitted"] == "2026-03-03T10:05:00-08:00"
     assert book["submission_1001"]["status"] == "graded"
     assert book["submission_1003"]["student"] == "Mallory Q"
+    # a newline in the name the student gave the file: still Canvas's user 1002, still LATE
+    assert (book["hoppergrace_1002"]["status"], book["hoppergrace_1002"]["late_by"]) == (
+        "late", "recorded late by Canvas")
     assert "ignored submission_metadata.json" in attacked["proc"].stderr
 
 
