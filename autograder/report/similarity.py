@@ -105,12 +105,12 @@ def write(path: Path, batch) -> str:
     for r in sorted(batch.results, key=lambda r: r.submission):
         if r.error:
             continue
-        found, error = guard.attempt(f"the answers of {r.submission}", answers.of_result,
+        taken, error = guard.attempt(f"the answers of {r.submission}", answers.of_result,
                                      r, a.id, a.questions)
         if error:
             unread.append(f"{r.submission} ({error})")
         else:
-            by_submission[r.submission] = found
+            by_submission[r.submission] = taken
     boilerplate = _fingerprint(answers.starter_code(a.id)).hashes
     found, skipped = [], 0
     for question in a.questions:
