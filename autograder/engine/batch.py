@@ -15,7 +15,7 @@ from pathlib import Path
 from autograder import paths
 from autograder.engine import assignment as assignment_mod
 from autograder.engine import results as results_mod
-from autograder.engine import foreign, untrusted
+from autograder.engine import foreign, kept_cells, untrusted
 from autograder.engine.notebook import NotebookError, code_cells, parse_cells
 from autograder.engine.progress import Progress
 from autograder.engine.results import SubmissionResult
@@ -133,6 +133,7 @@ def grade_submission(template: Template | None, assignment, result: SubmissionRe
     start = time.perf_counter()
     try:
         cells = parse_cells(read())
+        result.cells = kept_cells.keep(cells)  # the reports' copy: they never parse again
         foreign.check(cells, assignment.id, result)
         grade_cells(template, code_cells(cells), assignment, result, profile)
     except (SubmissionError, NotebookError) as exc:

@@ -5,14 +5,12 @@ half a file and a crash never leaves one.
 """
 from __future__ import annotations
 
-import csv
 import dataclasses
-import io
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from autograder.writing import write_atomic
+from autograder.writing import csv_text, write_atomic
 
 OUTPUT_CAP = 16_000  # characters per student-visible text (well under Gradescope's limits)
 MAX_NOTES = 50
@@ -70,6 +68,10 @@ class SubmissionResult:
     """Seconds to start each worker ("starts") and what each code cell took
     ("cells": [index, engine/meter.py's figures] pairs): for `bench --profile`,
     never shown to the student."""
+    cells: list[dict] = field(default_factory=list)
+    """The notebook's cells as grading read them, for the reports: kind and
+    cleaned text only, bounded (engine/kept_cells.py); never shown to the
+    student; [] when the notebook could not be read."""
 
     @property
     def score(self) -> float:
@@ -142,14 +144,12 @@ def write_results_json(path: Path, result: SubmissionResult) -> None:
 
 
 def grades_csv(results: list[SubmissionResult], questions: list[str], max_total: float) -> str:
-    buf = io.StringIO()
-    writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow(["submission", "total", "max_total", *questions])
+    rows = [["submission", "total", "max_total", *questions]]
     for r in sorted(results, key=lambda r: r.submission):
         scores = r.question_scores(questions)
-        writer.writerow([r.submission, _num(r.score), _num(max_total),
-                         *(_num(scores[q]) for q in questions)])
-    return buf.getvalue()
+        rows.append([r.submission, _num(r.score), _num(max_total),
+                     *(_num(scores[q]) for q in questions)])
+    return csv_text(rows)
 
 
 def _num(x: float) -> str:
