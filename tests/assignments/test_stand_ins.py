@@ -2,9 +2,11 @@
 
 A test whose subject is compared with the student's own answers (ignored
 positions, stopping after eos, rng use) must not pay a stand-in that returns
-a constant, its input or nothing at all: such an answer earns only the tests
-about its format (type and shape), which it gets right. Stand-ins for every
-stub of hw3, hw5 and hw6, graded through the real engine.
+a constant, its input, nan or nothing at all, or one that skips the stub's
+work (an attention that never compares queries with keys): such an answer
+earns only the tests about its format (type and shape), which it gets right.
+Stand-ins for every stub of hw1, hw3, hw5 and hw6, graded through the real
+engine.
 """
 from __future__ import annotations
 
@@ -15,6 +17,31 @@ import pytest
 from autograder.engine import assignment as assignment_mod
 
 STAND_INS = {
+    "hw1_attention": ('''
+import math
+import torch
+from torch import nn
+def causal_mask(n):
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise ValueError("n")
+    return torch.zeros(n, n)
+def scaled_dot_product_attention(q, k, v, mask=None):
+    # never compares q with k: every query gets the same scores, from the keys alone
+    scores = k.sum(-1).unsqueeze(-2).expand(*k.shape[:-2], q.shape[-2], k.shape[-2])
+    scores = scores / math.sqrt(q.shape[-1]) + (0 if mask is None else mask)
+    w = torch.softmax(scores, dim=-1)
+    return w @ v, w
+class TinySelfAttn(nn.Module):  # nan without a mask, zeros with one
+    def __init__(self, h, heads):
+        super().__init__()
+        if h % heads:
+            raise ValueError("h must be divisible by heads")
+        self.qkv = nn.Linear(h, 3 * h, bias=False)
+        self.out = nn.Linear(h, h)
+    def forward(self, x, mask=None):
+        return torch.full_like(x, float("nan")) if mask is None else torch.zeros_like(x)
+''', {"causal_mask::test_type_shape_dtype", "scaled_dot_product_attention::test_shapes",
+      "TinySelfAttn::test_parameters"}),
     "hw3_bert_pretraining": ('''
 import numpy as np
 import torch
