@@ -10,6 +10,7 @@ engine.
 """
 from __future__ import annotations
 
+import ast
 import inspect
 
 import pytest
@@ -100,6 +101,33 @@ def sequence_cross_entropy(logits, labels):
 }
 
 
+PARTIAL_STAND_INS = {
+    ("hw5_eeg_bert", "plausible"): ('''
+import numpy as np
+def bidirectional_self_attention(x, Wq, Wk, Wv, Wo, heads):
+    # every query gets the same weights, from the keys alone: no query is compared
+    T, d = np.shape(x)
+    k, v = (x @ Wk).reshape(T, heads, -1), (x @ Wv).reshape(T, heads, -1)
+    s = np.broadcast_to(k.sum(-1).T[:, None, :], (heads, T, T))
+    w = np.exp(s - s.max(-1, keepdims=True))
+    w = w / w.sum(-1, keepdims=True)
+    out = np.einsum("hqk,khd->qhd", w, v).reshape(T, d)
+    return out @ Wo, w
+def layer_norm(x, eps=1e-5):
+    return x - np.mean(x, axis=-1, keepdims=True)  # centred, never scaled
+def mask_patches(z, positions, mask_vector):
+    return np.array(z, dtype=np.float64) + 1.0  # every row changed
+def masked_reconstruction_loss(recon, target, masked):
+    if len(masked) == 0:
+        raise ValueError("empty")
+    return float("nan")
+''', {"bidirectional_self_attention::test_shapes",
+      "masked_reconstruction_loss::test_returns_a_number"}),
+}
+"""Stand-ins for some stubs that look like work (they change with their inputs):
+graded after the reference, on the tests of the stubs they define only."""
+
+
 @pytest.mark.parametrize("assignment_id", sorted(STAND_INS))
 def test_stand_ins_earn_only_format_points(grade_notebooks, assignment_id):
     source, paid = STAND_INS[assignment_id]
@@ -108,3 +136,16 @@ def test_stand_ins_earn_only_format_points(grade_notebooks, assignment_id):
                                                       source]})["stand_in"]
     earned = {f"{t.question}::{t.name}" for t in result.tests if t.score > 0}
     assert earned == paid
+
+
+@pytest.mark.parametrize("assignment_id, name", sorted(PARTIAL_STAND_INS))
+def test_plausible_stand_ins_earn_only_format_points(grade_notebooks, assignment_id, name):
+    source, paid = PARTIAL_STAND_INS[assignment_id, name]
+    a = assignment_mod.load(assignment_id)
+    defined = {node.name for node in ast.parse(source).body
+               if isinstance(node, (ast.FunctionDef, ast.ClassDef))} & set(a.questions)
+    result = grade_notebooks(assignment_id, {"stand_in": [inspect.getsource(a.reference),
+                                                      source]})["stand_in"]
+    earned = {f"{t.question}::{t.name}" for t in result.tests
+              if t.score > 0 and t.question in defined}
+    assert defined and earned == paid
