@@ -160,6 +160,21 @@ def decoder_layer_param_count(d, d_ff=None):
 ''', {"sinusoidal_pe::test_type_shape_dtype", "sinusoidal_pe::test_no_positions",
       "encoder_layer_param_count::test_returns_int",
       "decoder_layer_param_count::test_returns_int"}),
+    ("hw4_bert_finetuning", "nan"): ('''
+import torch
+_Built = TinyBertForClassification
+class TinyBertForClassification(_Built):  # the reference's layers, logits of nan
+    def forward(self, ids):
+        return torch.full((ids.shape[0], self.head.out_features), float("nan"))
+def train_classifier(model, ids, labels, epochs=30, lr=1e-3):
+    with torch.no_grad():  # "trains" the model into nan
+        for p in model.parameters():
+            p.fill_(float("nan"))
+    return [0.7] * epochs
+''', {"TinyBertForClassification::test_state_dict_layout",  # built as the reference is
+      "TinyBertForClassification::test_parameter_count",
+      "TinyBertForClassification::test_seeded_construction",
+      "train_classifier::test_returns_one_loss_per_epoch"}),
 }
 """Stand-ins for some stubs that look like work (they change with their inputs):
 graded after the reference, on the tests of the stubs they define only."""
