@@ -175,6 +175,18 @@ def train_classifier(model, ids, labels, epochs=30, lr=1e-3):
       "TinyBertForClassification::test_parameter_count",
       "TinyBertForClassification::test_seeded_construction",
       "train_classifier::test_returns_one_loss_per_epoch"}),
+    ("exam_midterm", "constant"): ('''
+import numpy as np
+def key_padding_mask(lengths, n_src):
+    lengths = [int(n) for n in lengths]
+    if any(not 1 <= n <= n_src for n in lengths):
+        raise ValueError("lengths")
+    return np.zeros((len(lengths), n_src))  # hides nothing
+def perplexity(logits, labels, ignore_index=-100):
+    if np.all(np.asarray(labels) == ignore_index):
+        raise ValueError("nothing to score")
+    return 1.0  # a perplexity, of nothing
+''', {"key_padding_mask::test_type_shape_dtype", "perplexity::test_returns_float"}),
 }
 """Stand-ins for some stubs that look like work (they change with their inputs):
 graded after the reference, on the tests of the stubs they define only."""
