@@ -114,7 +114,8 @@ def _chosen_weights(state) -> dict | None:
     if sum(v.numel() for v in state.values()) > MAX_WEIGHTS:
         return None
     g = torch.Generator().manual_seed(len(state))
-    return {k: (torch.rand(v.shape, generator=g) * 2 - 1) / max(v.shape[-1], 1) ** 0.5
+    fan_in = lambda v: max(v.shape[-1], 1) if v.dim() else 1
+    return {k: (torch.rand(v.shape, generator=g) * 2 - 1) / fan_in(v) ** 0.5
             for k, v in state.items()}
 
 
