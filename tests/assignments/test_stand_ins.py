@@ -5,8 +5,9 @@ positions, stopping after eos, rng use) must not pay a stand-in that returns
 a constant, its input, nan or nothing at all, or one that skips the stub's
 work (an attention that never compares queries with keys): such an answer
 earns only the tests about its format (type and shape), which it gets right.
-Stand-ins for every stub of hw1, hw3, hw5 and hw6, graded through the real
-engine.
+Stand-ins for every stub of hw1, hw3, hw5 and hw6, and plausible ones (they
+change with their inputs, or answer nan) for some stubs of every assignment,
+graded through the real engine.
 """
 from __future__ import annotations
 
