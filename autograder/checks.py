@@ -163,6 +163,27 @@ def agrees(actual, expected, rtol: float = 1e-5, atol: float = 1e-6) -> bool:
     return True
 
 
+def expect_finite(value, what: str) -> np.ndarray:
+    """The value as an array of real numbers, none of them nan or inf."""
+    a = as_array(value, what)
+    if a.dtype.kind not in "biuf":
+        fail(f"{what}: entries of type {a.dtype} are not numbers")
+    if not np.isfinite(a).all():
+        fail(f"{what}: holds nan or inf where numbers are expected")
+    return a
+
+
+def changed(before, after, what: str, rtol: float = 0.0, atol: float = 0.0) -> bool:
+    """Whether `after` differs somewhere from `before` by more than atol + rtol x
+    |before|. For a test that judges an answer by whether it moves (it depends on an
+    input, it ignores another): both must be finite numbers of one shape, else the
+    test fails here, since nan is close to nothing and would read as moved."""
+    a, b = expect_finite(before, what), expect_finite(after, what)
+    if a.shape != b.shape:
+        fail(f"{what}: shape {tuple(b.shape)} here, {tuple(a.shape)} before")
+    return not np.allclose(b, a, rtol=rtol, atol=atol)
+
+
 def expect_equal(actual, expected, what: str) -> None:
     """Exact equality of plain data (ints, strings, lists, tuples)."""
     if type(actual) in (list, tuple) and type(expected) in (list, tuple):

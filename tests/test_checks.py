@@ -72,3 +72,23 @@ def test_expect_dtype_takes_the_dtype_as_authors_write_it():
     with pytest.raises(Fail, match="dtype int, expected int64"):
         expect_dtype(3, "int64", "n")
     expect_dtype(3, "int", "n")
+
+
+def test_nan_never_reads_as_a_change():
+    """`not allclose` reads nan as moved (nan is close to nothing): changed() fails the
+    test instead, and compares finite answers as allclose does."""
+    y = torch.linspace(-1.0, 1.0, 6)
+    assert not checks.changed(y, y + 1e-7, "out", rtol=1e-5, atol=1e-6)
+    assert checks.changed(y, y + 1e-3, "out", rtol=1e-5, atol=1e-6)
+    for moved in (torch.full_like(y, float("nan")), y.clone().index_fill_(0, torch.tensor([2]),
+                                                                          float("inf"))):
+        assert not torch.allclose(y, moved)  # what the tests once read as "it changed"
+        assert "nan or inf" in _message(checks.changed, y, moved, "out")
+        assert "nan or inf" in _message(checks.changed, moved, y, "out")
+    assert "shape (2, 3) here, (6,) before" in _message(checks.changed, y, y.view(2, 3), "out")
+
+
+def test_expect_finite_names_what_holds_nan():
+    assert checks.expect_finite(np.arange(3), "x").tolist() == [0, 1, 2]
+    assert "x: holds nan or inf" in _message(checks.expect_finite, [1.0, np.nan], "x")
+    assert "not numbers" in _message(checks.expect_finite, np.array(["a"]), "x")
