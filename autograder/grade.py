@@ -24,7 +24,8 @@ def main(*, submissions: Path, assignment: str, out: Path, jobs: int | None = No
          quiet: bool = False, limits: tuple[str, ...] = (), roster: Path | None = None,
          due: str | None = None, scheduler: str | None = None, resume: bool = False,
          allow_unsafe: bool = False) -> int:
-    """Grade, then report; 0 when it could grade, 2 with a message when it cannot.
+    """Grade, then report; 0 when it could grade, 2 with a message when it cannot,
+    NEEDS_REGRADE when hidden tests raised on the grader's side (points withheld).
     `limits`: NAME=VALUE overrides of the grading config's limits."""
     from autograder.cluster import ClusterError  # the exception only: no Dask import
     from autograder.engine import summary
@@ -52,6 +53,11 @@ def main(*, submissions: Path, assignment: str, out: Path, jobs: int | None = No
     lines = report_stage(batch, submissions, prepared)
     if not quiet:
         print(summary.table(batch, lines))
+    if any(r.needs_regrade for r in batch.results):
+        print("error: some hidden tests raised on the grader's side; the submissions they "
+              "graded need a regrade (see the summary, gradebook.csv and report.html)",
+              file=sys.stderr)
+        return NEEDS_REGRADE
     return 0
 
 
@@ -68,6 +74,10 @@ def hidden_tests_disagree(assignment: str) -> str | None:
         return None
     return (f"{assignment}: the hidden tests disagree with their own answers, so no one is "
             "graded (fix the tests, then grade again):\n  " + "\n  ".join(found))
+
+
+NEEDS_REGRADE = 3
+"""grade's exit status when everyone was graded but some points are withheld."""
 
 
 def _refuse(problem: str) -> int:

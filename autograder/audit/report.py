@@ -96,8 +96,9 @@ def html(result: Audit) -> str:
                      f"{v.share:.0%}", ", ".join(v.failed)] for v in result.variants])]
     if result.raised:
         body += ["<h2>Tests that raised on the grader's side</h2>",
-                 "<p>The student is told their answer could not be checked: the test's own "
-                 "code failed on an answer it did not expect.</p>",
+                 "<p>The test's own code failed on an answer it did not expect: that test's "
+                 "points are withheld and the submission needs a regrade, until the test "
+                 "checks what it relies on first (a shape, a type).</p>",
                  table(["test", "submissions", "for example"],
                        [[t, str(len(seen)), f"{seen[0][0]}: {seen[0][1]}"]
                         for t, seen in sorted(result.raised.items())], numeric={1})]

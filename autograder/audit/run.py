@@ -16,7 +16,7 @@ exactly the tests it declares. Points are counted against the reference's own
 (a test the reference fails is no test of a mutant). What must stay true:
 the same sources give the same table (mutants in source order, grading seeded);
 the exit status is non-zero when a survivor, a cascade or a corpus variant is
-not as declared.
+not as declared, or a test raised on the grader's side.
 """
 from __future__ import annotations
 
@@ -83,8 +83,8 @@ class Audit:
     stale: list[str] = field(default_factory=list)
     """Declarations that match no mutant, or an equivalent that was killed."""
     raised: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
-    """Hidden tests that raised on the grader's side (a test's own fragility, charged
-    to the student as "could not be checked"): test id -> [(submission, error)]."""
+    """Hidden tests that raised on the grader's side (a test's own fragility: its
+    points are withheld, the submission needs a regrade): test id -> [(submission, error)]."""
 
     def count(self, question: str | None = None) -> dict[str, int]:
         kinds = {"killed": 0, "survived": 0, "cascaded": 0, "equivalent": 0, "broken": 0}
@@ -101,6 +101,7 @@ class Audit:
                   if m.kind == "cascaded" and not m.reason]
         found += [f"corpus: {v.path.name} is not as declared" for v in self.variants
                   if not v.as_declared]
+        found += [f"raised on the grader's side: {test}" for test in sorted(self.raised)]
         return found
 
 

@@ -36,6 +36,9 @@ class TestResult:
     stopped: str = ""
     """Why the student's process went down during this test: "time limit",
     "crashed", or "" when it did not."""
+    grader_error: str = ""
+    """The test raised on its own side (a bug of the test, not of the answer): the
+    exception's type; its points are withheld, not lost, until a regrade."""
     profile: dict = field(default_factory=dict)
     """Where the test's time went (engine/meter.py: wall and CPU times, requests,
     callbacks): for `bench --profile`, never shown to the student."""
@@ -77,6 +80,11 @@ class SubmissionResult:
     def score(self) -> float:
         return round(sum(t.score for t in self.tests), 6)
 
+    @property
+    def needs_regrade(self) -> list[TestResult]:
+        """The tests whose points are withheld: they failed on the grader's side."""
+        return [t for t in self.tests if t.grader_error]
+
     def note(self, text: str) -> None:
         """Keep a note once, up to MAX_NOTES notes in all."""
         if text in self.notes or len(self.notes) >= MAX_NOTES:
@@ -103,8 +111,15 @@ about `<cell 11>` would vanish."""
 TEST_TEXT = {"name_format": "text", "output_format": "text"}
 
 
+NEEDS_REGRADE = ("Needs regrade: {n} test(s) could not run because of a problem in the grader, "
+                 "not in your answer; their points are withheld until your instructor fixes "
+                 "the test and grades again.")
+
+
 def to_gradescope(result: SubmissionResult) -> dict:
-    summary = "\n".join(result.notes)
+    withheld = result.needs_regrade
+    summary = "\n".join(([NEEDS_REGRADE.format(n=len(withheld))] if withheld else [])
+                        + result.notes)
     return {
         "score": result.score,
         "output": cap(summary),

@@ -4,8 +4,10 @@ DIR/gradebook.csv: one row per student (per roster row when there is a
 roster, else per submitter of each submission: every member of a group gets
 the group's row) with a status: graded, late, missing (on the roster, no
 submission), ambiguous (several submissions name this roster row: none is
-taken, the note says which) or not graded (the submission could not be run,
-or was not a notebook); a submission no roster row claims is listed with
+taken, the note says which), not graded (the submission could not be run,
+or was not a notebook) or needs regrade (a hidden test raised on the
+grader's side: its points are withheld, the note names it, and canvas.csv
+leaves the score blank until the regrade); a submission no roster row claims is listed with
 on_roster "no", and the note says why when the match was unclear.
 
 DIR/canvas.csv: Canvas's gradebook import format (Student, ID, SIS User ID,
@@ -57,6 +59,8 @@ class Row:
             return "ambiguous" if self.problem else "missing"
         if self.result.error:
             return "not graded"
+        if self.result.needs_regrade:
+            return "needs regrade"
         return "late" if self.timing and self.timing.late else "graded"
 
     @property
@@ -75,8 +79,12 @@ class Row:
         r = self.result
         if self.problem or r is None:
             return self.problem
-        if r.error or r.notes:
-            return r.error or r.notes[0]
+        if r.error:
+            return r.error
+        if r.needs_regrade:
+            return "points withheld: " + withheld(r)
+        if r.notes:
+            return r.notes[0]
         group = roster.members(r)
         if len(group) < 2:
             return ""
@@ -101,12 +109,18 @@ def gradebook_csv(rows: list[Row], max_total: float) -> str:
 
 
 def canvas_csv(rows: list[Row], column: str, max_total: float) -> str:
-    def cells(row: Row) -> list:
-        return [*_canvas_ids(row), _num(row.result.score) if row.result else ""]
+    def cells(row: Row) -> list:  # a score with points withheld waits for the regrade: blank
+        graded = row.result is not None and not row.result.needs_regrade
+        return [*_canvas_ids(row), _num(row.result.score) if graded else ""]
     placed = [row for row in rows if row.on_roster != "no"]  # "no": Canvas could not match it
     return csv_text([[*CANVAS_ID_COLUMNS, column],
                      ["Points Possible", "", "", "", "", _num(max_total)],
                      *_each_row(placed, cells, lambda row, error: None)])  # gradebook.csv says
+
+
+def withheld(result: SubmissionResult) -> str:
+    """Which tests raised on the grader's side, for the instructor."""
+    return ", ".join(f"{t.question}::{t.name} ({t.grader_error})" for t in result.needs_regrade)
 
 
 def _each_row(rows: list[Row], cells, unwritten) -> list[list]:
