@@ -36,10 +36,9 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from autograder import registry
+from autograder import corpus, registry
 
 STUB_DEF = r"^(?:def|class)\s+{}\b"
-HEADER = re.compile(r"#\s*question:\s*(\w+)")
 
 
 # ---------------------------------------------------------------- otter assign
@@ -78,11 +77,10 @@ class Planted:
 def mistakes_for(assignment: str, questions: list[str], student_nb) -> dict[str, list[tuple]]:
     """question -> [(name, cell source)]: the corpus mistakes and the blank stub."""
     found: dict[str, list[tuple]] = {q: [] for q in questions}
-    for path in sorted((registry.get(assignment).corpus / "buggy").glob("*.py")):
-        text = path.read_text()
-        m = HEADER.match(text.splitlines()[0] if text else "")
-        if m and m.group(1) in found:
-            found[m.group(1)].append((path.stem, text))
+    for path in corpus.variants(assignment):
+        question = corpus.declared(path).question
+        if path.parent.name == "buggy" and question in found:
+            found[question].append((path.stem, path.read_text()))
     for q in questions:
         index = stub_cell(student_nb, q)
         if index is not None:

@@ -72,10 +72,27 @@ def expect_shape(value, shape: tuple, what: str) -> None:
 
 
 def expect_dtype(value, dtype, what: str) -> None:
-    got = str(getattr(value, "dtype", type(value).__name__))
-    want = str(dtype)
-    if got.replace("torch.", "") != want.replace("torch.", ""):
-        fail(f"{what}: dtype {got}, expected {want}")
+    """`dtype` as authors write it: "float64", np.float64, np.dtype("float64"),
+    torch.float64 or "torch.float64" all mean the same."""
+    if hasattr(value, "dtype"):
+        got, same = str(value.dtype), _dtype_name(value.dtype) == _dtype_name(dtype)
+    else:  # a Python value: only its own type's name matches
+        got = type(value).__name__
+        same = got == str(dtype)
+    if not same:
+        named = isinstance(dtype, str) or str(dtype).startswith("torch.")
+        fail(f"{what}: dtype {got}, expected {dtype if named else _dtype_name(dtype)}")
+
+
+def _dtype_name(dtype) -> str:
+    """'float64' for np.float64, np.dtype('float64'), 'float64', 'torch.float64'."""
+    text = str(dtype)
+    if text.startswith("torch."):
+        return text[len("torch."):]
+    try:
+        return np.dtype(dtype).name
+    except TypeError:
+        return text
 
 
 def expect_close(actual, expected, what: str, rtol: float = 1e-5, atol: float = 1e-6,
@@ -144,6 +161,27 @@ def agrees(actual, expected, rtol: float = 1e-5, atol: float = 1e-6) -> bool:
     except Fail:
         return False
     return True
+
+
+def expect_finite(value, what: str) -> np.ndarray:
+    """The value as an array of real numbers, none of them nan or inf."""
+    a = as_array(value, what)
+    if a.dtype.kind not in "biuf":
+        fail(f"{what}: entries of type {a.dtype} are not numbers")
+    if not np.isfinite(a).all():
+        fail(f"{what}: holds nan or inf where numbers are expected")
+    return a
+
+
+def changed(before, after, what: str, rtol: float = 0.0, atol: float = 0.0) -> bool:
+    """Whether `after` differs somewhere from `before` by more than atol + rtol x
+    |before|. For a test that judges an answer by whether it moves (it depends on an
+    input, it ignores another): both must be finite numbers of one shape, else the
+    test fails here, since nan is close to nothing and would read as moved."""
+    a, b = expect_finite(before, what), expect_finite(after, what)
+    if a.shape != b.shape:
+        fail(f"{what}: shape {tuple(b.shape)} here, {tuple(a.shape)} before")
+    return not np.allclose(b, a, rtol=rtol, atol=atol)
 
 
 def expect_equal(actual, expected, what: str) -> None:

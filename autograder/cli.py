@@ -84,6 +84,22 @@ def main(argv: list[str] | None = None) -> int:
                        help="with --scheduler: grade only the submissions DIR lacks (after an "
                             "interrupted run), then write grades.csv and the reports for all")
 
+    audit = commands.add_parser(
+        "audit", help="mutation analysis of an assignment's hidden tests",
+        description="Grade every one-change mutant of the assignment's reference and every "
+                    "corpus variant, and say which mutants the hidden tests kill, which "
+                    "survive (blind spots), which cascade into other questions, and which are "
+                    "declared equivalent (autograder/ID/mutants.toml). Exit 1 on a survivor, "
+                    "a cascade or a corpus variant that is not as declared.",
+        epilog="example: python -m autograder audit hw1_attention")
+    audit.add_argument("id", metavar="ID", help=f"one of: {', '.join(registry.ids())}")
+    audit.add_argument("--jobs", type=int, default=None, metavar="N",
+                       help="mutants graded in parallel (default: one per core)")
+    audit.add_argument("--html", type=Path, default=None, metavar="FILE",
+                       help="where to write the page (default: build/audit/ID.html)")
+    audit.add_argument("--no-corpus", action="store_true",
+                       help="mutants only, without the corpus's variants")
+
     gradescope = commands.add_parser(
         "run-gradescope", help="grade the one submission of a Gradescope container",
         description="Grade ROOT/submission (Gradescope's layout) and write "
@@ -123,6 +139,12 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help(sys.stderr)  # no command: say what there is, still an error
         return 2
     args = parser.parse_args(argv)
+    if args.command == "audit":
+        if args.id not in registry.ids():
+            parser.error(f"unknown assignment {args.id!r} (known: {', '.join(registry.ids())})")
+        from autograder.audit.run import main as run_audit
+        return run_audit(assignment_id=args.id, jobs=args.jobs, html=args.html,
+                         with_corpus=not args.no_corpus)
     if args.command == "run-gradescope":
         from autograder.gradescope.run import main as run_gradescope
         return run_gradescope(assignment_id=args.assignment, root=args.root,

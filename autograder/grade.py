@@ -26,8 +26,9 @@ def main(*, submissions: Path, assignment: str, out: Path, jobs: int | None = No
          allow_unsafe: bool = False) -> int:
     """Grade, then report; 0 when it could grade, 2 with a message when it cannot,
     1 when it graded but could not write all it graded (a full disk: the table
-    says what is missing). `limits`: NAME=VALUE overrides of the grading config's
-    limits."""
+    says what is missing), NEEDS_REGRADE when hidden tests raised on the
+    grader's side (points withheld). `limits`: NAME=VALUE overrides of the
+    grading config's limits."""
     from autograder.cluster import ClusterError  # the exception only: no Dask import
     from autograder.engine import summary
     from autograder.engine.config import ConfigError
@@ -42,6 +43,10 @@ def main(*, submissions: Path, assignment: str, out: Path, jobs: int | None = No
     except (RosterError, ValueError) as exc:
         return _refuse(str(exc))
     try:
+        # checked here, not on a cluster's client, which may have no sandbox: build checks too
+        wrong = None if scheduler else hidden_tests_disagree(assignment)
+        if wrong:
+            return _refuse(wrong)
         batch = grade_stage(assignment, submissions, out, jobs=jobs, quiet=quiet,
                             limits=parse_limits(limits), scheduler=scheduler, resume=resume,
                             allow_unsafe=allow_unsafe)
@@ -52,7 +57,33 @@ def main(*, submissions: Path, assignment: str, out: Path, jobs: int | None = No
         print(summary.table(batch, lines))
     elif batch.unwritten:
         print("\n".join(summary.unwritten(batch)), file=sys.stderr)
-    return 1 if batch.unwritten else 0
+    if batch.unwritten:
+        return 1
+    if any(r.needs_regrade for r in batch.results):
+        print("error: some hidden tests raised on the grader's side; the submissions they "
+              "graded need a regrade (see the summary, gradebook.csv and report.html)",
+              file=sys.stderr)
+        return NEEDS_REGRADE
+    return 0
+
+
+def hidden_tests_disagree(assignment: str) -> str | None:
+    """Why the hidden tests cannot be trusted to grade anyone (the master's own
+    solution loses a point, or the untouched notebook earns one), or None."""
+    from autograder.build import selfcheck
+    from autograder.build.transforms import BuildError
+    try:
+        found = selfcheck.before_grading(assignment)
+    except BuildError as exc:  # the master itself is broken
+        return f"{assignment}: {exc}"
+    if not found:
+        return None
+    return (f"{assignment}: the hidden tests disagree with their own answers, so no one is "
+            "graded (fix the tests, then grade again):\n  " + "\n  ".join(found))
+
+
+NEEDS_REGRADE = 3
+"""grade's exit status when everyone was graded but some points are withheld."""
 
 
 def _refuse(problem: str) -> int:

@@ -30,9 +30,10 @@ class BatchReports(Protocol):
     """Reports of one assignment beyond the common ones, written by the report
     stage (report/run.py) after grades.csv; a failure is reported, never fatal."""
 
-    def write(self, batch, entries) -> list[str]:
-        """Write this assignment's files into batch.out; the lines returned are
-        printed under the summary."""
+    def write(self, batch) -> list[str]:
+        """Write this assignment's files into batch.out, from the graded
+        results (what grading kept of each notebook included: no submission
+        is read again); the lines returned are printed under the summary."""
 
     def class_report_section(self, batch) -> list[str]:
         """HTML for the class report (report.html); [] for nothing."""

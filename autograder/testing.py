@@ -13,9 +13,10 @@ says how to write one and how to run it with pytest against one notebook.
 from __future__ import annotations
 
 from autograder.binomial import ALPHA, interval, pmf
-from autograder.checks import (ROUNDING, agrees, as_array, as_int, expect_close, expect_dtype,
-                               expect_equal, expect_int, expect_ndarray, expect_number,
-                               expect_raises, expect_shape, expect_tensor, seeded)
+from autograder.checks import (ROUNDING, agrees, as_array, as_int, changed, expect_close,
+                               expect_dtype, expect_equal, expect_finite, expect_int,
+                               expect_ndarray, expect_number, expect_raises, expect_shape,
+                               expect_tensor, seeded)
 from autograder.engine.callbacks import MAX_ARG_BYTES, MAX_CALLS
 from autograder.engine.fail import Fail, fail
 from autograder.engine.once import once
@@ -27,9 +28,9 @@ from autograder.hooks import BatchReports, Examples
 
 __all__ = [
     # checks: messages say what differs, never the expected value
-    "Fail", "fail", "seeded", "as_array", "as_int", "agrees", "expect_close", "expect_dtype",
-    "expect_equal", "expect_int", "expect_ndarray", "expect_number", "expect_raises",
-    "expect_shape", "expect_tensor", "ROUNDING",
+    "Fail", "fail", "seeded", "as_array", "as_int", "agrees", "changed", "expect_close",
+    "expect_dtype", "expect_equal", "expect_finite", "expect_int", "expect_ndarray",
+    "expect_number", "expect_raises", "expect_shape", "expect_tensor", "ROUNDING",
     # statistical tests: exact binomial intervals, ALPHA the false-fail probability per test
     "ALPHA", "interval", "pmf",
     # a value computed once per batch (references that do not depend on the submission)

@@ -1,19 +1,29 @@
-"""Files the package writes: whole or not at all, and zips with reproducible bytes.
+"""Files the package writes: whole or not at all, zips with reproducible bytes,
+and CSV that a spreadsheet shows as written.
 
 What must stay true: a reader never sees half a file and a crash never leaves
 one (a temporary file in the target's folder, renamed over it); the same
-contents give the same zip bytes (entries dated 1980-01-01, fixed modes).
+contents give the same zip bytes (entries dated 1980-01-01, fixed modes);
+every CSV the package writes goes through `csv_text`, so no cell of it is
+ever run as a formula, whoever wrote the text.
 """
 from __future__ import annotations
 
 import contextlib
+import csv
+import io
 import os
+import re
 import tempfile
 import zipfile
+from collections.abc import Iterable
 from pathlib import Path
 
 EPOCH = (1980, 1, 1, 0, 0, 0)
 """The date of every zip entry (the earliest a zip can hold)."""
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+"""What makes a spreadsheet read a cell as a formula (OWASP's list)."""
+NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
 
 
 @contextlib.contextmanager
@@ -46,3 +56,22 @@ def zip_entry(name: str, mode: int = 0o644) -> zipfile.ZipInfo:
     info.compress_type = zipfile.ZIP_DEFLATED
     info.create_system = 3  # unix, so that the modes are honoured
     return info
+
+
+def spreadsheet_cell(value) -> str:
+    """`value` as a CSV cell that a spreadsheet shows and never evaluates: text
+    starting with one of FORMULA_START gets a leading apostrophe (which the
+    spreadsheet hides), unless the whole cell is a number ("-0.5")."""
+    text = "" if value is None else str(value)
+    if text.startswith(FORMULA_START) and not NUMBER.fullmatch(text):
+        return "'" + text
+    return text
+
+
+def csv_text(rows: Iterable[Iterable]) -> str:
+    """CSV of `rows` (the header first), one line each, every cell through
+    spreadsheet_cell: how every CSV file of the package is made."""
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerows([spreadsheet_cell(cell) for cell in row] for row in rows)
+    return buf.getvalue()

@@ -56,3 +56,39 @@ def test_as_int_reads_whole_numbers_of_any_type():
     for bad in (12.5, True, "12", None):
         with pytest.raises(Fail):
             checks.as_int(bad, "count")
+
+
+def test_expect_dtype_takes_the_dtype_as_authors_write_it():
+    """np.float64, np.dtype("float64"), "float64", torch.float32 and "torch.float32"
+    name dtypes alike; a Python value has only its type's name."""
+    import torch
+    from autograder.checks import expect_dtype
+    for spec in (np.float64, np.dtype("float64"), "float64"):
+        expect_dtype(np.zeros(2), spec, "x")
+    for spec in (torch.float32, "torch.float32", "float32", np.float32):
+        expect_dtype(torch.zeros(2), spec, "t")
+    with pytest.raises(Fail, match="dtype float32, expected float64"):
+        expect_dtype(np.zeros(2, np.float32), np.float64, "x")
+    with pytest.raises(Fail, match="dtype int, expected int64"):
+        expect_dtype(3, "int64", "n")
+    expect_dtype(3, "int", "n")
+
+
+def test_nan_never_reads_as_a_change():
+    """`not allclose` reads nan as moved (nan is close to nothing): changed() fails the
+    test instead, and compares finite answers as allclose does."""
+    y = torch.linspace(-1.0, 1.0, 6)
+    assert not checks.changed(y, y + 1e-7, "out", rtol=1e-5, atol=1e-6)
+    assert checks.changed(y, y + 1e-3, "out", rtol=1e-5, atol=1e-6)
+    for moved in (torch.full_like(y, float("nan")), y.clone().index_fill_(0, torch.tensor([2]),
+                                                                          float("inf"))):
+        assert not torch.allclose(y, moved)  # what the tests once read as "it changed"
+        assert "nan or inf" in _message(checks.changed, y, moved, "out")
+        assert "nan or inf" in _message(checks.changed, moved, y, "out")
+    assert "shape (2, 3) here, (6,) before" in _message(checks.changed, y, y.view(2, 3), "out")
+
+
+def test_expect_finite_names_what_holds_nan():
+    assert checks.expect_finite(np.arange(3), "x").tolist() == [0, 1, 2]
+    assert "x: holds nan or inf" in _message(checks.expect_finite, [1.0, np.nan], "x")
+    assert "not numbers" in _message(checks.expect_finite, np.array(["a"]), "x")

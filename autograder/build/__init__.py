@@ -4,6 +4,7 @@ submissions, regenerated from solutions/<id>/<id>.py.
     master (jupytext py:percent, otter assign format)
       -> otter assign in a temporary folder           (autograder.build.assign)
       -> student notebook -> STUDENT_PIPELINE         (autograder.build.transforms)
+      -> graded with the solution: every point / none (autograder.build.selfcheck)
       -> assignments/<id>/<id>.ipynb                  (byte-identical on every build)
       -> build/gradescope/<id>.zip                    (autograder.gradescope.package)
       -> examples/<id>/*                              (autograder/<id>/examples.py, if any;
@@ -79,10 +80,18 @@ class Built:
 
 
 def build_assignment(assignment_id: str, torch_wheel: Path | None = None) -> Built:
-    from autograder.build import examples
+    """Check the hidden tests (against the config and against their own answers),
+    then write the student notebook, the zip and the examples."""
+    from autograder.build import examples, selfcheck
     from autograder.gradescope import package
     check_hidden_tests(assignment_id)
     data = student_notebook(assignment_id)
+    solution = solution_notebook(assignment_id)
+    found = selfcheck.problems(assignment_id, solution, data)
+    if found:
+        raise BuildError("the hidden tests disagree with their own answers, so nothing was "
+                         "written:\n  " + "\n  ".join(found))
+    selfcheck.mark_checked(assignment_id)
     target = registry.get(assignment_id).student_notebook
     changed = not target.is_file() or target.read_bytes() != data
     if changed:
@@ -90,7 +99,7 @@ def build_assignment(assignment_id: str, torch_wheel: Path | None = None) -> Bui
         target.write_bytes(data)
     zip_path = package.write_zip(assignment_id, registry.get(assignment_id).gradescope_zip,
                                  torch_wheel)
-    demo = examples.write_examples(assignment_id, data, solution_notebook(assignment_id))
+    demo = examples.write_examples(assignment_id, data, solution)
     return Built(target, changed, zip_path, demo)
 
 

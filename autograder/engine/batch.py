@@ -21,7 +21,7 @@ from pathlib import Path
 from autograder import paths
 from autograder.engine import assignment as assignment_mod
 from autograder.engine import results as results_mod
-from autograder.engine import foreign, untrusted
+from autograder.engine import foreign, kept_cells, untrusted
 from autograder.engine.notebook import NotebookError, code_cells, parse_cells
 from autograder.engine.progress import Progress
 from autograder.engine.results import SubmissionResult
@@ -51,15 +51,18 @@ class Batch:
 def grade_folder(assignment_id: str, submissions: Path, out: Path, jobs: int | None = None,
                  progress: bool = True, limits: dict | None = None,
                  entries: list[Entry] | None = None, allow_unsafe: bool = False,
-                 profile: bool = False, secrets: tuple[Path, ...] = ()) -> Batch:
+                 profile: bool = False, secrets: tuple[Path, ...] = (),
+                 announce: bool = True) -> Batch:
     """Grade every entry of `submissions` into `out`; `limits` overrides the
     config's (tests use short timeouts). `entries`: the caller's own
     discovery of `submissions`, carrying what it knows that the folder does
     not (run-gradescope: Gradescope's metadata). `profile`: measure where each
     submission's time goes (runner.NotebookSession; `bench --profile`).
     `secrets`: more paths workers must never see (run-gradescope: the results
-    folder and the metadata). Raises SandboxUnavailable, before anything is
-    written, where no sandbox works and `allow_unsafe` is False."""
+    folder and the metadata). `announce`: print the sandbox's line (not for a
+    batch of the grader's own, such as build's self-check). Raises
+    SandboxUnavailable, before anything is written, where no sandbox works
+    and `allow_unsafe` is False."""
     assignment = assignment_mod.load(assignment_id, limits)
     jobs = jobs or os.cpu_count() or 1
     one_thread_for_references()
@@ -72,7 +75,8 @@ def grade_folder(assignment_id: str, submissions: Path, out: Path, jobs: int | N
         if made:
             out.rmdir()  # nothing is written where nothing can be graded
         raise
-    print(template.line(), file=sys.stderr)
+    if announce:
+        print(template.line(), file=sys.stderr)
     start = time.monotonic()
     try:
         entries, warnings = (entries, []) if entries is not None else discover(submissions)
@@ -154,6 +158,7 @@ def grade_submission(template: Template | None, assignment, result: SubmissionRe
     start = time.perf_counter()
     try:
         cells = parse_cells(read())
+        result.cells = kept_cells.keep(cells)  # the reports' copy: they never parse again
         foreign.check(cells, assignment.id, result)
         grade_cells(template, code_cells(cells), assignment, result, profile)
     except (SubmissionError, NotebookError) as exc:

@@ -12,7 +12,17 @@ the proxy sends. What must stay true:
   read and the worker is killed), and the number of calls is capped (further
   calls are refused);
 * the function runs in the grader on hostile arguments: it checks their
-  types and sizes before computing, and never calls the student.
+  types, counts from their shapes the work they would cause (what the
+  computation allocates, broadcasting included: 80 KB of q and k once
+  broadcast to 1.8 GB) and refuses beyond its bound before doing any; its
+  refusal is an error in that student's code, never the batch's; and it
+  never calls the student;
+* it answers only inputs its test made, or made of them: the student's code
+  chooses what it sends, and the answer for an input it chose (one kept from
+  another test) could be that test's expected value (hw1's LentAttention,
+  hw2's and hw4's lent references);
+* time: each call's work is bounded by its size, the calls by max_calls,
+  and the request's deadline covers the exchange, answering included.
 """
 from __future__ import annotations
 

@@ -25,8 +25,11 @@ from pathlib import Path
 
 from autograder.engine import untrusted
 
-CANVAS_NAME = re.compile(r"(?P<name>[^_\W]+)(?P<late>_LATE)?_(?P<user>\d{1,19})_"
-                         r"(?P<submission>\d{1,19})_(?P<original>.+)")
+CANVAS_NAME = re.compile(r"(?P<name>[^_\W]+)(?P<late>_LATE)?_(?P<user>[0-9]{1,19})_"
+                         r"(?P<submission>[0-9]{1,19})_(?P<original>.+)", re.DOTALL)
+"""Read to the end of the name: the original name is the student's and may hold
+any character, a newline included (without DOTALL a trailing newline left the
+file unclaimed and its LATE mark lost); ids are ASCII digits only."""
 RESUBMISSION = re.compile(r"-(?P<n>\d{1,6})(?:\.[^.]*)?$")
 GRADABLE = (".ipynb", ".zip")
 SEVERAL_FILES = "files of this student in the Canvas download"

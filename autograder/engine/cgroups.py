@@ -20,7 +20,7 @@ import re
 import time
 from pathlib import Path
 
-from autograder.engine.processes import alive
+from autograder.engine.processes import INITIAL_PID_NAMESPACE, alive, pid_namespace
 
 MOUNTINFO, OWN_CGROUP = Path("/proc/self/mountinfo"), Path("/proc/self/cgroup")
 # A batch folder's name (batch_tag): autograder-<PID namespace>.<grader pid>-<suffix>,
@@ -30,16 +30,9 @@ MOUNTINFO, OWN_CGROUP = Path("/proc/self/mountinfo"), Path("/proc/self/cgroup")
 BATCH_NAME = re.compile(r"autograder-(\d+)\.(\d+)-[A-Za-z0-9_]+(-grader)?")
 
 
-def _pid_namespace() -> int:
-    try:
-        return os.stat("/proc/self/ns/pid").st_ino
-    except OSError:
-        return 0
-
-
 def batch_tag(suffix: str) -> str:
     """The name of this grader's batch folders, unique on the machine."""
-    return f"autograder-{_pid_namespace()}.{os.getpid()}-{suffix}"
+    return f"autograder-{pid_namespace()}.{os.getpid()}-{suffix}"
 
 
 def _mounts(mountinfo: Path = MOUNTINFO) -> list[tuple[str, str, str, set[str]]]:
@@ -153,7 +146,7 @@ def sweep_stale(parent: Path) -> list[str]:
     judged only from the initial namespace by root (who sees every process).
     A folder still holding a process cannot be removed and stays. Returns
     the names removed."""
-    removed, namespace = [], _pid_namespace()
+    removed, namespace = [], pid_namespace()
     try:
         entries = [p for p in parent.iterdir() if p.is_dir()]
     except OSError:
@@ -179,14 +172,11 @@ def sweep_stale(parent: Path) -> list[str]:
     return removed
 
 
-INITIAL_PID_NAMESPACE = 0xEFFFFFFC  # the kernel's PROC_PID_INIT_INO
-
-
 def _live_pid_namespaces(proc: Path = Path("/proc")) -> set[int]:
     """The PID namespaces that hold a process; empty (nothing judged) unless
     this process is root in the initial PID namespace, the one place from
     which every process, and every namespace's, can be seen."""
-    if os.geteuid() != 0 or _pid_namespace() != INITIAL_PID_NAMESPACE:
+    if os.geteuid() != 0 or pid_namespace() != INITIAL_PID_NAMESPACE:
         return set()
     found = set()
     for entry in os.listdir(proc):

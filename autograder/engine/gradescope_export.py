@@ -10,18 +10,30 @@ and one submission_metadata.yml at its top, keyed by folder name:
         :email: ada@uni.edu
       :created_at: 2026-03-02 10:05:00.000000000 -08:00
 
-metadata_for(entry folder) gives that record in the shape of the
+metadata_for(entry) gives that record in the shape of the
 submission_metadata.json Gradescope writes when it runs an autograder
 ({"users": [{"name", "sid", "email"}], "created_at": ...}). The file is read
 as data with a safe loader (Ruby type tags read as plain values), once per
 folder and modification time, and every string in it is cleaned
 (engine.untrusted: a student chooses their own name).
+
+What must stay true: a student can upload a file of that name too, inside
+their submission folder, so the record of an entry is that of the OUTERMOST
+folder holding it (the entry itself included) that a submission_metadata.yml
+beside it lists. Regrading one submission by its path
+(`grade export/submission_123456` or its notebook) therefore still gets the
+export's record for submission_123456, and a submission_metadata.yml inside
+a submission is read only when no export above it names that submission (a
+folder copied out of its export carries no file of Gradescope's: its own yml
+is then indistinguishable from one a student wrote, see docs/security.md).
 """
 from __future__ import annotations
 
 import datetime
 import functools
+import os
 from pathlib import Path
+from stat import S_ISREG
 
 from autograder.engine import untrusted
 
@@ -31,19 +43,31 @@ MAX_DEPTH = 8
 """Nesting kept from a record (Gradescope's is 3 deep)."""
 MAX_ITEMS = 100
 """Items kept per list or mapping (the submitters of a group, the fields of a user)."""
+MAX_LEVELS = 64
+"""Folders above an entry that are looked at for an export that lists it."""
 
 
 def metadata_for(entry: Path) -> dict:
-    """The export's record for the submission folder `entry` ({} if none)."""
-    path = entry.parent / EXPORT_METADATA
+    """The export's record for `entry`, a submission folder or anything in one
+    ({} if no export lists a folder holding it)."""
+    folders = Path(os.path.abspath(entry))
+    for folder in reversed([folders, *folders.parents][:MAX_LEVELS]):  # outermost first
+        record = _record(folder.parent / EXPORT_METADATA, folder.name)
+        if record is not None:
+            return _as_json_metadata(record)
+    return {}
+
+
+def _record(path: Path, name: str) -> dict | None:
+    """The record `name` of the export file `path`, if it has one."""
     try:
-        stat = path.stat()
+        stat = os.stat(path)  # the export's own file: its folder is the instructor's
     except OSError:
-        return {}
-    if not path.is_file() or stat.st_size > MAX_BYTES:
-        return {}
-    record = _records(str(path), stat.st_mtime_ns, stat.st_size).get(entry.name)
-    return _as_json_metadata(record) if isinstance(record, dict) else {}
+        return None
+    if not S_ISREG(stat.st_mode) or stat.st_size > MAX_BYTES:
+        return None
+    record = _records(str(path), stat.st_mtime_ns, stat.st_size).get(name)
+    return record if isinstance(record, dict) else None
 
 
 @functools.lru_cache(maxsize=8)

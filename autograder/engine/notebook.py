@@ -107,7 +107,11 @@ def parse_cells(raw: bytes) -> list[dict]:
                             "Jupyter, save it and resubmit") from None
     if not isinstance(nb, dict):
         raise NotebookError("the file is JSON but not a notebook")
-    if nb.get("nbformat", 4) < 4:  # v3 kept cells in worksheets
+    version = nb.get("nbformat", 4)
+    if not isinstance(version, int) or isinstance(version, bool):
+        raise NotebookError("the notebook's nbformat field is not a version number (such as "
+                            "4); open the notebook in Jupyter, save it and resubmit")
+    if version < 4:  # v3 kept cells in worksheets
         cells = [c for ws in nb.get("worksheets", []) if isinstance(ws, dict)
                  for c in ws.get("cells", [])]
     else:

@@ -1,4 +1,5 @@
-"""Whether a process is still there, as the trusted side needs to know it."""
+"""Whether a process is still there, and which PID namespace this one is in,
+as the trusted side needs to know them."""
 from __future__ import annotations
 
 import os
@@ -19,3 +20,14 @@ def alive(pid: int) -> bool:
             return f.read().rsplit(")", 1)[1].split()[0] != "Z"
     except OSError:
         return False
+
+
+INITIAL_PID_NAMESPACE = 0xEFFFFFFC  # the kernel's PROC_PID_INIT_INO
+
+
+def pid_namespace() -> int:
+    """The inode of this process's PID namespace (0 when /proc cannot tell)."""
+    try:
+        return os.stat("/proc/self/ns/pid").st_ino
+    except OSError:
+        return 0

@@ -147,8 +147,10 @@ def lend_module(student, module: nn.Module, check_inputs: Callable, memo: Memo |
     """A module in the worker that starts with the parameters of `module` (the
     grader's, trusted) and whose forward and backward the grader computes with
     `module`, on the parameter values the worker sends. check_inputs(inputs)
-    raises for inputs the test would not send (tensors only; it bounds the
-    grader's work); `memo` may be shared by the tests lending the same model.
+    raises for inputs the test did not make (tensors only: hw4 accepts rows of
+    the ids it gave the loop), so that no input of the student's choosing is
+    answered and the grader's work is bounded; `memo` may be shared by the
+    tests lending the same model.
     Returns the worker's handle, for the rest of the current test; `module`
     belongs to this test alone (its parameters are overwritten). The worker's
     module has the parameters of `module`, one by one (an optimizer sees them

@@ -5,14 +5,12 @@ half a file and a crash never leaves one.
 """
 from __future__ import annotations
 
-import csv
 import dataclasses
-import io
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from autograder.writing import write_atomic
+from autograder.writing import csv_text, write_atomic
 
 OUTPUT_CAP = 16_000  # characters per student-visible text (well under Gradescope's limits)
 MAX_NOTES = 50
@@ -38,6 +36,9 @@ class TestResult:
     stopped: str = ""
     """Why the student's process went down during this test: "time limit",
     "crashed", or "" when it did not."""
+    grader_error: str = ""
+    """The test raised on its own side (a bug of the test, not of the answer): the
+    exception's type; its points are withheld, not lost, until a regrade."""
     profile: dict = field(default_factory=dict)
     """Where the test's time went (engine/meter.py: wall and CPU times, requests,
     callbacks): for `bench --profile`, never shown to the student."""
@@ -70,10 +71,19 @@ class SubmissionResult:
     """Seconds to start each worker ("starts") and what each code cell took
     ("cells": [index, engine/meter.py's figures] pairs): for `bench --profile`,
     never shown to the student."""
+    cells: list[dict] = field(default_factory=list)
+    """The notebook's cells as grading read them, for the reports: kind and
+    cleaned text only, bounded (engine/kept_cells.py); never shown to the
+    student; [] when the notebook could not be read."""
 
     @property
     def score(self) -> float:
         return round(sum(t.score for t in self.tests), 6)
+
+    @property
+    def needs_regrade(self) -> list[TestResult]:
+        """The tests whose points are withheld: they failed on the grader's side."""
+        return [t for t in self.tests if t.grader_error]
 
     def note(self, text: str) -> None:
         """Keep a note once, up to MAX_NOTES notes in all."""
@@ -101,8 +111,15 @@ about `<cell 11>` would vanish."""
 TEST_TEXT = {"name_format": "text", "output_format": "text"}
 
 
+NEEDS_REGRADE = ("Needs regrade: {n} test(s) could not run because of a problem in the grader, "
+                 "not in your answer; their points are withheld until your instructor fixes "
+                 "the test and grades again.")
+
+
 def to_gradescope(result: SubmissionResult) -> dict:
-    summary = "\n".join(result.notes)
+    withheld = result.needs_regrade
+    summary = "\n".join(([NEEDS_REGRADE.format(n=len(withheld))] if withheld else [])
+                        + result.notes)
     return {
         "score": result.score,
         "output": cap(summary),
@@ -142,14 +159,12 @@ def write_results_json(path: Path, result: SubmissionResult) -> None:
 
 
 def grades_csv(results: list[SubmissionResult], questions: list[str], max_total: float) -> str:
-    buf = io.StringIO()
-    writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow(["submission", "total", "max_total", *questions])
+    rows = [["submission", "total", "max_total", *questions]]
     for r in sorted(results, key=lambda r: r.submission):
         scores = r.question_scores(questions)
-        writer.writerow([r.submission, _num(r.score), _num(max_total),
-                         *(_num(scores[q]) for q in questions)])
-    return buf.getvalue()
+        rows.append([r.submission, _num(r.score), _num(max_total),
+                     *(_num(scores[q]) for q in questions)])
+    return csv_text(rows)
 
 
 def _num(x: float) -> str:

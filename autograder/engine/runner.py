@@ -23,6 +23,8 @@ from autograder.engine.student import Student, StudentError, StudentTimeout
 from autograder.engine.workers import Template, WorkerConnection, WorkerDied, WorkerTimeout
 
 log = logging.getLogger(__name__)
+WITHHELD = ("this test could not run because of a problem in the grader, not in your answer; "
+            "its points are withheld until your instructor fixes the test and grades again")
 CELL_LINE = re.compile(r'File "<cell \d{1,6}>", line (\d{1,6})')
 
 
@@ -201,9 +203,10 @@ def run_case(case: Case, session: NotebookSession, assignment: LoadedAssignment)
         result.output, result.stopped = f"not checked: {exc}", stopped_by(exc)
     except AssertionError as exc:
         result.output = str(exc) or "a check on your answer failed"
-    except Exception as exc:  # the answer broke the test itself: the student's loss, logged
+    except Exception as exc:  # the test broke on its own side: the grader's error, not the answer's
         log.warning("%s %s: %s", session.result.submission, case.id, exc, exc_info=True)
-        result.output = f"your answer could not be checked ({type(exc).__name__})"
+        result.grader_error = type(exc).__name__
+        result.output = WITHHELD
     result.seconds = time.perf_counter() - start
     if meters:
         result.profile = meters[0].read()

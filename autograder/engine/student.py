@@ -99,7 +99,9 @@ class Student:
         """Lend `func` to the worker for the rest of this test; returns the worker's
         proxy for it (bind it with define(), or pass it as an argument). Calls
         send their arguments here and get func's result: func must check them
-        (they are hostile) and never call the student. See engine/callbacks.py."""
+        (they are hostile), bound its work from their shapes before doing any,
+        answer only inputs this test made (never one the student's code chose)
+        and never call the student. See engine/callbacks.py."""
         self._callbacks.lend(name, func, max_calls, max_arg_bytes)
         return self._request({"op": protocol.CALLBACK, "name": name}, f"lend {name}")
 

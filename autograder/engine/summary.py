@@ -29,6 +29,13 @@ def table(batch, reports: list[str] = ()) -> str:
            f"{batch.seconds:.1f} s", "", *lines]
     if problems:
         out += ["", "notes (first per submission; all in each results.json):", *problems]
+    regrade = sorted(r.submission for r in batch.results if r.needs_regrade)
+    if regrade:
+        tests = sorted({f"{t.question}::{t.name}" for r in batch.results for t in r.needs_regrade})
+        out += ["", f"NEEDS REGRADE: {len(regrade)} submission(s) ({', '.join(regrade[:10])}"
+                f"{' ...' if len(regrade) > 10 else ''}): hidden tests raised on the grader's "
+                f"side ({', '.join(tests)}), so their points are withheld. Fix the tests "
+                f"(python -m autograder audit {a.id} shows them), then grade again."]
     out += ["", f"grades: {batch.out / 'grades.csv'}",
             f"per-submission results: {batch.out}/<submission>/results.json"]
     out += unwritten(batch)

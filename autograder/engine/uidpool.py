@@ -7,7 +7,11 @@ handed out again by this grader. Across
 graders on one machine, each uid in use is held with a lock on its file in
 LOCKS, and a uid newly taken from the machine is swept before its first use.
 Uids of existing users and the subordinate ranges in /etc/subuid and
-/etc/subgid (rootless containers) are never used.
+/etc/subgid (rootless containers) are never used. Graders in different PID
+namespaces take uids from different ranges (the initial namespace's is
+BASE..BASE+SPAN): a container keeps its own /run, so its graders cannot see
+the host's locks, and a sweep from the host (kill(-1) as a uid) reaches the
+container's processes of that uid.
 """
 from __future__ import annotations
 
@@ -19,8 +23,20 @@ from collections import deque
 from pathlib import Path
 from typing import Callable
 
+from autograder.engine.processes import INITIAL_PID_NAMESPACE, pid_namespace
+
 BASE, SPAN = 200_000, 100_000
+NAMESPACE_RANGES = 64
+"""Ranges for graders outside the initial PID namespace, chosen by its inode."""
 LOCKS = Path("/run/autograder-uids")
+
+
+def namespace_base(namespace: int | None = None) -> int:
+    """The first uid of the range of this (or that) PID namespace."""
+    namespace = pid_namespace() if namespace is None else namespace
+    if namespace in (INITIAL_PID_NAMESPACE, 0):
+        return BASE
+    return BASE + SPAN * (1 + namespace % NAMESPACE_RANGES)
 
 
 MAX_FAILED_SWEEPS = 8
@@ -46,8 +62,9 @@ class UidPool:
         self.held: dict[int, int] = {}  # uid -> lock file descriptor (-1 without LOCKS)
         self.dirty: set[int] = set()  # held, never handed out again
         self.cond = threading.Condition()
-        self.excluded = _taken_uids()
-        self.next = BASE
+        self.base = namespace_base()
+        self.next = self.base
+        self.excluded = _taken_uids(self.base)
         self.locks = _lock_dir()
 
     def acquire(self) -> int:
@@ -97,14 +114,14 @@ class UidPool:
 
     def _take_new(self) -> int:
         for _ in range(SPAN):
-            uid, self.next = self.next, BASE + (self.next + 1 - BASE) % SPAN
+            uid, self.next = self.next, self.base + (self.next + 1 - self.base) % SPAN
             if uid in self.held or uid in self.excluded:
                 continue
             fd = self._lock(uid)
             if fd is not None:
                 self.held[uid] = fd
                 return uid
-        raise RuntimeError(f"no free worker uid in {BASE}..{BASE + SPAN - 1}")
+        raise RuntimeError(f"no free worker uid in {self.base}..{self.base + SPAN - 1}")
 
     def _lock(self, uid: int) -> int | None:
         if self.locks is None:
@@ -130,7 +147,7 @@ def _lock_dir() -> Path | None:
         return None
 
 
-def _taken_uids() -> set[int]:
+def _taken_uids(base: int) -> set[int]:
     taken = {p.pw_uid for p in pwd.getpwall()}
     for name in ("/etc/subuid", "/etc/subgid"):
         try:
@@ -141,5 +158,5 @@ def _taken_uids() -> set[int]:
             parts = line.split(":")
             if len(parts) == 3 and parts[1].isdigit() and parts[2].isdigit():
                 start, count = int(parts[1]), int(parts[2])
-                taken |= set(range(max(start, BASE), min(start + count, BASE + SPAN)))
+                taken |= set(range(max(start, base), min(start + count, base + SPAN)))
     return taken

@@ -1,11 +1,12 @@
 """Free-response answers, collected for manual grading.
 
-The submitted notebook is read as JSON on the trusted side (never run): a
-free-response question is the Markdown cell holding the marker
-`<!-- free response: ID -->` (its prompt), and its answer is the Markdown or
-raw cells that follow, up to the next code cell, the next marker or otter's
-`<!-- END QUESTION -->`. Student text is cleaned as it is read
-(engine.untrusted), escaped everywhere it is written, and the pages forbid
+The answers come from the cells grading kept of the submitted notebook
+(SubmissionResult.cells: parsed once, as data, never run; cleaned and
+bounded where they were read, engine/kept_cells.py): a free-response
+question is the Markdown cell holding the marker `<!-- free response: ID -->`
+(its prompt), and its answer is the Markdown or raw cells that follow, up to
+the next code cell, the next marker or otter's `<!-- END QUESTION -->`. Each
+answer is capped, escaped everywhere it is written, and the pages forbid
 scripts, so an answer holding HTML is shown as text.
 """
 from __future__ import annotations
@@ -18,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from autograder.engine import untrusted
-from autograder.engine.notebook import NotebookError, cell_source, parse_cells
+from autograder.engine.notebook import cell_source
 from autograder.report.htmlpage import CSS, esc, table
 
 MARKER = re.compile(r"<!--\s*free response:\s*([\w.-]+)\s*-->")
@@ -53,16 +54,9 @@ class Sheet:
     responses: list[Response]
 
 
-def _cells(raw: bytes) -> list[dict]:
-    try:
-        return parse_cells(raw)
-    except NotebookError:  # an unreadable notebook has no responses to collect
-        return []
-
-
-def extract(raw: bytes, questions: list[str]) -> list[Response]:
-    """The responses to `questions` (in that order) found in notebook bytes."""
-    cells = _cells(raw)
+def extract(cells: list[dict], questions: list[str]) -> list[Response]:
+    """The responses to `questions` (in that order) found in a notebook's
+    cells (those grading kept: [] for a notebook that could not be read)."""
     found: dict[str, Response] = {}
     for i, cell in enumerate(cells):
         m = MARKER.search(cell_source(cell)) if cell.get("cell_type") == "markdown" else None

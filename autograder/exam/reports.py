@@ -6,31 +6,34 @@ class_report_section with the exam's reference):
     DIR/free_responses.html (and .pdf)    all of them, one student per printed page
     DIR/variant_difficulty.csv and .html  per question and variant: submissions, mean score
     DIR/identity_flags.csv                submissions whose STUDENT_ID is not the submitter
+
+Everything is read from the graded results: the identity and variants the
+hidden tests recorded, the free responses from the cells grading kept of each
+notebook (no submission is read again). A submission whose sheet cannot be
+made costs its own page and row, which say so, never the reports of the
+others; it is listed among the identity flags, for a person to look at.
 """
 from __future__ import annotations
 
-import csv
-import io
 import statistics
 from pathlib import Path
 
-from autograder.writing import write_atomic
-from autograder.engine.submissions import SubmissionError, read_notebook_bytes
+from autograder.writing import csv_text, write_atomic
 from autograder.exam import free_response, grading, identity, variants
+from autograder.report import guard
 from autograder.report.htmlpage import esc, fmt, table
 
+UNREAD = "NOT CHECKED"
+"""How the flag of a submission whose sheet could not be made starts."""
 
-def write(batch, entries, ref) -> list[str]:
+
+def write(batch, ref) -> list[str]:
     """Write every report; the lines returned are printed under the summary."""
     out: Path = batch.out
     a = batch.assignment
-    by_id = {r.submission: r for r in batch.results}
     settings = grading.settings(a.id)
-    sheets = []
-    for entry in sorted(entries, key=lambda e: e.id):
-        result = by_id.get(entry.id)
-        if result is not None:
-            sheets.append(_sheet(entry, result, ref, a.id, settings))
+    sheets = [_sheet_or_note(r, ref, settings)
+              for r in sorted(batch.results, key=lambda r: r.submission)]
     lines = ["", f"exam {a.id}:"]
     if settings.get("free_response"):
         lines += _write_free_responses(out, sheets, a.config.title)
@@ -38,7 +41,7 @@ def write(batch, entries, ref) -> list[str]:
     write_atomic(out / "variant_difficulty.csv", _csv(rows))
     write_atomic(out / "variant_difficulty.html", difficulty_html(rows, ref, a.config.title))
     lines.append(f"  difficulty per variant: {out / 'variant_difficulty.html'} (and .csv)")
-    flagged = [s for s in sheets if s.flag.startswith(identity.FLAG)]
+    flagged = [s for s in sheets if s.flag.startswith((identity.FLAG, UNREAD))]
     write_atomic(out / "identity_flags.csv", _flags_csv(flagged))
     lines.append(f"  identity flags: {len(flagged)} ({out / 'identity_flags.csv'})")
     lines += [f"    {s.submission}: {s.flag}" for s in flagged]
@@ -53,35 +56,56 @@ def _resolution(result, settings) -> identity.Resolution:
     return identity.resolve(result.submission, result.metadata, None, fields)
 
 
-def _sheet(entry, result, ref, assignment_id, settings) -> free_response.Sheet:
+def _sheet_or_note(result, ref, settings) -> free_response.Sheet:
+    """The submission's sheet, or one saying it could not be made (and why)."""
+    sheet, error = guard.attempt(f"the exam sheet of {result.submission}", _sheet,
+                                 result, ref, settings)
+    if sheet is not None:
+        return sheet
+    return free_response.Sheet(result.submission, "", f"{UNREAD}: the grader could not read "
+                               f"this submission's identity and free responses ({error}, "
+                               "logged); look at its notebook and results.json yourself", {}, [])
+
+
+def _sheet(result, ref, settings) -> free_response.Sheet:
     who = _resolution(result, settings)
-    try:
-        raw, _ = read_notebook_bytes(entry, assignment_id)
-    except (SubmissionError, OSError):
-        raw = b""
     questions = list(settings.get("free_response", []))
     # an upload that could not be graded says nothing about identity: its reason is shown instead
     flag = f"not graded: {result.error}" if result.error else (who.message() if who.flagged else "")
     return free_response.Sheet(result.submission, who.graded_as, flag,
                                variants.parameters(ref.EXAM, ref.tables(), who.graded_as),
-                               free_response.extract(raw, questions))
+                               free_response.extract(result.cells, questions))
 
 
 def _write_free_responses(out: Path, sheets, title: str) -> list[str]:
-    sections = []
+    sections, unwritten = [], []
     for s in sheets:
-        body = free_response.sheet_html(s)
-        write_atomic(out / s.submission / "free_response.html",
-                     free_response.page(f"{title}: {s.submission}", [body]))
+        body, error = guard.attempt(f"the free responses of {s.submission}", _write_sheet,
+                                    out, s, title)
+        if error:
+            unwritten.append(s.submission)
+            body = (f'<section class="student"><h1>{esc(s.submission)}</h1><p class="flag">'
+                    f"This page could not be written ({esc(error)}, logged).</p></section>")
         sections.append(body)
     combined = out / "free_responses.html"
     write_atomic(combined, free_response.page(f"{title}: free responses", sections))
     lines = [f"  free responses for manual grading: {combined} "
              f"(and {out}/<submission>/free_response.html)"]
+    if unwritten:
+        lines.append(f"  warning: the free responses of {len(unwritten)} submissions could "
+                     f"not be written: {', '.join(unwritten[:10])}")
     problem = free_response.to_pdf(combined, out / "free_responses.pdf")
     pdf = out / "free_responses.pdf"
     lines.append(f"  {problem}" if problem else f"  free responses as PDF: {pdf}")
     return lines
+
+
+def _write_sheet(out: Path, sheet, title: str) -> str:
+    """One submission's free_response.html; its body, for the combined page."""
+    body = free_response.sheet_html(sheet)
+    write_atomic(out / sheet.submission / "free_response.html",
+                 free_response.page(f"{title}: {sheet.submission}", [body]))
+    return body
 
 
 def difficulty(results, questions: list[str], max_points: dict[str, float]) -> list[dict]:
@@ -108,21 +132,16 @@ def difficulty(results, questions: list[str], max_points: dict[str, float]) -> l
     return rows
 
 
+DIFFICULTY_COLUMNS = ["question", "variant", "submissions", "mean", "max_points", "full_marks"]
+
+
 def _csv(rows: list[dict]) -> str:
-    buf = io.StringIO()
-    w = csv.DictWriter(buf, ["question", "variant", "submissions", "mean", "max_points",
-                             "full_marks"], lineterminator="\n")
-    w.writeheader()
-    w.writerows(rows)
-    return buf.getvalue()
+    return csv_text([DIFFICULTY_COLUMNS, *([r[c] for c in DIFFICULTY_COLUMNS] for r in rows)])
 
 
 def _flags_csv(flagged) -> str:
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(["submission", "graded_as", "flag"])
-    w.writerows([s.submission, s.identity, s.flag] for s in flagged)
-    return buf.getvalue()
+    return csv_text([["submission", "graded_as", "flag"],
+                     *([s.submission, s.identity, s.flag] for s in flagged)])
 
 
 def difficulty_html(rows: list[dict], ref, title: str) -> str:

@@ -6,8 +6,8 @@ from autograder.exam import reports
 from autograder.exam_midterm import reference
 
 
-def write(batch, entries) -> list[str]:
-    return reports.write(batch, entries, reference)
+def write(batch) -> list[str]:
+    return reports.write(batch, reference)
 
 
 def class_report_section(batch) -> list[str]:

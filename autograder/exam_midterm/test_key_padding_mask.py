@@ -1,8 +1,8 @@
 """key_padding_mask(lengths, n_src): the additive mask hiding padded source positions."""
 import numpy as np
 
-from autograder.testing import (expect_close, expect_dtype, expect_ndarray, expect_raises,
-                                expect_shape, fail, grading, once)
+from autograder.testing import (as_array, expect_close, expect_dtype, expect_ndarray,
+                                expect_raises, expect_shape, fail, grading, once)
 
 QUESTION = "key_padding_mask"
 
@@ -49,7 +49,13 @@ def test_accepts_integer_array(student):
 def test_rejects_invalid_lengths(student):
     """Valid lengths get an answer; a length of 0, or longer than n_src, raises ValueError"""
     # Rejecting pays only beside an answer; its values are the other tests' subject.
-    expect_shape(student.key_padding_mask([1, 3], 3), (2, 3), "key_padding_mask([1, 3], 3)")
+    what = "key_padding_mask([1, 3], 3)"
+    mask = student.key_padding_mask([1, 3], 3)
+    expect_shape(mask, (2, 3), what)
+    values = as_array(mask, what).astype(np.float64)  # a boolean mask is read as 0 and 1
+    if np.isnan(values).any() or (values == values.flat[0]).all():
+        fail(f"{what}: every entry is the same, or nan: such a mask hides nothing or "
+             "everything")
     for lengths, n_src in (([0, 2], 3), ([2, 4], 3)):
         with expect_raises(ValueError, f"key_padding_mask({lengths}, {n_src})"):
             student.key_padding_mask(lengths, n_src)

@@ -1,8 +1,8 @@
 """perplexity(logits, labels, ignore_index=-100): exp of the mean cross-entropy."""
 import numpy as np
 
-from autograder.testing import (expect_close, expect_number, expect_raises, fail, formats, grading,
-                                once)
+from autograder.testing import (changed, expect_close, expect_number, expect_raises, fail, formats,
+                                grading, once)
 
 QUESTION = "perplexity"
 
@@ -72,5 +72,8 @@ def test_rejects_nothing_to_score(student):
     got = expect_number(student.perplexity(logits, labels), what)
     if not (np.isfinite(got) and got >= 1.0):
         fail(f"{what}: {got!r} is not a perplexity (a finite number of at least 1)")
+    other = expect_number(student.perplexity(logits * 3.0, labels), what + ", logits tripled")
+    if not changed(got, other, what):
+        fail(f"{what}: the perplexity did not change when the logits did")
     with expect_raises(ValueError, "perplexity with every label -100"):
         student.perplexity(np.zeros((2, 3)), np.array([-100, -100]))

@@ -1,42 +1,56 @@
 """Hidden tests: TinySelfAttn.
 
-The student's module is driven with the reference's weights, and its
-scaled_dot_product_attention is swapped for a proxy whose answers the grader
-computes with the reference (a callback: no reference code enters the
-worker), so that a bug there costs points on that question only.
+The student's module is driven with weights the test chose (the reference's,
+mostly), and its scaled_dot_product_attention is swapped for a proxy whose
+answers the grader computes with the reference (a callback: no reference code
+enters the worker), so that a bug there costs points on that question only.
+The proxy answers only the q, k and v the module's forward on the test's own
+input and weights can pass (lent_attention.py): never an input the student's
+code chose, such as one kept from another question's hidden tests.
 """
 import torch
 
-from autograder.testing import (RemoteObject, expect_close, expect_equal, expect_raises,
-                                expect_shape, expect_tensor, fail, once, seeded)
+from autograder.testing import (RemoteObject, changed, expect_close, expect_equal,
+                                expect_raises, expect_shape, expect_tensor, fail, once, seeded)
 from autograder.hw1_attention import reference
+from autograder.hw1_attention.lent_attention import LentAttention
 
 QUESTION = "TinySelfAttn"
-MAX_SCORES = 1 << 16  # entries of q k^T one lent call may ask for (the tests need < 1,200)
 CONFIGS = [(32, 4), (12, 3), (16, 1), (24, 8)]  # (h, heads)
+MAX_WEIGHTS = 1 << 16  # values a module's state_dict may hold for the weights a test chooses
 
 
-def _attention(q, k, v, mask=None):
-    """The reference's attention on what the student's module sends, once it
-    is checked to be tensors of a size these tests produce."""
-    for t in (q, k, v) + (() if mask is None else (mask,)):
-        if not isinstance(t, torch.Tensor) or not t.is_floating_point() or t.dim() > 4:
-            raise TypeError("expected float tensors of at most 4 dimensions")
-    if q.dim() < 2 or k.dim() < 2 or q.shape[:-2].numel() * q.shape[-2] * k.shape[-2] > MAX_SCORES:
-        raise ValueError("q and k must be (..., n, d) and small")
-    with torch.no_grad():
-        out, weights = reference.scaled_dot_product_attention(q, k, v, mask)
-    return out, weights
-
-
-def _module(student, h, heads):
-    if student.has("scaled_dot_product_attention"):
+def _module(student, h, heads, lent=None):
+    """The student's TinySelfAttn(h, heads); with `lent`, its attention is the
+    grader's, for the inputs the test declares to it."""
+    if lent is not None and student.has("scaled_dot_product_attention"):
         student.define("scaled_dot_product_attention",
-                       student.callback("scaled_dot_product_attention", _attention))
+                       student.callback("scaled_dot_product_attention", lent))
     m = student.TinySelfAttn(h, heads)
     if not isinstance(m, RemoteObject):
         fail(f"TinySelfAttn({h}, {heads}) did not return a module")
     return m
+
+
+class _Driven:
+    """The student's module with weights the test loaded: each forward first
+    declares its input and those weights to the lent attention."""
+
+    def __init__(self, module, lent: LentAttention):
+        self.module, self.lent, self.state = module, lent, {}
+
+    def load(self, state: dict) -> None:
+        self.module.load_state_dict(state)
+        self.state = state
+
+    def __call__(self, x, *mask):
+        self.lent.allow(x, self.state)
+        return self.module(x, *mask)
+
+
+def _driven(student, h, heads) -> _Driven:
+    lent = LentAttention(reference.scaled_dot_product_attention)
+    return _Driven(_module(student, h, heads, lent), lent)
 
 
 @once
@@ -50,8 +64,8 @@ def _reference(ref, h, heads, seed):
 
 def _loaded(ref, student, h, heads, seed):
     reference, state = _reference(ref, h, heads, seed)
-    m = _module(student, h, heads)
-    m.load_state_dict(state)
+    m = _driven(student, h, heads)
+    m.load(state)
     return m, reference
 
 
@@ -90,20 +104,39 @@ def test_matches_reference_with_causal_mask(ref, student):
             expect_close(y, reference(x, mask), what, rtol=1e-4, atol=1e-5)
 
 
+def _chosen_weights(state) -> dict | None:
+    """Values the test chooses for the weights a module has (its own keys and shapes,
+    whatever they are): seeded, of nn.Linear's scale; None for a state that is not a
+    dict of at most MAX_WEIGHTS float values."""
+    if not isinstance(state, dict) or not state or not all(
+            isinstance(v, torch.Tensor) and v.is_floating_point() for v in state.values()):
+        return None
+    if sum(v.numel() for v in state.values()) > MAX_WEIGHTS:
+        return None
+    g = torch.Generator().manual_seed(len(state))
+    fan_in = lambda v: max(v.shape[-1], 1) if v.dim() else 1
+    return {k: (torch.rand(v.shape, generator=g) * 2 - 1) / fan_in(v) ** 0.5
+            for k, v in state.items()}
+
+
 def _expect_uses_weights(student, h, heads):
-    """A valid module answers, and its answer depends on its own weights: a stand-in
-    that ignores them (a mean of the input) earns nothing. Judged on the student's
-    own module and weights, so a values bug costs only the values tests."""
+    """A valid module answers, and its answer depends on its weights: a stand-in
+    that ignores them (a mean of the input) or answers nan earns nothing. Judged on
+    the student's own module, with weights the test chose in the module's own
+    shapes, so a values bug costs only the values tests."""
     what = f"TinySelfAttn({h}, {heads}) on x of shape (1, 5, {h})"
-    m = _module(student, h, heads)
+    m = _driven(student, h, heads)
     x = torch.randn(1, 5, h, generator=torch.Generator().manual_seed(h))
+    chosen = _chosen_weights(m.module.state_dict())
+    if chosen is not None:
+        m.load(chosen)
     y = expect_tensor(m(x), what)
     expect_shape(y, (1, 5, h), what)
-    state = m.state_dict()
-    if not isinstance(state, dict) or not state:
-        fail(f"TinySelfAttn({h}, {heads}).state_dict() holds no weights")
-    m.load_state_dict({k: v + 0.5 for k, v in state.items()})
-    if torch.allclose(expect_tensor(m(x), what), y, atol=1e-6):
+    if chosen is None:
+        fail(f"TinySelfAttn({h}, {heads}).state_dict() holds no weights (a dict of at most "
+             f"{MAX_WEIGHTS} float values)")
+    m.load({k: v + 0.5 for k, v in chosen.items()})
+    if not changed(y, expect_tensor(m(x), what), what, rtol=1e-5, atol=1e-6):
         fail(f"{what}: the output stayed the same when every weight changed: "
              "the module does not compute with its weights")
 
@@ -115,13 +148,22 @@ def test_bidirectional_influence(ref, student):
     x = torch.randn(1, 5, 16, generator=torch.Generator().manual_seed(5))
     x2 = x.clone()
     x2[0, -1] += 1.0
-    first = lambda y: expect_tensor(y, "TinySelfAttn(16, 2) output")[0, 0]
-    if torch.allclose(first(m(x)), first(m(x2)), atol=1e-6):
+    what = "TinySelfAttn(16, 2) output"
+    first = lambda y: expect_tensor(y, what)[0, 0]
+    if not changed(first(m(x)), first(m(x2)), what, rtol=1e-5, atol=1e-6):
         fail("without a mask, changing the last token did not change position 0's output: "
              "attention is not bidirectional")
     mask = ref.causal_mask(5)
-    if not torch.allclose(first(m(x, mask)), first(m(x2, mask)), atol=1e-6):
+    masked = first(m(x, mask))
+    if changed(masked, first(m(x2, mask)), what, rtol=1e-5, atol=1e-6):
         fail("with a causal mask, changing the last token changed position 0's output")
+    # What a causal mask must leave: position 0 still sees itself (an output of
+    # zeros, or a constant, with a mask would pass the line above).
+    x3 = x.clone()
+    x3[0, 0] += 1.0
+    if not changed(masked, first(m(x3, mask)), what, rtol=1e-5, atol=1e-6):
+        fail("with a causal mask, changing the first token did not change position 0's "
+             "output: the masked output does not depend on the input")
 
 
 def test_rejects_indivisible_heads(student):

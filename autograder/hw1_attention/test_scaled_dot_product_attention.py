@@ -1,7 +1,8 @@
 """Hidden tests: scaled_dot_product_attention."""
 import torch
 
-from autograder.testing import agrees, expect_close, expect_shape, expect_tensor, fail
+from autograder.testing import (agrees, changed, expect_close, expect_finite, expect_shape,
+                                expect_tensor, fail)
 
 QUESTION = "scaled_dot_product_attention"
 SHAPES = [  # (batch dims, n_q, n_k, d_k, d_v)
@@ -55,6 +56,23 @@ def _unmasked_right(ref, student, q, k, v) -> bool:
     return agrees(w, ref.scaled_dot_product_attention(q, k, v)[1], rtol=1e-4, atol=1e-6)
 
 
+def _expect_attention(student, q, k, v, mask, what):
+    """The answer for q, k, v is attention's work, judged without the reference (for
+    a test whose subject is not the values): finite weights and output, the weights
+    changing with q and with k, the output with v. A stand-in that never compares q
+    with k (a softmax of the mask alone, or of the keys alone) earns nothing."""
+    call = lambda *qkv: _pair(student.scaled_dot_product_attention(*qkv, mask), what)
+    out, w = call(q, k, v)
+    g = torch.Generator().manual_seed(13)
+    other = lambda t: torch.randn(t.shape, generator=g)
+    for name, (q2, k2) in (("q", (other(q), k)), ("k", (q, other(k)))):
+        if not changed(w, call(q2, k2, v)[1], what + ": weights"):
+            fail(f"{what}: the weights stay the same when {name} changes: they do not "
+                 "compare the queries with the keys")
+    if not changed(out, call(q, k, other(v))[0], what + ": out"):
+        fail(f"{what}: the output stays the same when v changes: it is not weights @ v")
+
+
 def _expect_mask_applied(w, mask, what):
     """Weights judged without the reference: keys the mask sets to -inf get weight 0."""
     hidden = torch.broadcast_to(torch.isinf(mask), w.shape)
@@ -75,10 +93,13 @@ def test_values_with_masks(ref, student):
         out, w = _pair(student.scaled_dot_product_attention(q, k, v, mask), what)
         if not unmasked_right:  # the values are another test's subject: only the mask here
             _expect_mask_applied(w, mask, what + ": weights")
+            expect_finite(w, what + ": weights")
             continue
         ref_out, ref_w = ref.scaled_dot_product_attention(q, k, v, mask)
         expect_close(w, ref_w, what + ": weights", rtol=1e-4, atol=1e-6)
         expect_close(out, ref_out, what + ": out", rtol=1e-4, atol=1e-5)
+    if not unmasked_right:  # masks applied to weights that must still be attention's
+        _expect_attention(student, q, k, v, causal, "mask causal (6, 6)")
 
 
 def test_keyword_mask(ref, student):
@@ -94,11 +115,14 @@ def test_keyword_mask(ref, student):
     _, unmasked = _pair(student.scaled_dot_product_attention(q, k, v), "no mask")
     if agrees(w, unmasked, rtol=1e-6, atol=1e-7):
         fail("mask=causal_mask(5): the weights are those without a mask")
+    # Compared with itself, an answer must first be attention's work at all.
+    _expect_attention(student, q, k, v, mask, "causal_mask(5)")
 
 
 def test_large_scores_stay_finite(ref, student):
     """scores in the thousands give finite weights, the reference's wherever moderate scores give them"""
     q, k, v = _inputs((2,), 6, 6, 8, 8, seed=11)
+    alone = None  # a mask under which the weights were judged on their own terms
     for mask, name in ((None, "no mask"), (ref.causal_mask(6), "causal mask")):
         what = f"|q k^T| in the thousands, {name}"
         out, w = _pair(student.scaled_dot_product_attention(q * 40.0, k * 40.0, v, mask), what)
@@ -112,6 +136,10 @@ def test_large_scores_stay_finite(ref, student):
         if agrees(moderate, ref.scaled_dot_product_attention(q, k, v, mask)[1], 1e-4, 1e-6):
             ref_out, ref_w = ref.scaled_dot_product_attention(q * 40.0, k * 40.0, v, mask)
             expect_close(w, ref_w, what + ": weights", rtol=1e-4, atol=1e-5)
+        elif alone is None:
+            alone = (mask, name)
+    if alone is not None:  # finite and changing, but are they attention's weights at all?
+        _expect_attention(student, q, k, v, *alone)
 
 
 def test_seed_tables(student):

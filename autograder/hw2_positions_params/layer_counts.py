@@ -27,6 +27,14 @@ def check(student, name: str, want: int, d, *d_ff) -> None:
     expect_equal(as_int(getattr(student, name)(d, *d_ff), what), want, what)
 
 
+def _expect_a_count(count: int, d: int, what: str) -> None:
+    """For a test that judges a count on its own terms: at least d^2 (a layer holds a
+    d x d matrix at least), so a stand-in (0, d, a constant) earns nothing."""
+    if count < d * d:
+        fail(f"{what} is {count}, below d^2 = {d * d}: a layer holds at least one d x d "
+             "matrix")
+
+
 def keyword_and_none(student, name: str) -> None:
     """d_ff as a keyword counts as given in place, d_ff=None as omitted, and d matters."""
     # Compared with the student's own counts, so a wrong count (the other tests' subject)
@@ -39,6 +47,7 @@ def keyword_and_none(student, name: str) -> None:
         expect_equal(f(*args, **kwargs), f(*same), f"{what}, compared with {name}{same}")
     if f(12, d_ff=30) == f(13, d_ff=30):
         fail(f"{name}(12, d_ff=30) and (13, d_ff=30) are equal: d is ignored")
+    _expect_a_count(as_int(f(40), f"{name}(40)"), 40, f"{name}(40)")
 
 
 def huge_widths(student, name: str, layer: str, closed_form) -> None:
@@ -54,4 +63,4 @@ def huge_widths(student, name: str, layer: str, closed_form) -> None:
         if small:
             check(student, name, closed_form(*args), *args)
         else:
-            as_int(f(*args), f"{name}{args}")
+            _expect_a_count(as_int(f(*args), f"{name}{args}"), d, f"{name}{args}")

@@ -4,7 +4,9 @@ Expected values are torch's own (TransformerDecoderLayer on the meta
 device). A decoder count may be written on top of encoder_layer_param_count;
 that helper is swapped for a proxy whose answers the grader computes with the
 reference (a callback: no reference code enters the worker), so that a
-mistake in the encoder count costs points on that question only.
+mistake in the encoder count costs points on that question only. The proxy
+answers only the widths the test has asked the student's decoder count about:
+never widths the student's code chose.
 """
 import numbers
 
@@ -17,20 +19,53 @@ LAYER = "TransformerDecoderLayer"
 MAX_WIDTH = 10**7  # widths the lent encoder count accepts (the tests use up to 10^6)
 
 
-def _encoder_count(d, d_ff=None):
-    """The reference's encoder count, for widths that are ints of a sane size."""
+class _LentEncoderCount:
+    """The reference's encoder count, for the widths of the decoder counts the test
+    asked for: an encoder count at widths the student's code chose could be one of
+    encoder_layer_param_count's hidden answers."""
+
+    def __init__(self):
+        self.asked: set[tuple[int, int]] = set()  # (d, d_ff), d_ff omitted counted as 4 d
+
+    def allow(self, d, d_ff=None) -> None:
+        self.asked.add(_widths(d, d_ff))
+
+    def __call__(self, d, d_ff=None):
+        widths = _widths(d, d_ff)
+        if widths not in self.asked:
+            raise ValueError("the grader's encoder_layer_param_count, lent for this test, "
+                             "answers only the widths the test gives decoder_layer_param_count")
+        return int(reference.encoder_layer_param_count(*widths))
+
+
+def _widths(d, d_ff) -> tuple[int, int]:
+    """(d, d_ff) as ints of a sane size, d_ff None as 4 d."""
     for width in (d, 4 if d_ff is None else d_ff):
         if isinstance(width, bool) or not isinstance(width, numbers.Integral) \
                 or not 1 <= width <= MAX_WIDTH:
             raise ValueError(f"widths must be ints from 1 to {MAX_WIDTH}")
-    return int(reference.encoder_layer_param_count(int(d), None if d_ff is None else int(d_ff)))
+    return int(d), 4 * int(d) if d_ff is None else int(d_ff)
+
+
+class _Student:
+    """The student, whose decoder count first lets the lent encoder count answer
+    the widths it is asked about."""
+
+    def __init__(self, student, lent: _LentEncoderCount):
+        self._student, self._lent = student, lent
+
+    def decoder_layer_param_count(self, d, *args, **kwargs):
+        self._lent.allow(d, *args, **kwargs)
+        return self._student.decoder_layer_param_count(d, *args, **kwargs)
 
 
 def _student(student):
-    if student.has("encoder_layer_param_count"):
-        student.define("encoder_layer_param_count",
-                       student.callback("encoder_layer_param_count", _encoder_count))
-    return student
+    if not student.has("encoder_layer_param_count"):
+        return student
+    lent = _LentEncoderCount()
+    student.define("encoder_layer_param_count",
+                   student.callback("encoder_layer_param_count", lent))
+    return _Student(student, lent)
 
 
 def _check(student, want, d, *d_ff):

@@ -11,8 +11,8 @@ import math
 
 import numpy as np
 
-from autograder.testing import (agrees, as_array, expect_close, expect_dtype, expect_ndarray,
-                                expect_raises, expect_shape, fail, once)
+from autograder.testing import (agrees, as_array, changed, expect_close, expect_dtype,
+                                expect_ndarray, expect_raises, expect_shape, fail, once)
 
 QUESTION = "sinusoidal_pe"
 GRID = [(1, 2), (6, 8), (2, 4), (9, 6), (50, 16), (33, 10), (100, 64), (17, 2), (128, 128),
@@ -30,6 +30,15 @@ def _pe(student, n_pos, d):
     pe = as_array(student.sinusoidal_pe(n_pos, d), what)
     expect_shape(pe, (n_pos, d), what)
     return pe, what
+
+
+def _expect_a_table(pe, what):
+    """For a test that judges the table on its own terms: finite sines and cosines
+    (within [-1, 1]) whose rows change with the position (zeros are not a table)."""
+    if not changed(np.broadcast_to(pe[:1], pe.shape), pe, what):
+        fail(f"{what}: every row of the table is the same: it does not encode the position")
+    if np.abs(pe).max() > 1.0 + 1e-12:
+        fail(f"{what}: an entry lies outside [-1, 1]: the table is not sines and cosines")
 
 
 def test_type_shape_dtype(student):
@@ -68,6 +77,8 @@ def test_large_positions(ref, student):
             expect_close(pe, _ref(ref, n_pos, d), what, rtol=0, atol=1e-8)
         elif not np.all(np.isfinite(pe)):
             fail(f"{what}: the table holds nan or inf")
+        else:
+            _expect_a_table(pe.astype(np.float64), what)
 
 
 def test_no_positions(student):
@@ -98,11 +109,13 @@ def test_relative_position_figures(student):
 
 def _expect_valid_input_works(student):
     """Points for rejecting bad input count only beside an answer to valid input: a
-    finite (6, 8) table (its values are the value tests' subject)."""
+    finite (6, 8) table of sines and cosines that change with the position (its values
+    are the value tests' subject)."""
     table = as_array(student.sinusoidal_pe(6, 8), "sinusoidal_pe(6, 8)")
     expect_shape(table, (6, 8), "sinusoidal_pe(6, 8)")
     if not np.isfinite(table.astype(np.float64)).all():
         fail("sinusoidal_pe(6, 8): the table holds nan or inf")
+    _expect_a_table(table.astype(np.float64), "sinusoidal_pe(6, 8)")
 
 
 def test_rejects_bad_d(student):

@@ -89,14 +89,18 @@ def test_leading_dimensions(student):
 
 
 def _expect_responds(student, shape):
-    """The loss depends on the logits of selected positions: a test whose subject is
-    compared with the student's own answers pays nothing for a constant."""
+    """The loss depends on the logits of selected positions and on their labels: a test
+    whose subject is compared with the student's own answers pays nothing for a constant,
+    nor for a function of the logits alone (a log-sum-exp never reads the labels)."""
     logits, labels = _inputs(shape, seed=60)
     what = f"mlm_loss(logits {shape}, labels {shape[:-1]})"
     a = _loss(student, logits, labels, what)
     b = _loss(student, logits * 2.0 + 1.0, labels, what + " with other logits")
     if _same(a, b):
         fail(f"{what}: the loss did not change when the logits of the selected positions did")
+    relabelled = torch.where(labels == -100, labels, (labels + 1) % shape[-1])
+    if _same(a, _loss(student, logits, relabelled, what + " with other labels")):
+        fail(f"{what}: the loss did not change when the labels of the selected positions did")
 
 
 def test_ignored_positions_do_not_count(student):
@@ -153,6 +157,8 @@ def test_large_logits_stay_finite(student):
         moderate = _loss(student, logits, labels, f"mlm_loss(logits {shape})")
         if agrees(moderate, _expected(logits, labels), rtol=1e-5, atol=1e-6):
             expect_close(loss, _expected(logits * 2000.0, labels), what, rtol=1e-5, atol=1e-4)
+        else:  # judged on its own terms: it must still be a loss of the logits and labels
+            _expect_responds(student, shape)
 
 
 def test_gradient_flows_to_logits(student):
@@ -179,3 +185,4 @@ def test_gradient_flows_to_logits(student):
         if not agrees(along, slope, rtol=1e-3, atol=1e-5):
             fail(f"{what}: along a random direction it gives a slope of {along:.6g}, but the "
                  f"loss itself changes at a rate of {slope:.6g}")
+    _expect_responds(student, (10, 7))  # a constant attached to the logits has slope 0 too

@@ -10,7 +10,7 @@ a bug in train_classifier costs nothing here.
 
 import torch
 
-from autograder.testing import (StudentError, StudentModule, expect_close, expect_equal,
+from autograder.testing import (StudentError, StudentModule, changed, expect_close, expect_equal,
                                 expect_int, expect_shape, expect_tensor, fail, once)
 from autograder.hw4_bert_finetuning import common
 from autograder.hw4_bert_finetuning import reference as ref
@@ -133,13 +133,18 @@ def test_attention_is_bidirectional(student):
     """changing only the last token changes the [CLS] logits"""
     model = _loaded(student, DEFAULTS, common.reference_state(3))
     ids = _ids(3, 4, 9, 100)
-    changed = ids.clone()
-    changed[:, -1] = (changed[:, -1] + 1) % 100
+    last = ids.clone()
+    last[:, -1] = (last[:, -1] + 1) % 100
     a = expect_tensor(model(ids), "logits")
-    b = expect_tensor(model(changed), "logits")
-    if torch.allclose(a, b, rtol=0, atol=1e-6):
+    b = expect_tensor(model(last), "logits")
+    if not changed(a, b, "logits", atol=1e-6):
         fail("changing the last token left the logits unchanged: position 0 cannot see the "
              "tokens after it (a causal mask, or the head reads something else)")
+    first = ids.clone()  # and [CLS]'s logits read [CLS] itself, not the last token alone
+    first[:, 0] = (first[:, 0] + 1) % 100
+    if not changed(a, expect_tensor(model(first), "logits"), "logits", atol=1e-6):
+        fail("changing the first token left the logits unchanged: they do not read "
+             "position 0")
 
 
 def test_seeded_construction(student):

@@ -1,7 +1,7 @@
 """Hidden tests: bidirectional_self_attention."""
 import numpy as np
 
-from autograder.testing import agrees, expect_close, expect_ndarray, expect_shape, fail
+from autograder.testing import agrees, changed, expect_close, expect_ndarray, expect_shape, fail
 
 QUESTION = "bidirectional_self_attention"
 CONFIGS = [(9, 8, 2), (5, 12, 3), (7, 16, 4), (4, 6, 1), (6, 8, 8), (3, 10, 5)]  # (T, d, heads)
@@ -45,8 +45,17 @@ def _expect_depends_on_x(student, args, heads, w, what):
     """The weights change with x: a test judged on the student's own answers pays nothing
     for weights that ignore the scores."""
     _, other = _call(student, (args[0] * 2.0, *args[1:]), heads, what + " with x doubled")
-    if np.shape(other) == np.shape(w) and np.allclose(other, w, rtol=0, atol=1e-12):
+    if np.shape(other) == np.shape(w) and not changed(w, other, what + ": weights", atol=1e-12):
         fail(f"{what}: the weights did not change when x did")
+
+
+def _expect_queries_compared(w, what):
+    """Different queries get different weights: attention compares each query with the
+    keys (a stand-in that weighs the keys alone gives every query the same row)."""
+    if not changed(np.broadcast_to(w[..., :1, :], np.shape(w)), w, what + ": weights",
+                   atol=1e-12):
+        fail(f"{what}: every query has the same weights: they do not compare the queries "
+             "with the keys")
 
 
 def test_rows_sum_to_one_and_see_the_future(student):
@@ -62,6 +71,7 @@ def test_rows_sum_to_one_and_see_the_future(student):
         upper = w[:, np.triu_indices(T, k=1)[0], np.triu_indices(T, k=1)[1]]
         if not np.all(upper > 0):
             fail(f"{what}: a weight above the diagonal is 0: attention must be bidirectional")
+        _expect_queries_compared(w, what)
 
 
 def test_large_scores_stay_finite(ref, student):
@@ -80,3 +90,5 @@ def test_large_scores_stay_finite(ref, student):
     if agrees(moderate, ref.bidirectional_self_attention(x, *weights, 2)[1], 1e-5, 1e-7):
         ref_w = ref.bidirectional_self_attention(x * 150.0, *weights, 2)[1]
         expect_close(w, ref_w, what + ": weights", rtol=1e-4, atol=1e-6)
+    else:  # judged on their own terms: they must still be attention's weights
+        _expect_queries_compared(moderate, "x of shape (6, 8), heads=2")

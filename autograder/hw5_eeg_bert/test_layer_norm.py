@@ -1,7 +1,8 @@
 """Hidden tests: layer_norm."""
 import numpy as np
 
-from autograder.testing import agrees, expect_close, expect_ndarray, expect_shape, fail
+from autograder.testing import (agrees, expect_close, expect_finite, expect_ndarray, expect_shape,
+                                fail)
 
 QUESTION = "layer_norm"
 # Rows whose variance is about 100 (a row of two values: above 1 but for one chance in
@@ -47,6 +48,12 @@ def test_eps_inside_square_root(ref, student):
     formula = agrees(normalised, ref.layer_norm(plain), VALUES_RTOL, 1e-9)
     if np.ptp(normalised) == 0:
         fail("layer_norm(x of shape (4, 8)): every value of the result is the same")
+    # Judged on its own terms below, the result must still be a normalisation: finite,
+    # and the same for the rows scaled and shifted (var 100 to 900: eps is lost in it).
+    expect_finite(normalised, "layer_norm(x of shape (4, 8))")
+    if not agrees(student.layer_norm(plain * 3.0 + 7.0), normalised, rtol=1e-4, atol=1e-6):
+        fail("layer_norm(3 x + 7) differs from layer_norm(x): the result does not normalise "
+             "the scale and offset of its input")
     x = np.random.default_rng(2).normal(size=(4, 8)) * 0.3
     for eps in (0.5, 1e-2) if formula else ():
         what = f"layer_norm(x, eps={eps})"

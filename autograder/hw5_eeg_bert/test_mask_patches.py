@@ -40,16 +40,20 @@ def test_positions_as_array_or_tuple(student):
         as_list = student.mask_patches(z, [int(p) for p in positions], m)
         expect_close(student.mask_patches(z, positions, m), as_list,
                      what + " (compared with the same positions as a list)", rtol=0, atol=0)
-        _expect_masks(z, as_list, what)
+        _expect_masks(z, as_list, what, len(positions))
 
 
-def _expect_masks(z, out, what):
-    """The answer is not z unchanged: a test judged on the student's own answers pays
-    nothing for a function that masks nothing."""
+def _expect_masks(z, out, what, masked: int):
+    """The answer is z with `masked` rows changed: a test judged on the student's own
+    answers pays nothing for a function that masks nothing, or changes every row (nan
+    included)."""
     if np.shape(out) != np.shape(z):
         fail(f"{what}: the result is not an array of z's shape")
     if np.array_equal(out, z):
         fail(f"{what}: the result is z unchanged; nothing was masked")
+    rows = int((~np.all(np.asarray(out) == z, axis=-1)).sum())  # nan differs from everything
+    if rows != masked:
+        fail(f"{what}: {rows} rows of z changed, not the {masked} masked ones")
 
 
 def test_input_not_modified(student):
@@ -61,4 +65,4 @@ def test_input_not_modified(student):
     if same_object:
         fail("mask_patches(z, ...) returned z itself, not a copy")
     _expect_masks(np.arange(36, dtype=np.float64).reshape(9, 4), out,
-                  "mask_patches(z of shape (9, 4), [4, 8], mask_vector)")
+                  "mask_patches(z of shape (9, 4), [4, 8], mask_vector)", 2)

@@ -1,7 +1,7 @@
 """Hidden tests: masked_reconstruction_loss."""
 import numpy as np
 
-from autograder.testing import expect_close, expect_number, expect_raises, fail
+from autograder.testing import changed, expect_close, expect_number, expect_raises, fail
 
 QUESTION = "masked_reconstruction_loss"
 CASES = [(8, 16, [3, 7]), (8, 16, [0]), (5, 4, [0, 2, 4]), (6, 9, [5, 1])]  # (P, L, masked)
@@ -63,8 +63,8 @@ def _expect_responds(student, recon, target, masked, what):
     pays nothing for a constant."""
     moved = recon.copy()
     moved[masked[0]] += 1.0
-    if _loss(student, moved, target, masked, what + ", a masked row changed") == \
-            _loss(student, recon, target, masked, what):
+    after = _loss(student, moved, target, masked, what + ", a masked row changed")
+    if not changed(_loss(student, recon, target, masked, what), after, what):
         fail(f"{what}: the loss did not change when a masked row did")
 
 

@@ -1,7 +1,7 @@
 """Hidden tests: cross_attention."""
 import numpy as np
 
-from autograder.testing import agrees, expect_close, expect_ndarray, expect_shape, fail
+from autograder.testing import agrees, changed, expect_close, expect_ndarray, expect_shape, fail
 
 QUESTION = "cross_attention"
 CONFIGS = [(7, 9, 8, 2), (9, 7, 8, 2), (3, 11, 12, 3), (5, 5, 16, 4), (1, 6, 6, 1), (4, 2, 16, 8)]
@@ -52,8 +52,17 @@ def _expect_depends_on_inputs(student, args, heads, w, what):
     nothing for weights that ignore the scores."""
     _, other = _call(student, (args[0] * 2.0, args[1] * 2.0, *args[2:]), heads,
                      what + " with y and h doubled")
-    if np.shape(other) == np.shape(w) and np.allclose(other, w, rtol=0, atol=1e-12):
+    if np.shape(other) == np.shape(w) and not changed(w, other, what + ": weights", atol=1e-12):
         fail(f"{what}: the weights did not change when y and h did")
+
+
+def _expect_queries_compared(w, what):
+    """Different decoder positions get different weights: cross-attention compares each
+    query with the keys (a stand-in weighing the keys alone gives every query one row)."""
+    if not changed(np.broadcast_to(w[..., :1, :], np.shape(w)), w, what + ": weights",
+                   atol=1e-12):
+        fail(f"{what}: every decoder position has the same weights: they do not compare "
+             "the queries with the keys")
 
 
 def test_every_encoder_position_visible(student):
@@ -67,6 +76,7 @@ def test_every_encoder_position_visible(student):
             fail(f"{what}: a row of weights does not sum to 1 over the encoder positions")
         if not np.all(w > 0):
             fail(f"{what}: a weight is 0: cross-attention has no mask")
+        _expect_queries_compared(w, what)
 
 
 def test_decoder_positions_independent(student):
@@ -78,10 +88,16 @@ def test_decoder_positions_independent(student):
     out2, _ = _call(student, args, 2, "y with row 3 changed")
     expect_shape(out2, (7, 8), "y with row 3 changed: out")
     others = [i for i in range(7) if i != 3]
-    if not np.allclose(out[others], out2[others], rtol=0, atol=1e-7):
+    if changed(out[others], out2[others], "y with row 3 changed: out", atol=1e-7):
         fail("changing decoder row 3 changed the output of another decoder row")
-    if np.allclose(out[3], out2[3], rtol=0, atol=1e-9):
+    if not changed(out[3], out2[3], "y with row 3 changed: out", atol=1e-9):
         fail("changing decoder row 3 did not change its own output")
+    # Rows that are independent must still read the encoder: out depends on h.
+    args[1] = args[1] + 1.0
+    out3, _ = _call(student, args, 2, "h changed")
+    if not changed(out2, out3, "h changed: out", atol=1e-9):
+        fail("changing the encoder states h did not change the output: cross-attention "
+             "reads h")
 
 
 def test_large_scores_stay_finite(ref, student):
@@ -101,3 +117,5 @@ def test_large_scores_stay_finite(ref, student):
     if agrees(moderate, ref.cross_attention(y, h, *weights, 2)[1], rtol=1e-5, atol=1e-7):
         expect_close(w, ref.cross_attention(*large, 2)[1], what + ": weights",
                      rtol=1e-4, atol=1e-6)
+    else:  # judged on their own terms: they must still be attention's weights
+        _expect_queries_compared(moderate, _what(7, 9, 8, 2))

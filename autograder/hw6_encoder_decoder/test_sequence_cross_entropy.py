@@ -3,7 +3,7 @@ import math
 
 import numpy as np
 
-from autograder.testing import agrees, expect_close, expect_number, fail
+from autograder.testing import agrees, changed, expect_close, expect_number, fail
 
 QUESTION = "sequence_cross_entropy"
 
@@ -54,3 +54,7 @@ def test_large_logits_stay_finite(ref, student):
     if agrees(moderate, ref.sequence_cross_entropy(logits, labels), rtol=1e-9, atol=1e-12):
         expect_close(loss, ref.sequence_cross_entropy(logits * 3000.0, labels), what,
                      rtol=1e-9, atol=1e-9)
+    elif not changed(moderate, _ce(student, logits, (labels + 1) % 20, "other labels"),
+                     "logits of shape (6, 20)"):
+        # judged on its own terms, it must still be a loss of the labels
+        fail("logits of shape (6, 20): the loss did not change when the labels did")

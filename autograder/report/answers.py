@@ -1,9 +1,9 @@
 """The students' own answers: what they wrote in the cells that define a stub.
 
-Used by the similarity report. What must stay true: a notebook is read
-again through engine.submissions (no link followed, sizes bounded) and
-parsed as data only (engine.notebook); the text kept is cleaned once here
-(engine.untrusted) and capped; every line the student notebook hands out
+Used by the similarity report. What must stay true: the text is what grading
+kept of the notebook (SubmissionResult.cells, engine/kept_cells.py: cleaned
+and bounded once, where it was read); no submission is read or parsed again
+here. An answer is capped, and every line the student notebook hands out
 (signatures, docstrings, starter code, the master's comments) is removed, so
 what remains is the student's.
 """
@@ -14,23 +14,17 @@ import json
 import re
 
 from autograder import registry
-from autograder.engine import untrusted
-from autograder.engine.notebook import NotebookError, cell_source, parse_cells
-from autograder.engine.submissions import Entry, SubmissionError, read_notebook_bytes
+from autograder.engine.notebook import cell_source
+from autograder.engine.results import SubmissionResult
 
 ANSWER_CHARS = 20_000
 """Characters kept of one answer (one question of one submission)."""
 
 
-def of_entry(entry: Entry, assignment_id: str, stubs: list[str]) -> dict[str, str]:
-    """{stub: the student's text for it} for one submission; {} when its
-    notebook cannot be read (grading said why)."""
-    try:
-        raw, _ = read_notebook_bytes(entry, assignment_id)
-        cells = parse_cells(raw)
-    except (SubmissionError, NotebookError):
-        return {}
-    return of_cells([cell_source(c) for c in cells if c.get("cell_type") == "code"],
+def of_result(result: SubmissionResult, assignment_id: str, stubs: list[str]) -> dict[str, str]:
+    """{stub: the student's text for it} for one graded submission, from the
+    cells grading kept ({} when its notebook could not be read)."""
+    return of_cells([cell_source(c) for c in result.cells if c.get("cell_type") == "code"],
                     stubs, handed_out(assignment_id))
 
 
@@ -52,7 +46,7 @@ def of_cells(code_cells: list[str], stubs: list[str], given: frozenset[str]) -> 
             found.setdefault(stub, []).append(source)
     answers = {}
     for stub, sources in found.items():
-        text = untrusted.text("\n".join(sources), ANSWER_CHARS)
+        text = "\n".join(sources)[:ANSWER_CHARS]  # each source is cleaned text already
         own = [line for line in text.split("\n") if line.strip() and line.strip() not in given]
         if own:
             answers[stub] = "\n".join(own)

@@ -106,7 +106,11 @@ def _other_assignments(results, assignment_id: str) -> list[str]:
 def _problems(found) -> list[str]:
     if not found:
         return ["<h2>Limits and errors</h2>", "<p>No submission hit a limit or an error.</p>"]
-    return ["<h2>Limits and errors</h2>",
+    regrade = sorted({p.submission for p in found if p.kind == "needs regrade"})
+    warning = [f"<p class=\"failed\">{len(regrade)} submissions need a regrade: hidden tests "
+               "raised on the grader's side, so their points are withheld (below). Fix the "
+               "tests, then grade again.</p>"] if regrade else []
+    return ["<h2>Limits and errors</h2>", *warning,
             f"<p>{len({p.submission for p in found})} submissions hit a limit or an error.</p>",
             table(["submission", "kind", "detail"], [[p.submission, p.kind, p.detail]
                                                      for p in found])]

@@ -3,8 +3,12 @@
 DIR/gradebook.csv: one row per student (per roster row when there is a
 roster, else per submitter of each submission: every member of a group gets
 the group's row) with a status: graded, late, missing (on the roster, no
-submission) or not graded (the submission could not be run, or was not a
-notebook); a submission no roster row claims is listed with on_roster "no".
+submission), ambiguous (several submissions name this roster row: none is
+taken, the note says which), not graded (the submission could not be run,
+or was not a notebook) or needs regrade (a hidden test raised on the
+grader's side: its points are withheld, the note names it, and canvas.csv
+leaves the score blank until the regrade); a submission no roster row claims is listed with
+on_roster "no", and the note says why when the match was unclear.
 
 DIR/canvas.csv: Canvas's gradebook import format (Student, ID, SIS User ID,
 SIS Login ID, Section, then one column for this assignment and a "Points
@@ -17,19 +21,19 @@ column for this assignment when it is a Canvas export ("<title> (<id>)"),
 else the assignment's title. Missing students get an empty cell, which
 Canvas leaves ungraded.
 
-Names and notes are the students' text: a cell that a spreadsheet would run
-as a formula (starting with = + - @) is written with a leading apostrophe.
+Names and notes are the students' text: like every CSV of the package, both
+files are made by writing.csv_text, which writes a cell a spreadsheet would
+run as a formula (starting with = + - @) with a leading apostrophe.
 """
 from __future__ import annotations
 
-import csv
-import io
 from dataclasses import dataclass
 
 from autograder.engine.results import SubmissionResult
 from autograder.report.lateness import Timing
-from autograder.report import roster
+from autograder.report import guard, roster
 from autograder.report.roster import RosterStudent
+from autograder.writing import csv_text
 
 GRADEBOOK_COLUMNS = ["student", "section", "submission", "status", "on_roster", "total",
                      "max_total", "percent", "submitted", "late_by", "note"]
@@ -46,13 +50,17 @@ class Row:
     """"yes", "no" or "" (no roster given)."""
     member: dict | None = None
     """Without a roster: the submitter this row is for (one row per member of a group)."""
+    problem: str = ""
+    """Why matching the roster left this row or submission unmatched (roster.Matching)."""
 
     @property
     def status(self) -> str:
         if self.result is None:
-            return "missing"
+            return "ambiguous" if self.problem else "missing"
         if self.result.error:
             return "not graded"
+        if self.result.needs_regrade:
+            return "needs regrade"
         return "late" if self.timing and self.timing.late else "graded"
 
     @property
@@ -66,12 +74,17 @@ class Row:
 
     @property
     def note(self) -> str:
-        """The error, else the first note, else who shares a group submission."""
+        """Why the roster match is unclear, else the error, else the first note,
+        else who shares a group submission."""
         r = self.result
-        if r is None:
-            return ""
-        if r.error or r.notes:
-            return r.error or r.notes[0]
+        if self.problem or r is None:
+            return self.problem
+        if r.error:
+            return r.error
+        if r.needs_regrade:
+            return "points withheld: " + withheld(r)
+        if r.notes:
+            return r.notes[0]
         group = roster.members(r)
         if len(group) < 2:
             return ""
@@ -79,57 +92,69 @@ class Row:
 
 
 def gradebook_csv(rows: list[Row], max_total: float) -> str:
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(GRADEBOOK_COLUMNS)
-    for row in rows:
+    def cells(row: Row) -> list:
         r, t = row.result, row.timing
-        w.writerow([_text(row.name), _text(row.student.section if row.student else ""),
-                    r.submission if r else "", row.status, row.on_roster,
-                    _num(r.score) if r else "", _num(max_total),
-                    f"{100 * r.score / max_total:.1f}" if r and max_total else "",
-                    t.submitted.isoformat(timespec="seconds") if t and t.submitted else "",
-                    t.late_by if t else "", _text(row.note)])
-    return buf.getvalue()
+        return [row.name, row.student.section if row.student else "",
+                r.submission if r else "", row.status, row.on_roster,
+                _num(r.score) if r else "", _num(max_total),
+                f"{100 * r.score / max_total:.1f}" if r and max_total else "",
+                t.submitted.isoformat(timespec="seconds") if t and t.submitted else "",
+                t.late_by if t else "", row.note]
+
+    def unwritten(row: Row, error: str) -> list:
+        sid = row.result.submission if row.result else ""
+        return ["", "", sid, *[""] * (len(GRADEBOOK_COLUMNS) - 4),
+                f"this row could not be written ({error}, logged); see {sid}/results.json"]
+    return csv_text([GRADEBOOK_COLUMNS, *_each_row(rows, cells, unwritten)])
 
 
 def canvas_csv(rows: list[Row], column: str, max_total: float) -> str:
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow([*CANVAS_ID_COLUMNS, column])
-    w.writerow(["Points Possible", "", "", "", "", _num(max_total)])
+    def cells(row: Row) -> list:  # a score with points withheld waits for the regrade: blank
+        graded = row.result is not None and not row.result.needs_regrade
+        return [*_canvas_ids(row), _num(row.result.score) if graded else ""]
+    placed = [row for row in rows if row.on_roster != "no"]  # "no": Canvas could not match it
+    return csv_text([[*CANVAS_ID_COLUMNS, column],
+                     ["Points Possible", "", "", "", "", _num(max_total)],
+                     *_each_row(placed, cells, lambda row, error: None)])  # gradebook.csv says
+
+
+def withheld(result: SubmissionResult) -> str:
+    """Which tests raised on the grader's side, for the instructor."""
+    return ", ".join(f"{t.question}::{t.name} ({t.grader_error})" for t in result.needs_regrade)
+
+
+def _each_row(rows: list[Row], cells, unwritten) -> list[list]:
+    """cells(row) for each row; a row whose cells fail is unwritten(row, why)
+    instead (left out when that is None), never the end of the file."""
+    made = []
     for row in rows:
-        if row.on_roster == "no":  # Canvas could not match it to anyone
-            continue
-        w.writerow([*_canvas_ids(row), _num(row.result.score) if row.result else ""])
-    return buf.getvalue()
+        line, error = guard.attempt("a gradebook row", cells, row)
+        line = unwritten(row, error) if error else line
+        if line is not None:
+            made.append(line)
+    return made
 
 
 def _canvas_ids(row: Row) -> list[str]:
     if row.student is None:
-        return [_text(row.name), *_member_ids(row.member or {}, row.result.submission), ""]
+        return [row.name, *_member_ids(row.member or {}, row.result.submission), ""]
     keys = row.student.keys
     login = keys.get("sis login id") or keys.get("login") or keys.get("username") \
         or keys.get("submission") or keys.get("email") or ""
-    return [_text(row.student.label), keys.get("id", ""), keys.get("sis user id", ""), login,
-            _text(row.student.section)]
+    return [row.student.label, keys.get("id", ""), keys.get("sis user id", ""), login,
+            row.student.section]
 
 
 def _member_ids(member: dict, submission: str) -> list[str]:
     """ID, SIS User ID, SIS Login ID of a submitter without a roster."""
     def field(key: str) -> str:
         value = member.get(key)
-        return _text(value) if isinstance(value, str) else ""
+        return value if isinstance(value, str) else ""
     if field("canvas_user_id"):
         return [field("canvas_user_id"), "", ""]
     if field("sid") or field("email"):
         return ["", field("sid"), field("email")]
-    return ["", "", _text(submission)]
-
-
-def _text(value: str) -> str:
-    """Text a spreadsheet shows as text, never evaluates."""
-    return "'" + value if value[:1] in ("=", "+", "-", "@", "\t", "\r") else value
+    return ["", "", submission]
 
 
 def _num(x: float) -> str:

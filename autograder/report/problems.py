@@ -1,8 +1,9 @@
 """Which submissions hit a limit or an error, in words an instructor can act on.
 
 Read from what the engine recorded: result.error (not graded at all), the
-notes (cells stopped or crashed, cells that raised) and test outputs that
-say a call timed out or the worker was gone.
+notes (cells stopped or crashed, cells that raised), test outputs that say a
+call timed out or the worker was gone, and tests that raised on the grader's
+side (their points withheld: the submission needs a regrade).
 """
 from __future__ import annotations
 
@@ -19,7 +20,8 @@ class Problem:
     detail: str
 
 
-KINDS = ("not graded", "time limit", "memory limit", "crashed", "cell error", "other")
+KINDS = ("not graded", "needs regrade", "time limit", "memory limit", "crashed", "cell error",
+         "other")
 
 
 def of_result(r: SubmissionResult) -> list[Problem]:
@@ -28,6 +30,10 @@ def of_result(r: SubmissionResult) -> list[Problem]:
     found = [Problem(r.submission, _kind_of_note(n), n) for n in r.notes]
     found += [Problem(r.submission, t.stopped, f"{t.question}: {t.output}")
               for t in r.tests if t.stopped]
+    found += [Problem(r.submission, "needs regrade",
+                      f"{t.question}::{t.name} raised {t.grader_error} on the grader's side: "
+                      "fix the test (audit shows such tests), then grade again")
+              for t in r.needs_regrade]
     return found
 
 

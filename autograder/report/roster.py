@@ -1,12 +1,20 @@
 """The class roster: who should have submitted, and which submission is whose.
 
-A roster is a CSV file with a header row. Any column named like an
-identifier (submission, id, sis user id, sis login id, login, username,
-email, sid) is matched against the submission ids, case-insensitively, and
-against the e-mail and student id in Gradescope's metadata; a Canvas
-gradebook export works as is: its ID column is Canvas's user id, which a
-Canvas download names each file with. Optional columns: name (or student),
-section.
+A roster is a CSV file with a header row, with at least one column named
+like an identifier (KEY_COLUMNS) and optionally name (or student) and
+section; a Canvas gradebook export works as is.
+
+Who submitted comes only from the platform (engine/submissions.py): a Canvas
+download's user id, Gradescope's sid and e-mail, else the file or folder
+name. Each kind is matched exactly (case and surrounding spaces aside)
+against its own roster columns, declared once in KEYS: Canvas's user id
+against ID only, an e-mail whole against the e-mail and login columns, never
+its part before the @ alone. What must stay true: nothing is guessed. A
+submitter who names several roster rows, a row that several submissions
+name, and a partial match (an e-mail whose local part is a row's login) are
+reported, in gradebook.csv's note and the printed summary, and left
+unmatched: a wrong match would put one student's score on another's row of
+canvas.csv.
 
 A group submission (Gradescope's submitters, several users) belongs to each
 of its members: each member's roster row gets it.
@@ -20,13 +28,18 @@ from pathlib import Path
 
 from autograder.engine.results import SubmissionResult
 
-CANVAS_ID = "canvas:"
-"""Prefix of a Canvas user id among the identities: it matches the roster's
-ID column only, never another student's SIS id that happens to be equal."""
 CANVAS_ASSIGNMENT = re.compile(r"(?P<title>.*\S)\s*\((?P<id>\d+)\)\s*")
 """A Canvas export names each assignment's column "<title> (<assignment id>)"."""
 KEY_COLUMNS = ("submission", "id", "sis user id", "sis login id", "login", "username",
                "user", "email", "e-mail", "sid", "student id")
+KEYS = {
+    "canvas_user_id": ("id",),  # a Canvas download names its files with Canvas's user id
+    "sid": ("sid", "student id", "sis user id"),  # Gradescope's student id
+    "email": ("email", "e-mail", "sis login id", "login"),  # Gradescope's e-mail, whole
+    "submission": KEY_COLUMNS,  # a file or folder name, where no platform says who
+}
+"""Which roster columns each kind of identifier is matched against: one
+declared key per kind, never any value against any column."""
 NAME_COLUMNS = ("name", "student", "student name", "full name")
 
 
@@ -43,12 +56,6 @@ class RosterStudent:
     """Identifier column (lower case) -> value, as written in the roster."""
     section: str = ""
     row: dict[str, str] = field(default_factory=dict)
-
-    def matches(self, ids: set[str]) -> bool:
-        mine = {v.strip().lower() for v in self.keys.values() if v.strip()}
-        if self.keys.get("id", "").strip():
-            mine.add(CANVAS_ID + self.keys["id"].strip())
-        return bool(mine & ids)
 
     @property
     def label(self) -> str:
@@ -105,34 +112,95 @@ def members(result: SubmissionResult) -> list[dict]:
     return found or [{}]
 
 
-def identities(result: SubmissionResult, member: dict) -> set[str]:
-    """Lower-case ids a roster row may use for this member of the submission."""
-    ids = {result.submission.lower()}
-    for k in ("email", "sid"):
-        if isinstance(member.get(k), str) and member[k].strip():
-            ids.add(member[k].strip().lower())
-    if isinstance(member.get("email"), str) and "@" in member["email"]:
-        ids.add(member["email"].split("@")[0].lower())
-    if isinstance(member.get("canvas_user_id"), str):
-        ids.add(CANVAS_ID + member["canvas_user_id"])
-    return ids
+def identities(result: SubmissionResult, member: dict) -> list[tuple[str, str]]:
+    """(kind, identifier) pairs that name this member of the submission, from
+    the platform only (a kind of KEYS, the identifier case-folded): a Canvas
+    download's user id, Gradescope's sid and e-mail, else, where no platform
+    says who, the entry's own name."""
+    found = [(kind, _fold(member[kind])) for kind in ("canvas_user_id", "sid", "email")
+             if isinstance(member.get(kind), str) and _fold(member[kind])]
+    if not found and member == {}:  # no platform names anyone: the file or folder's name does
+        found.append(("submission", _fold(result.submitter or result.submission)))
+    return found
 
 
-def match(students: list[RosterStudent], results: list[SubmissionResult]
-          ) -> tuple[list[tuple[RosterStudent, SubmissionResult | None]], list[SubmissionResult]]:
-    """Each roster student with their submission (None when missing), and the
-    submissions no roster row claims. Each member of a submission is
-    claimed once: a group's submission goes to every member's row."""
-    taken: set[tuple[str, int]] = set()
-    pairs = []
-    for s in students:
-        found = [(r, i) for r in results for i, m in enumerate(members(r))
-                 if (r.submission, i) not in taken and s.matches(identities(r, m))]
-        # several submissions for one student: the best scored one counts
-        best = max(found, key=lambda pair: pair[0].score, default=None)
-        if best is not None:
-            taken.add((best[0].submission, best[1]))
-        pairs.append((s, best[0] if best else None))
-    claimed = {submission for submission, _ in taken}
-    unclaimed = [r for r in results if r.submission not in claimed]
-    return pairs, unclaimed
+@dataclass
+class Matching:
+    """Each roster student with their submission (None when missing or
+    unclear) and the submissions no roster row claims; what was unclear, for
+    gradebook.csv's note and the printed summary."""
+    pairs: list[tuple[RosterStudent, SubmissionResult | None]]
+    unclaimed: list[SubmissionResult]
+    unclear_rows: dict[int, str] = field(default_factory=dict)
+    """Index in `pairs` -> why that row has no submission though one names it."""
+    unclear_submissions: dict[str, str] = field(default_factory=dict)
+    """Submission id -> why (one of) its submitters matched no row."""
+
+
+def match(students: list[RosterStudent], results: list[SubmissionResult]) -> Matching:
+    """Match on identifiers only, exactly (case aside), each kind against its
+    own columns (KEYS). A member who names several roster rows, and a row
+    that several submissions name, are reported and left unmatched; so is a
+    Gradescope e-mail whose local part alone equals a row's login. Each
+    member of a group submission claims their own row."""
+    index = _index(students)
+    claims: dict[int, dict[int, SubmissionResult]] = {}  # row -> {id(result): result}
+    unclear: dict[str, str] = {}
+    for r in results:
+        for m in members(r):
+            rows = sorted({row for kind, value in identities(r, m) for column in KEYS[kind]
+                           for row in index.get((column, value), ())})
+            if len(rows) == 1:
+                claims.setdefault(rows[0], {})[id(r)] = r
+            elif rows:
+                unclear.setdefault(r.submission, (
+                    f"{_who(r, m)} matches {len(rows)} roster rows ("
+                    f"{', '.join(students[i].label for i in rows[:5])}): not matched to any; "
+                    "make the roster's identifiers unique"))
+            elif (partial := _local_part_match(m, index, students)) is not None:
+                unclear.setdefault(r.submission, (
+                    f"{_who(r, m)}'s e-mail matches roster row {partial.label} only by the "
+                    "part before the @: not matched (an e-mail counts whole); if it is "
+                    "theirs, add it to the roster's email column"))
+    pairs, unclear_rows = [], {}
+    for i, s in enumerate(students):
+        claimants = list(claims.get(i, {}).values())
+        if len(claimants) > 1:
+            named = ", ".join(r.submission for r in claimants[:5])
+            unclear_rows[i] = (f"{len(claimants)} submissions match this roster row ({named}): "
+                               "none is put in canvas.csv; keep the one that counts")
+            for r in claimants:
+                unclear.setdefault(r.submission, f"matches roster row {s.label}, as other "
+                                   f"submissions do ({named}): not matched")
+        pairs.append((s, claimants[0] if len(claimants) == 1 else None))
+    claimed = {id(r) for _, r in pairs if r is not None}
+    return Matching(pairs, [r for r in results if id(r) not in claimed], unclear_rows, unclear)
+
+
+def _fold(value: str) -> str:
+    return value.strip().casefold()
+
+
+def _index(students: list[RosterStudent]) -> dict[tuple[str, str], list[int]]:
+    """(column, case-folded identifier) -> the rows holding it."""
+    index: dict[tuple[str, str], list[int]] = {}
+    for i, s in enumerate(students):
+        for column, value in s.keys.items():
+            if _fold(value):
+                index.setdefault((column, _fold(value)), []).append(i)
+    return index
+
+
+def _local_part_match(member: dict, index, students) -> RosterStudent | None:
+    """The row whose login is this member's e-mail before the @, if one is (a
+    partial match, reported, never taken)."""
+    email = member.get("email")
+    local = _fold(email.split("@")[0]) if isinstance(email, str) and "@" in email else ""
+    rows = {row for column in KEY_COLUMNS for row in index.get((column, local), ())} \
+        if local else set()
+    return students[min(rows)] if rows else None
+
+
+def _who(result: SubmissionResult, member: dict) -> str:
+    name = member.get("name")
+    return result.submission + (f" ({name})" if isinstance(name, str) and name else "")

@@ -12,7 +12,6 @@ batch and writes beside grades.csv, never into what grading wrote.
 """
 from __future__ import annotations
 
-import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -20,10 +19,8 @@ from pathlib import Path
 
 from autograder.writing import write_atomic
 from autograder.hooks import BatchReports
-from autograder.report import (classreport, feedback, gradebook, lateness, regrade, roster,
-                               similarity)
-
-log = logging.getLogger(__name__)
+from autograder.report import (classreport, feedback, gradebook, guard, lateness, regrade,
+                               roster, similarity)
 
 
 @dataclass
@@ -48,12 +45,10 @@ def write_all(batch, submissions: Path, prepared: Prepared,
     lines: list[str] = []
     sections: list[str] = []  # the extra reports' parts of report.html
     for reports in extra:
-        lines += _attempt(lines, f"the {a.id} reports", reports.write, batch, batch.entries) or []
+        lines += _attempt(lines, f"the {a.id} reports", reports.write, batch) or []
         sections += _attempt(lines, f"the {a.id} part of report.html",
                              reports.class_report_section, batch) or []
-    paths = {e.id: e.path for e in batch.entries}  # as grading found them
-    timings = {r.submission: lateness.timing(r, paths.get(r.submission), prepared.due)
-               for r in batch.results}
+    timings = _timings(batch, prepared.due, lines)
     ctx = feedback.Context(a.config.title, a.questions,
                            {q: a.config.max_points(q) for q in a.questions})
     for r in batch.results:
@@ -88,13 +83,28 @@ def write_all(batch, submissions: Path, prepared: Prepared,
 def _attempt(lines: list[str], what: str, write, *args):
     """Run one report writer; a failure becomes a warning line (and a logged
     traceback), never the end of the other reports."""
-    try:
-        return write(*args)
-    except Exception as exc:  # a bug of ours, or text we failed to make safe
-        log.exception("writing %s failed", what)
-        lines.append(f"warning: {what} could not be written ({type(exc).__name__}); "
+    done, error = guard.attempt(f"writing {what}", write, *args)
+    if error:
+        lines.append(f"warning: {what} could not be written ({error}); "
                      "grades.csv and every results.json are complete")
-        return None
+    return done
+
+
+def _timings(batch, due: datetime | None, lines: list[str]) -> dict[str, lateness.Timing]:
+    """Each submission's timing; one that cannot be read is unknown (and said)."""
+    paths = {e.id: e.path for e in batch.entries}  # as grading found them
+    timings, unknown = {}, []
+    for r in batch.results:
+        timing, error = guard.attempt(f"the timing of {r.submission}", lateness.timing,
+                                      r, paths.get(r.submission), due)
+        if error:
+            unknown.append(r.submission)
+        timings[r.submission] = timing or lateness.Timing(None, due, "")
+    if unknown:
+        lines.append(f"warning: when {len(unknown)} submissions came in could not be read "
+                     f"(a fault of the grader, logged): {', '.join(unknown[:10])}; they are "
+                     "shown as on time")
+    return timings
 
 
 def _rows(results, students, timings) -> tuple[list[gradebook.Row], list[str]]:
@@ -102,18 +112,28 @@ def _rows(results, students, timings) -> tuple[list[gradebook.Row], list[str]]:
     if students is None:  # a row per submitter: each member of a group gets the group's score
         return [gradebook.Row(None, r, timings[r.submission], "", member)
                 for r in ordered for member in roster.members(r)], []
-    pairs, unclaimed = roster.match(students, ordered)
-    rows = [gradebook.Row(s, r, timings[r.submission] if r else None, "yes") for s, r in pairs]
-    rows += [gradebook.Row(None, r, timings[r.submission], "no") for r in unclaimed]
-    missing = [s.label for s, r in pairs if r is None]
+    matching = roster.match(students, ordered)
+    rows = [gradebook.Row(s, r, timings[r.submission] if r else None, "yes",
+                          problem=matching.unclear_rows.get(i, ""))
+            for i, (s, r) in enumerate(matching.pairs)]
+    rows += [gradebook.Row(None, r, timings[r.submission], "no",
+                           problem=matching.unclear_submissions.get(r.submission, ""))
+             for r in matching.unclaimed]
+    missing = [s.label for i, (s, r) in enumerate(matching.pairs)
+               if r is None and i not in matching.unclear_rows]
     lines = []
     if missing:
         lines.append(f"roster: {len(missing)} of {len(students)} students have no submission: "
                      + ", ".join(missing[:10]) + (" ..." if len(missing) > 10 else ""))
-    if unclaimed:
-        lines.append(f"roster: {len(unclaimed)} submissions match no roster row (listed in "
-                     "gradebook.csv with on_roster=no, left out of canvas.csv): "
-                     + ", ".join(r.submission for r in unclaimed[:10]))
+    if matching.unclaimed:
+        lines.append(f"roster: {len(matching.unclaimed)} submissions match no roster row "
+                     "(listed in gradebook.csv with on_roster=no, left out of canvas.csv): "
+                     + ", ".join(r.submission for r in matching.unclaimed[:10]))
+    unclear = [*matching.unclear_rows.values(), *matching.unclear_submissions.values()]
+    if unclear:
+        lines.append(f"roster: {len(unclear)} matches are unclear and were not made (each "
+                     "in gradebook.csv's note; nothing is guessed):")
+        lines += [f"  {problem}" for problem in unclear[:10]]
     return rows, lines
 
 

@@ -4,10 +4,13 @@ It flags for a person to look at; it changes no score and tells students
 nothing. What must stay true:
 
 * only answers count: per question, the cells that define the stub, with
-  every line the student notebook hands out removed (report.answers);
+  every line the student notebook hands out removed (report.answers), read
+  from what grading kept of each notebook (no submission is read again);
 * everything shown is student text, cleaned where it was read and escaped
   here (htmlpage.esc);
-* the cost is bounded (below).
+* one submission whose answers cannot be taken costs its own place on the
+  page (it is named there), never the page;
+* the cost is bounded before the work starts (below).
 
 How: copydetect, which implements MOSS's winnowing. An answer's tokens are
 normalised (variable names -> V, function names -> F, strings -> S,
@@ -30,11 +33,13 @@ Cost: fingerprinting is linear in the size of the answers. Comparing is
 pairwise, n (n - 1) / 2 pairs per question for n answers: each pair first
 gets a cheap look (the intersection of two sets of fingerprints, a few
 microseconds), and only pairs sharing at least half the threshold are
-compared in full by copydetect (under a millisecond each), at most
-MAX_COMPARED of them per question, the most alike first. At most MAX_PAIRS
-pairs are looked at per question (every pair up to about 2,400
-submissions); the page says how many pairs were not compared. Measured
-figures: docs/speed.md.
+compared in full by copydetect (linear in the two answers' length: 2 ms for
+two answers of 1,500 characters), at most MAX_COMPARED of them and
+MAX_COMPARED_CHARS characters of answers per question, the most alike
+first. At most MAX_PAIRS pairs are looked at per question (every pair up to
+about 2,400 submissions); the page says how many pairs were not compared.
+Every answer is at most answers.ANSWER_CHARS long, so each bound holds
+whatever the submissions hold. Measured figures: docs/speed.md.
 """
 from __future__ import annotations
 
@@ -49,7 +54,7 @@ import matplotlib
 matplotlib.use("Agg")  # copydetect imports pyplot: no display on a grading server
 from copydetect import CodeFingerprint, compare_files  # noqa: E402
 
-from autograder.report import answers  # noqa: E402
+from autograder.report import answers, guard  # noqa: E402
 from autograder.report.htmlpage import esc, page, table  # noqa: E402
 from autograder.writing import write_atomic  # noqa: E402
 
@@ -68,6 +73,10 @@ MAX_PAIRS = 3_000_000
 """Pairs looked at per question: every pair up to about 2,400 answers."""
 MAX_COMPARED = 5_000
 """Pairs compared in full per question, those most alike at first look."""
+MAX_COMPARED_CHARS = 20_000_000
+"""Characters of answers (both of each pair) compared in full per question:
+5,000 pairs of honest answers (3,000 characters a pair) fit; 5,000 pairs of
+answers padded to ANSWER_CHARS would take ten times longer."""
 MAX_SHOWN = 100
 """Flagged pairs listed on the page."""
 MAX_DETAIL_CHARS = 4_000_000
@@ -92,9 +101,16 @@ class Alike:
 def write(path: Path, batch) -> str:
     """Write the page; return the line the command prints."""
     a = batch.assignment
-    graded = {r.submission for r in batch.results if not r.error}
-    by_submission = {e.id: answers.of_entry(e, a.id, a.questions)
-                     for e in batch.entries if e.id in graded}
+    by_submission, unread = {}, []
+    for r in sorted(batch.results, key=lambda r: r.submission):
+        if r.error:
+            continue
+        taken, error = guard.attempt(f"the answers of {r.submission}", answers.of_result,
+                                     r, a.id, a.questions)
+        if error:
+            unread.append(f"{r.submission} ({error})")
+        else:
+            by_submission[r.submission] = taken
     boilerplate = _fingerprint(answers.starter_code(a.id)).hashes
     found, skipped = [], 0
     for question in a.questions:
@@ -102,7 +118,7 @@ def write(path: Path, batch) -> str:
         alike, left_out = compare(question, texts, boilerplate)
         found += alike
         skipped += left_out
-    write_atomic(path, render(a.config.title, found, len(by_submission), skipped))
+    write_atomic(path, render(a.config.title, found, len(by_submission), skipped, unread))
     pairs = len({(x.first, x.second) for x in found})
     return (f"similarity: {path} ({pairs} pair{'' if pairs == 1 else 's'} of submissions "
             "with unusually alike answers, for a person to look at; no score changed)")
@@ -120,14 +136,26 @@ def compare(question: str, texts: dict[str, str], boilerplate: set[int]
     looks = ((_estimate(hashes[a], hashes[b]), a, b)
              for a, b in islice(combinations(hashes, 2), MAX_PAIRS))
     ranked = sorted((look for look in looks if look[0] >= THRESHOLD / 2), key=lambda x: -x[0])
-    candidates = [(a, b) for _, a, b in ranked[:MAX_COMPARED]]
+    candidates = _within_budget([(a, b) for _, a, b in ranked[:MAX_COMPARED]], texts)
     if common:  # the class's idioms are boilerplate too: fingerprint again without them
         boilerplate = set(boilerplate) | common
         prints.update({sid: _fingerprint(texts[sid], boilerplate)
                        for sid in {sid for pair in candidates for sid in pair}})
     found = [x for x in (_alike(question, prints, texts, *pair) for pair in candidates) if x]
     left_out = max(0, len(hashes) * (len(hashes) - 1) // 2 - MAX_PAIRS)
-    return found, left_out + max(0, len(ranked) - MAX_COMPARED)
+    return found, left_out + len(ranked) - len(candidates)
+
+
+def _within_budget(pairs: list[tuple[str, str]], texts: dict[str, str]) -> list[tuple[str, str]]:
+    """The first `pairs` whose answers add up to at most MAX_COMPARED_CHARS
+    (copydetect's full comparison is linear in their length)."""
+    kept, chars = [], 0
+    for a, b in pairs:
+        chars += len(texts[a]) + len(texts[b])
+        if chars > MAX_COMPARED_CHARS:
+            break
+        kept.append((a, b))
+    return kept
 
 
 def _estimate(first: set[int], second: set[int]) -> float:
@@ -151,7 +179,10 @@ def _alike(question, prints, texts, first, second) -> Alike | None:
                  int(matched), (texts[first], texts[second]), slices)
 
 
-def render(title: str, found: list[Alike], submissions: int, skipped: int) -> str:
+def render(title: str, found: list[Alike], submissions: int, skipped: int,
+           unread: list[str] = ()) -> str:
+    """The page; `unread`: the submissions whose answers could not be taken
+    (each "id (why)"), named on it."""
     by_pair: dict[tuple[str, str], list[Alike]] = defaultdict(list)
     for x in found:
         by_pair[(x.first, x.second)].append(x)
@@ -166,7 +197,14 @@ def render(title: str, found: list[Alike], submissions: int, skipped: int) -> st
     if skipped:
         body.append(f"<p class=\"broken\">{skipped} pairs of answers were not compared in "
                     f"full: at most {MAX_PAIRS:,} pairs are looked at per question and "
-                    f"{MAX_COMPARED:,} compared, the most alike first.</p>")
+                    f"{MAX_COMPARED:,} compared ({MAX_COMPARED_CHARS:,} characters of "
+                    "answers), the most alike first.</p>")
+    if unread:
+        body.append(f"<p class=\"broken\">The answers of {len(unread)} graded submissions "
+                    "could not be taken, so they are not compared (a fault of the grader, "
+                    f"logged): {esc(', '.join(unread[:20]))}"
+                    f"{' ...' if len(unread) > 20 else ''}. Look at their notebooks "
+                    "yourself.</p>")
     if not ranked:
         return page(f"{title}: similar answers", body + ["<p>No pair stands out.</p>"])
     details = _details(ranked[:MAX_SHOWN])

@@ -2,12 +2,16 @@
 
 A test whose subject is compared with the student's own answers (ignored
 positions, stopping after eos, rng use) must not pay a stand-in that returns
-a constant, its input or nothing at all: such an answer earns only the tests
-about its format (type and shape), which it gets right. Stand-ins for every
-stub of hw3, hw5 and hw6, graded through the real engine.
+a constant, its input, nan or nothing at all, or one that skips the stub's
+work (an attention that never compares queries with keys): such an answer
+earns only the tests about its format (type and shape), which it gets right.
+Stand-ins for every stub of hw1, hw3, hw5 and hw6, and plausible ones (they
+change with their inputs, or answer nan) for some stubs of every assignment,
+graded through the real engine.
 """
 from __future__ import annotations
 
+import ast
 import inspect
 
 import pytest
@@ -15,6 +19,31 @@ import pytest
 from autograder.engine import assignment as assignment_mod
 
 STAND_INS = {
+    "hw1_attention": ('''
+import math
+import torch
+from torch import nn
+def causal_mask(n):
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise ValueError("n")
+    return torch.zeros(n, n)
+def scaled_dot_product_attention(q, k, v, mask=None):
+    # never compares q with k: every query gets the same scores, from the keys alone
+    scores = k.sum(-1).unsqueeze(-2).expand(*k.shape[:-2], q.shape[-2], k.shape[-2])
+    scores = scores / math.sqrt(q.shape[-1]) + (0 if mask is None else mask)
+    w = torch.softmax(scores, dim=-1)
+    return w @ v, w
+class TinySelfAttn(nn.Module):  # nan without a mask, zeros with one
+    def __init__(self, h, heads):
+        super().__init__()
+        if h % heads:
+            raise ValueError("h must be divisible by heads")
+        self.qkv = nn.Linear(h, 3 * h, bias=False)
+        self.out = nn.Linear(h, h)
+    def forward(self, x, mask=None):
+        return torch.full_like(x, float("nan")) if mask is None else torch.zeros_like(x)
+''', {"causal_mask::test_type_shape_dtype", "scaled_dot_product_attention::test_shapes",
+      "TinySelfAttn::test_parameters"}),
     "hw3_bert_pretraining": ('''
 import numpy as np
 import torch
@@ -73,6 +102,97 @@ def sequence_cross_entropy(logits, labels):
 }
 
 
+PARTIAL_STAND_INS = {
+    ("hw5_eeg_bert", "plausible"): ('''
+import numpy as np
+def bidirectional_self_attention(x, Wq, Wk, Wv, Wo, heads):
+    # every query gets the same weights, from the keys alone: no query is compared
+    T, d = np.shape(x)
+    k, v = (x @ Wk).reshape(T, heads, -1), (x @ Wv).reshape(T, heads, -1)
+    s = np.broadcast_to(k.sum(-1).T[:, None, :], (heads, T, T))
+    w = np.exp(s - s.max(-1, keepdims=True))
+    w = w / w.sum(-1, keepdims=True)
+    out = np.einsum("hqk,khd->qhd", w, v).reshape(T, d)
+    return out @ Wo, w
+def layer_norm(x, eps=1e-5):
+    return x - np.mean(x, axis=-1, keepdims=True)  # centred, never scaled
+def mask_patches(z, positions, mask_vector):
+    return np.array(z, dtype=np.float64) + 1.0  # every row changed
+def masked_reconstruction_loss(recon, target, masked):
+    if len(masked) == 0:
+        raise ValueError("empty")
+    return float("nan")
+''', {"bidirectional_self_attention::test_shapes",
+      "masked_reconstruction_loss::test_returns_a_number"}),
+    ("hw6_encoder_decoder", "plausible"): ('''
+import numpy as np
+def cross_attention(y, h, Wq, Wk, Wv, Wo, heads):
+    # every decoder position gets the same weights, from the keys alone; out reads y only
+    k = (h @ Wk).reshape(len(h), heads, -1)
+    s = np.broadcast_to(k.sum(-1).T[:, None, :], (heads, len(y), len(h)))
+    w = np.exp(s - s.max(-1, keepdims=True))
+    return y @ Wv @ Wo, w / w.sum(-1, keepdims=True)
+def sequence_cross_entropy(logits, labels):
+    logits = np.asarray(logits, dtype=np.float64)  # stable, but never reads the labels
+    top = logits.max(-1, keepdims=True)
+    return float(np.mean(top[:, 0] + np.log(np.exp(logits - top).sum(-1))))
+''', {"cross_attention::test_rectangular_shapes",
+      # log V is the right answer for the uniform logits this lesson figure uses
+      "sequence_cross_entropy::test_uniform_logits_give_log_v"}),
+    ("hw3_bert_pretraining", "plausible"): ('''
+import torch
+def mlm_loss(logits, labels):
+    # the selected positions' log-sum-exp: stable, differentiable, never reads the ids
+    keep = labels.reshape(-1) != -100
+    rows = logits.reshape(-1, logits.shape[-1])[keep]
+    return torch.logsumexp(rows, -1).mean() if len(rows) else logits.sum() * 0.0
+''', {"mlm_loss::test_returns_scalar_tensor"}),
+    ("hw2_positions_params", "plausible"): ('''
+import numpy as np
+def sinusoidal_pe(n_pos, d):
+    if not all(isinstance(v, int) and not isinstance(v, bool) for v in (n_pos, d)) \\
+            or d < 1 or d % 2 or n_pos < 0:
+        raise ValueError("n_pos and d")
+    return np.zeros((n_pos, d))
+def encoder_layer_param_count(d, d_ff=None):
+    return 12 * d + (4 * d if d_ff is None else d_ff)  # grows with d, but no matrix
+def decoder_layer_param_count(d, d_ff=None):
+    return 16 * d + (4 * d if d_ff is None else d_ff)
+''', {"sinusoidal_pe::test_type_shape_dtype", "sinusoidal_pe::test_no_positions",
+      "encoder_layer_param_count::test_returns_int",
+      "decoder_layer_param_count::test_returns_int"}),
+    ("hw4_bert_finetuning", "nan"): ('''
+import torch
+_Built = TinyBertForClassification
+class TinyBertForClassification(_Built):  # the reference's layers, logits of nan
+    def forward(self, ids):
+        return torch.full((ids.shape[0], self.head.out_features), float("nan"))
+def train_classifier(model, ids, labels, epochs=30, lr=1e-3):
+    with torch.no_grad():  # "trains" the model into nan
+        for p in model.parameters():
+            p.fill_(float("nan"))
+    return [0.7] * epochs
+''', {"TinyBertForClassification::test_state_dict_layout",  # built as the reference is
+      "TinyBertForClassification::test_parameter_count",
+      "TinyBertForClassification::test_seeded_construction",
+      "train_classifier::test_returns_one_loss_per_epoch"}),
+    ("exam_midterm", "constant"): ('''
+import numpy as np
+def key_padding_mask(lengths, n_src):
+    lengths = [int(n) for n in lengths]
+    if any(not 1 <= n <= n_src for n in lengths):
+        raise ValueError("lengths")
+    return np.zeros((len(lengths), n_src))  # hides nothing
+def perplexity(logits, labels, ignore_index=-100):
+    if np.all(np.asarray(labels) == ignore_index):
+        raise ValueError("nothing to score")
+    return 1.0  # a perplexity, of nothing
+''', {"key_padding_mask::test_type_shape_dtype", "perplexity::test_returns_float"}),
+}
+"""Stand-ins for some stubs that look like work (they change with their inputs):
+graded after the reference, on the tests of the stubs they define only."""
+
+
 @pytest.mark.parametrize("assignment_id", sorted(STAND_INS))
 def test_stand_ins_earn_only_format_points(grade_notebooks, assignment_id):
     source, paid = STAND_INS[assignment_id]
@@ -81,3 +201,16 @@ def test_stand_ins_earn_only_format_points(grade_notebooks, assignment_id):
                                                       source]})["stand_in"]
     earned = {f"{t.question}::{t.name}" for t in result.tests if t.score > 0}
     assert earned == paid
+
+
+@pytest.mark.parametrize("assignment_id, name", sorted(PARTIAL_STAND_INS))
+def test_plausible_stand_ins_earn_only_format_points(grade_notebooks, assignment_id, name):
+    source, paid = PARTIAL_STAND_INS[assignment_id, name]
+    a = assignment_mod.load(assignment_id)
+    defined = {node.name for node in ast.parse(source).body
+               if isinstance(node, (ast.FunctionDef, ast.ClassDef))} & set(a.questions)
+    result = grade_notebooks(assignment_id, {"stand_in": [inspect.getsource(a.reference),
+                                                      source]})["stand_in"]
+    earned = {f"{t.question}::{t.name}" for t in result.tests
+              if t.score > 0 and t.question in defined}
+    assert defined and earned == paid

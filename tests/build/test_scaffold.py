@@ -34,7 +34,8 @@ def copy_of_repository(target: Path) -> Path:
     shutil.copytree(paths.PACKAGE, target / "autograder",
                     ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copytree(paths.CONFIG, target / "grading_config")
-    for name in ("requirements.txt", "pyproject.toml"):
+    for name in ("requirements.txt", "pyproject.toml", "scripts/install_torch.sh"):
+        (target / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(paths.ROOT / name, target / name)
     (target / "solutions").mkdir()
     return target
@@ -157,3 +158,69 @@ def test_skeleton_runs_under_pytest_with_its_parametrized_cases(course):
                                 "-p", "no:cacheprovider"], cwd=root, capture_output=True,
                                text=True, timeout=300)
     assert untouched.returncode == 1 and "1 failed" in untouched.stdout
+
+
+def test_build_and_grade_refuse_tests_that_fail_their_own_solution(course, tmp_path):
+    """A hidden test with a typo on its own side (`ref.softmx`) would fail every
+    student alike: build writes nothing and names the test; grade refuses before
+    grading anyone, with the same words; fixed, both go ahead."""
+    root = copy_of_repository(tmp_path / "copy")
+    shutil.copytree(course[0] / "solutions" / ID, root / "solutions" / ID)
+    shutil.copytree(course[0] / "autograder" / ID, root / "autograder" / ID)
+    shutil.copytree(course[0] / "examples" / ID, root / "examples" / ID)
+    (root / "grading_config" / f"{ID}.toml").write_text(
+        (course[0] / "grading_config" / f"{ID}.toml").read_text())
+    test = root / "autograder" / ID / "test_softmax.py"
+    good = test.read_text()
+    test.write_text(good.replace("ref.softmax(large)", "ref.softmx(large)"))
+    build = autograder(root, "build", ID)
+    grade = autograder(root, "grade", f"examples/{ID}", "--assignment", ID, "--out", "out")
+    assert build.returncode == 1 and grade.returncode == 2, build.stderr + grade.stderr
+    named = "the master's solution loses 0.5 point(s) on softmax::test_large_scores"
+    assert named in build.stderr and named in grade.stderr
+    assert not (root / "assignments" / ID).exists() and not (root / "out").exists()
+    test.write_text(good)
+    assert autograder(root, "build", ID).returncode == 0
+    graded = autograder(root, "grade", f"examples/{ID}", "--assignment", ID, "--out", "out")
+    assert graded.returncode == 0, graded.stderr
+
+
+def test_a_test_that_raises_on_its_own_side_withholds_points(course, tmp_path):
+    """A hidden test that reshapes the answer before checking it breaks, on the
+    grader's side, on an answer of the wrong size: that is the test's fault.
+    The solution still gets every point (so build and grade accept the test), the
+    wrong-sized answer (and the untouched stub's None) loses nothing there but
+    needs a regrade, everywhere an instructor looks, and grade exits 3."""
+    root = copy_of_repository(tmp_path / "copy")
+    for folder in ("solutions", "autograder", "examples"):
+        shutil.copytree(course[0] / folder / ID, root / folder / ID)
+    (root / "grading_config" / f"{ID}.toml").write_text(
+        (course[0] / "grading_config" / f"{ID}.toml").read_text())
+    test = root / "autograder" / ID / "test_softmax.py"
+    test.write_text(test.read_text().replace(
+        "expect_close(student.softmax(x), ref.softmax(x)",
+        "expect_close(np.asarray(student.softmax(x)).reshape(x.shape), ref.softmax(x)"))
+    subs = root / "subs"
+    shutil.copytree(root / "examples" / ID, subs)
+    full = json.loads((subs / "full_solution.ipynb").read_text())
+    for cell in full["cells"]:
+        source = "".join(cell["source"])
+        if source.lstrip().startswith("def softmax"):
+            cell["source"] = source + "\n\n_right = softmax\nsoftmax = lambda x: _right(x)[..., :1]\n"
+    (subs / "wrong_size.ipynb").write_text(json.dumps(full))
+    grade = autograder(root, "grade", "subs", "--assignment", ID, "--out", "out")
+    assert grade.returncode == 3, grade.stdout + grade.stderr
+    assert "NEEDS REGRADE: 2 submission(s) (untouched, wrong_size)" in grade.stdout
+    result = json.loads((root / "out" / "wrong_size" / "results.json").read_text())
+    assert result["output"].startswith("Needs regrade: 3 test(s)")
+    withheld = [t for t in result["tests"] if "problem in the grader" in t["output"]]
+    assert [t["name"].split(": ")[0] for t in withheld] == ["softmax"] * 3
+    with open(root / "out" / "gradebook.csv", newline="") as f:
+        book = {r["submission"]: r for r in csv.DictReader(f)}
+    assert book["wrong_size"]["status"] == "needs regrade"
+    assert "softmax::test_values[vector] (ValueError)" in book["wrong_size"]["note"]
+    assert book["full_solution"]["status"] == "graded"
+    with open(root / "out" / "canvas.csv", newline="") as f:
+        scores = [r[-1] for r in csv.reader(f)][2:]
+    assert sorted(scores) == ["", "", "2"]  # the withheld ones wait for the regrade
+    assert "need a regrade" in (root / "out" / "report.html").read_text()

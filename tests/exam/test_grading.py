@@ -15,11 +15,14 @@ import os
 import shutil
 import zipfile
 from pathlib import Path
+from types import SimpleNamespace
 
 import nbformat
 import pytest
 
 from autograder import paths
+from autograder.engine import assignment as assignment_mod
+from autograder.engine import kept_cells
 from autograder.engine.submissions import discover
 from autograder.exam import free_response, variants
 from autograder.exam_midterm import reference as ref
@@ -201,6 +204,7 @@ print("LEAKED" if found else "nothing found", found)
 
 # Identities: the copier's numbers differ from the copied in every short answer.
 COPIED, COPIER = "s3001", "s3003"
+DEEP = 980
 
 
 def _differs_everywhere(a, b):
@@ -236,8 +240,22 @@ def batch(tmp_path_factory):
     notebook(subs / "key_hunt.ipynb", "key_hunt", "key_hunt", extra=KEY_HUNT.format(paths=secrets))
     student = paths.ASSIGNMENTS / "exam_midterm" / "exam_midterm.ipynb"
     (subs / "untouched.ipynb").write_bytes(student.read_bytes())
+    odd_notebooks(subs)
     out = root / "out"
     return grade("exam_midterm", subs, out, reports=True), out
+
+
+def odd_notebooks(subs: Path) -> None:
+    """Honest answers in JSON nested DEEP levels deep (parsed where grading reads it, and
+    once a RecursionError where the reports read it again), and a notebook whose nbformat
+    is text (once a TypeError in every exam report)."""
+    notebook(subs / "deep_metadata.ipynb", "deep_metadata", "deep_metadata")
+    text = (subs / "deep_metadata.ipynb").read_text()
+    (subs / "deep_metadata.ipynb").write_text(text.replace(
+        '"metadata": {}', '"metadata": {"x": %s%s}' % ("[" * DEEP, "]" * DEEP), 1))
+    notebook(subs / "nbformat_text.ipynb", "nbformat_text", "nbformat_text")
+    data = json.loads((subs / "nbformat_text.ipynb").read_text())
+    (subs / "nbformat_text.ipynb").write_text(json.dumps({**data, "nbformat": "4"}))
 
 
 def scores(result):
@@ -360,6 +378,47 @@ def test_identity_flags_and_difficulty_reports(batch):
     assert "Hardest variant" in (out / "variant_difficulty.html").read_text()
 
 
+def test_odd_notebooks_cost_no_exam_report(batch):
+    """Deeply nested JSON and a text nbformat: each costs its own submission at most, and
+    every exam report is written with every other submission in it."""
+    results, out = batch
+    deep = results["deep_metadata"]
+    assert deep.score == sum(MAX.values()), deep.notes
+    assert "nbformat field is not a version number" in results["nbformat_text"].error
+    assert "Because the target is hidden." in \
+        (out / "deep_metadata" / "free_response.html").read_text()
+    assert "not graded" in (out / "nbformat_text" / "free_response.html").read_text()
+    combined = (out / "free_responses.html").read_text()
+    assert combined.count('<section class="student">') == len(results)
+    assert (out / "identity_flags.csv").is_file() and (out / "variant_difficulty.csv").is_file()
+
+
+def test_one_sheet_that_cannot_be_made_costs_its_own_page(batch, monkeypatch, tmp_path):
+    """When the grader fails on one submission's sheet, that submission's page and flag
+    row say so (for a person to look at) and every other sheet is written."""
+    from autograder.exam import reports
+    from autograder.exam_midterm import reference
+    results, _ = batch
+
+    def sheet(result, ref, settings):
+        if result.submission == "s3001":
+            raise RuntimeError("a fault of the grader")
+        return made(result, ref, settings)
+    made = reports._sheet
+    monkeypatch.setattr(reports, "_sheet", sheet)
+    graded = SimpleNamespace(out=tmp_path, assignment=assignment_mod.load("exam_midterm"),
+                             results=list(results.values()))
+    lines = reports.write(graded, reference)
+    with open(tmp_path / "identity_flags.csv") as f:
+        flags = {row["submission"]: row["flag"] for row in csv.DictReader(f)}
+    assert flags["s3001"].startswith(reports.UNREAD) and "RuntimeError" in flags["s3001"]
+    assert flags[COPIER].startswith("IDENTITY FLAG")
+    assert reports.UNREAD in (tmp_path / "s3001" / "free_response.html").read_text()
+    assert "Because the target is hidden." in \
+        (tmp_path / "S3002" / "free_response.html").read_text()
+    assert any("identity flags:" in line for line in lines)
+
+
 def test_extract_reads_answers_between_markers():
     """Answers are the Markdown after a marker, up to END QUESTION; placeholders are no answer."""
     nb = {"cells": [
@@ -370,10 +429,10 @@ def test_extract_reads_answers_between_markers():
         {"cell_type": "code", "source": "x = 1"},
         {"cell_type": "markdown", "source": "after code: not an answer"},
     ]}
-    got = free_response.extract(json.dumps(nb).encode(), ["a", "b", "c"])
+    got = free_response.extract(kept_cells.keep(nb["cells"]), ["a", "b", "c"])
     assert [r.answer for r in got] == ["my answer", None, None]
     assert got[0].prompt == "Prompt A"
-    assert free_response.extract(b"not json", ["a"])[0].answer is None
+    assert free_response.extract([], ["a"])[0].answer is None  # a notebook that was unreadable
 
 
 def test_demo_exam_submissions(tmp_path):
@@ -420,6 +479,25 @@ def test_gradescope_export_archive_knows_its_submitters(tmp_path):
     assert cy.metadata["created_at"].startswith("2026-03-02T10:05:00")
     assert di.annotations["exam"]["identity"]["graded_as"] == "s4002"
     assert scores(di)["identity"] == 0 and di.notes[0].startswith("IDENTITY FLAG")
+
+
+def test_a_submission_regraded_by_its_path_keeps_the_exports_identity(tmp_path):
+    """Di copied Cy's notebook and uploaded a submission_metadata.yml beside it naming Cy:
+    regraded alone by its path, it is still Di's (the export above it says so), flagged,
+    and graded with Di's numbers."""
+    subs = tmp_path / "export"
+    notebook(subs / "submission_111" / "exam_midterm.ipynb", "s4001", "s4001")
+    notebook(subs / "submission_112" / "exam_midterm.ipynb", "s4001", "s4001")  # Di copied Cy
+    (subs / "submission_metadata.yml").write_text(EXPORT_YML)
+    (subs / "submission_112" / "submission_metadata.yml").write_text(
+        EXPORT_YML.split("submission_112:")[0].replace("submission_111:", "exam_midterm.ipynb:"))
+    results = grade("exam_midterm", subs / "submission_112" / "exam_midterm.ipynb",
+                    tmp_path / "out")
+    (di,) = results.values()
+    assert di.metadata["users"][0]["sid"] == "s4002"
+    assert di.annotations["exam"]["identity"]["graded_as"] == "s4002"
+    assert scores(di)["identity"] == 0 and di.notes[0].startswith("IDENTITY FLAG")
+    assert all(scores(di)[q] == 0.5 for q in SHORT), scores(di)
 
 
 def test_canvas_download_identity_is_the_canvas_user_id(tmp_path):

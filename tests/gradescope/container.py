@@ -11,7 +11,9 @@ Reproduced here:
   environment (so python3 is the system's Python from apt and the venv goes to
   /autograder/venv; setup.sh's `chmod -R go-rwx /autograder/source` takes
   effect), run_autograder copied to /autograder/run_autograder;
-* each run, a fresh container: private mount, PID and cgroup namespaces; in
+* each run, a fresh container: private mount, PID, cgroup, IPC and UTS
+  namespaces (as Docker gives: containers side by side cannot see or signal
+  each other's processes nor reach their SysV objects); in
   /autograder the upload alone in submission/, submission_metadata.json beside
   it, an empty results/; empty /tmp and /var/tmp on disk, a 64 MB tmpfs
   /dev/shm, empty /run, /home and /root (a fake SSH key in /root/.ssh); this
@@ -27,14 +29,16 @@ Reproduced here:
 * run_autograder run as Gradescope runs it: cwd /autograder, a minimal
   environment, results read from /autograder/results/results.json.
 
-Not reproduced: Ubuntu 22.04 itself (the base is this machine's Debian 12, whose
+Not reproduced: the container's own network namespace (it shares this
+machine's; the workers' seccomp filter refuses every socket either way);
+Ubuntu 22.04 itself (the base is this machine's Debian 12, whose
 python3 is 3.11, so setup.sh takes its first branch where 22.04 takes its
 python3.11 one, and the container's /usr and /etc are this machine's);
 Gradescope's harness (how it copies the upload in and results out, its own
-10-minute timer); the page cache of the libraries, charged to the cgroup that
-first read them, is made the container's by dropping the venv's pages
-before each run (Images), but this machine's /usr is cached already;
-memory.oom.group, which Docker leaves off.
+10-minute timer); the page cache of this machine's /usr (the interpreter's own
+files), cached already and charged elsewhere (the venv's pages, torch's among
+them, are dropped before each run so that the container pays for reading them,
+as a fresh one does); memory.oom.group, which Docker leaves off.
 """
 from __future__ import annotations
 
@@ -238,7 +242,7 @@ class Image:
             + f"{MOUNT_POINT}/run_autograder",
         ]
         container = shlex.join(["unshare", "--mount", "--pid", "--fork", "--mount-proc",
-                                "--cgroup", "sh", "-ec", "\n".join(lines)])
+                                "--cgroup", "--ipc", "--uts", "sh", "-ec", "\n".join(lines)])
         with MemoryLimit(MEMORY, CPU) as limit, tempfile.TemporaryFile("w+") as out:
             start = time.monotonic()
             proc = subprocess.Popen(["sh", "-c", limit.wrap("exec " + container)],

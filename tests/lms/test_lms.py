@@ -18,6 +18,7 @@ import pytest
 
 from autograder import cli, paths
 from autograder.engine.canvas_download import parse
+from autograder.engine.submissions import discover
 
 ID = "hw1_attention"
 TITLE = "Homework 1: attention and masks"
@@ -119,6 +120,17 @@ def test_canvas_names_are_recognised():
     assert f.original == "my_hw_LATE_9_9_x-2.ipynb" and f.entry_id == "hoppergrace_1002"
     assert f.order[:2] == (50003, 2)
     assert parse(Path("hw1_attention.ipynb")) is None and parse(Path("submission_12")) is None
+
+
+@pytest.mark.parametrize("original", ["hw1_attention.ipynb\n", "hw1\n_attention.ipynb"])
+def test_canvas_names_are_read_to_the_end(tmp_path, original):
+    """A newline in the name the student gave the file: still Canvas's user 1002, still
+    recorded late (once the file was left unclaimed and its LATE mark lost)."""
+    (tmp_path / f"hoppergrace_LATE_1002_50003_{original}").write_text("{}")
+    (entry,), _ = discover(tmp_path)
+    assert entry.id == "hoppergrace_1002"
+    assert entry.metadata["late"] is True and entry.metadata["users"][0]["canvas_user_id"] == "1002"
+    assert parse(Path("adalovelace_\u0661\u0662_50003_x.ipynb")) is None  # ids: ASCII digits
 
 
 def test_canvas_download_with_roster(canvas):

@@ -127,6 +127,20 @@ def test_page_size_is_bounded(monkeypatch):
     assert page.count("<a href=") < 30  # pairs without details are listed, not linked
 
 
+def test_full_comparisons_are_bounded_in_characters(monkeypatch):
+    """Copies padded to the longest answer kept cost copydetect time in proportion to
+    their length: are no more characters compared in full per question than the
+    budget, and the pairs left out counted on the page?"""
+    answer = "def causal_mask(n):\n" + "".join(f"    x{i} = n * {i} + {i % 7}\n"
+                                              for i in range(600))[:answers.ANSWER_CHARS]
+    texts = {f"s{i}": answer for i in range(6)}  # 15 pairs, every one a copy
+    monkeypatch.setattr(similarity, "MAX_COMPARED_CHARS", 10 * 2 * len(answer))
+    found, skipped = similarity.compare("causal_mask", texts, set())
+    assert (len(found), skipped) == (10, 5)
+    assert "5 pairs of answers were not compared in full" in \
+        similarity.render("T", found, 6, skipped)
+
+
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory):
     """A class of four graded through the CLI: ada, her disguised copy bob,

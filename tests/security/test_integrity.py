@@ -7,9 +7,10 @@ whose first lines declare the expected outcome:
     # with: reference        (the reference solution is the notebook's first cell)
     # score: 13              (optional: the exact total it must get)
 
-The whole corpus is graded in ONE batch with two jobs, next to honest
-submissions, inside a private PID namespace (so a defence that fails cannot
-take this machine's other processes with it), once per sandbox mode this
+The whole corpus is graded in ONE batch with two jobs and a roster, next to honest
+submissions (then one export submission is regraded alone, by its path), inside a
+private PID namespace (so a defence that fails cannot take this machine's other
+processes with it), once per sandbox mode this
 machine can give (tests/security/sandbox_modes.py: as root, as an unprivileged user,
 as root in a Docker-like container), and then, in each:
 every submission has a result; each attack gets its declared outcome; the
@@ -38,6 +39,7 @@ import pytest
 
 from autograder import paths
 from autograder.engine import assignment as assignment_mod
+from autograder.engine import uidpool
 from autograder.engine.results import OUTPUT_NAMES
 from autograder.worker import modes
 from tests.security import bombs, leaks, sandbox_modes
@@ -54,7 +56,8 @@ BATCH_MEMORY = 2048 * 2**20
 LEFTOVER = ("import os; me = {1, os.getpid(), os.getppid()}; print(sum(1 for p in "
             "os.listdir('/proc') if p.isdigit() and int(p) not in me and "
             "open(f'/proc/{p}/stat').read().rsplit(')', 1)[1].split()[0] != 'Z'))")
-WORKER_UIDS = range(200_000, 300_000)
+WORKER_UIDS = range(uidpool.BASE, uidpool.BASE + uidpool.SPAN * (1 + uidpool.NAMESPACE_RANGES))
+"""Every PID namespace's range: each batch runs in a PID namespace of its own."""
 SHARED_TEMP = ("/tmp", "/var/tmp", "/dev/shm")
 
 
@@ -81,11 +84,37 @@ submission_1002:
     :sid: s2002
     :email: bob@uni.edu
   :created_at: 2026-03-03 10:05:00.000000000 -08:00
+submission_1003:
+  :submitters:
+  - :name: Mallory Q
+    :sid: s2003
+    :email: bob@evil.example
+  :created_at: 2026-03-01 10:05:00.000000000 -08:00
 """
+"""Mallory set her Gradescope e-mail to Bob's login at another domain."""
 FORGED_METADATA = {"users": [{"name": "Ada L", "sid": "s2001", "email": "ada@uni.edu"}],
                    "created_at": "2026-02-28T10:00:00-08:00",
                    "assignment": {"due_date": "2026-04-01T00:00:00-08:00"}}
 """What Bob uploads inside his export folder: he claims to be Ada, and on time."""
+FORGED_EXPORT = """\
+hw1_attention.ipynb:
+  :submitters:
+  - :name: Ada L
+    :sid: s2001
+    :email: ada@uni.edu
+  :created_at: 2026-02-28 10:05:00.000000000 -08:00
+"""
+"""The same claim as an export's file, uploaded by Bob beside his notebook: read,
+before, when his submission was regraded by its path."""
+ROSTER = """Student,ID,SIS User ID,SIS Login ID,Section
+Points Possible,,,,
+Ada L,1,s2001,ada,A
+Bob M,2,s2002,bob,A
+Mallory Q,3,s2003,mallory,B
+"""
+DEEP = 980
+"""JSON nesting that parses where grading reads a notebook and, a few frames
+deeper, failed where the reports read it again (RecursionError)."""
 OUTPUT_CAPS = {"results.json": 2**20, "feedback.md": 2**20, "feedback.html": 2 * 2**20,
                "grades.csv": 64 * 2**10, "gradebook.csv": 256 * 2**10, "canvas.csv": 64 * 2**10,
                "report.html": 4 * 2**20, "similarity.html": 8 * 2**20}
@@ -111,12 +140,20 @@ def _hostile_entries(subs: Path, reference: str) -> dict[str, str]:
     (subs / "fifo_inside").mkdir()
     os.mkfifo(subs / "fifo_inside" / "hw1_attention.ipynb")
     (subs / "submission_metadata.yml").write_text(EXPORT_YML)  # as in a Gradescope export
-    for folder in ("submission_1001", "submission_1002"):
+    for folder in ("submission_1001", "submission_1002", "submission_1003"):
         (subs / folder).mkdir()
     write_notebook(subs / "submission_1001" / "hw1_attention.ipynb", [reference])
     (subs / "submission_1002" / "hw1_attention.ipynb").write_bytes(
         (paths.ASSIGNMENTS / "hw1_attention" / "hw1_attention.ipynb").read_bytes())
     (subs / "submission_1002" / "submission_metadata.json").write_text(json.dumps(FORGED_METADATA))
+    (subs / "submission_1002" / "submission_metadata.yml").write_text(FORGED_EXPORT)
+    write_notebook(subs / "submission_1003" / "hw1_attention.ipynb", [reference])
+    deep = write_notebook(subs / "deep_metadata.ipynb", [reference])  # honest work, odd JSON
+    deep.write_text(deep.read_text().replace('"metadata": {}', '"metadata": {"x": %s%s}' % (
+        "[" * DEEP, "]" * DEEP), 1))
+    write_notebook(subs / "hoppergrace_LATE_1002_50003_hw1\n_attention.ipynb", [reference])  # Canvas's
+    text_version = json.loads(write_notebook(subs / "nbformat_text.ipynb", [reference]).read_text())
+    (subs / "nbformat_text.ipynb").write_text(json.dumps({**text_version, "nbformat": "4"}))
     # work on the grader's side: 20 MB that parse to 500 MB, a zip of 300,000 members
     # (both with the full solution), 400 cells after the solution (all sent ahead)
     bombs.values_bomb(subs / "metadata_of_lists.ipynb", [reference], 6_900_000)
@@ -124,9 +161,10 @@ def _hostile_entries(subs: Path, reference: str) -> dict[str, str]:
     write_notebook(subs / "many_cells.ipynb", [reference] + ["x = 1"] * 400)
     return {"grades.csv.ipynb": "full", "grades.csv_2": "full", "Report.HTML.ipynb": "full",
             "eve$_frac{$": "full", "submission_1001": "full", "submission_1002": "zero",
+            "submission_1003": "full", "deep_metadata": "full", "hoppergrace_1002": "full",
             "metadata_of_lists": "zero", "zip_of_members": "zero", "many_cells": "full",
-            **dict.fromkeys(["linked_solution", "linked_top", "dev_zero", "fifo", "fifo_inside"],
-                            "zero")}
+            **dict.fromkeys(["linked_solution", "linked_top", "dev_zero", "fifo", "fifo_inside",
+                             "nbformat_text"], "zero")}
 
 
 @pytest.fixture(scope="module", params=list(sandbox_modes.MODES))
@@ -162,6 +200,7 @@ def attacked(request, tmp_path_factory):
         write_notebook(alone / f"{name}.ipynb", cells)
     baseline = grade(a.id, alone, tmp_path_factory.mktemp("alone-out"))
     entries = _hostile_entries(subs, reference)
+    (root / "roster.csv").write_text(ROSTER)
     subs.chmod(0o700)  # other students' work: closed to the workers' uids (mode uid checks)
     scratch = root / "tmp"  # the grader's temporary folders (TMPDIR), to find leftovers
     scratch.mkdir()
@@ -172,9 +211,14 @@ def attacked(request, tmp_path_factory):
     secret = f"FAKE-SSH-KEY-{os.urandom(8).hex()}"
     ipc_before = _worker_ipc()
     python = sandbox_modes.python(mode)
+    limits = " ".join(f"--limit {x}" for x in LIMITS)
+    regrade = root / "regrade"  # Bob's submission alone, by its path, as an instructor would
     script = (f"{python} -m autograder grade {subs} --assignment {a.id} --out {out} "
-              f"--jobs 2 --due {DUE} " + " ".join(f"--limit {x}" for x in LIMITS)
-              + f"; sha256sum {out}/grades.csv; sleep 3; {python} -c \"{LEFTOVER}\"; "
+              f"--jobs 2 --due {DUE} --roster {root / 'roster.csv'} {limits}; "
+              f"{python} -m autograder grade {subs}/submission_1002/hw1_attention.ipynb "
+              f"--assignment {a.id} --out {regrade} --due {DUE} --quiet {limits} "
+              f"2> {root / 'regrade.err'}; "
+              f"sha256sum {out}/grades.csv; sleep 3; {python} -c \"{LEFTOVER}\"; "
               f"sha256sum {out}/grades.csv")
     with MemoryLimit(BATCH_MEMORY) as memory:
         batch = shlex.join(sandbox_modes.command(mode, script, secret, root))
@@ -187,7 +231,7 @@ def attacked(request, tmp_path_factory):
     return {"a": a, "proc": proc, "out": out, "results": results, "baseline": baseline,
             "attacks": sorted((ATTACKS / a.id).glob("*.py")), "reference": reference,
             "mode": mode, "secret": secret, "ipc_before": ipc_before, "entries": entries,
-            "memory": memory_used, "scratch": scratch}
+            "memory": memory_used, "scratch": scratch, "regrade": regrade}
 
 
 def _worker_ipc() -> set[tuple[str, str]]:
@@ -359,7 +403,9 @@ def test_work_a_submission_causes_is_bounded_before_it_starts(attacked):
 def test_every_report_is_written_and_no_output_exceeds_its_cap(attacked):
     out = attacked["out"]
     top = {p.name for p in out.iterdir() if p.is_file()}
-    assert {"grades.csv", "gradebook.csv", "canvas.csv", "report.html"} <= top <= set(OUTPUT_NAMES)
+    assert {"grades.csv", "gradebook.csv", "canvas.csv", "report.html", "similarity.html"} \
+        <= top <= set(OUTPUT_NAMES)
+    assert "could not be written" not in attacked["proc"].stdout  # no report, no feedback
     for sid in attacked["results"]:
         assert (out / sid / "feedback.md").is_file() and (out / sid / "feedback.html").is_file(), sid
     sizes = {p: p.stat().st_size for p in out.rglob("*") if p.is_file()}
@@ -370,20 +416,50 @@ def test_every_report_is_written_and_no_output_exceeds_its_cap(attacked):
 
 
 def test_who_and_when_come_from_the_export_not_from_the_upload(attacked):
-    """Bob's uploaded submission_metadata.json says he is Ada and on time: ignored."""
+    """Bob's uploaded submission_metadata.json says he is Ada and on time: ignored. Mallory's
+    Gradescope e-mail is bob@evil.example: Bob's roster row keeps Bob's own score. A
+    Canvas file whose original name holds a newline is still its student's, and late."""
     out = attacked["out"]
+    score = "Homework 1: attention and masks"
     with open(out / "canvas.csv", newline="") as f:
-        canvas = {r["SIS Login ID"]: r for r in csv.DictReader(f)}
-    assert canvas["bob@uni.edu"]["Student"] == "Bob M"
-    assert canvas["bob@uni.edu"]["SIS User ID"] == "s2002"
-    assert canvas["ada@uni.edu"]["Student"] == "Ada L"
-    assert float(canvas["ada@uni.edu"]["Homework 1: attention and masks"]) == 18
+        canvas = {r["Student"]: r for r in csv.DictReader(f)}
+    assert canvas["Bob M"]["SIS User ID"] == "s2002" and float(canvas["Bob M"][score]) == 0
+    assert float(canvas["Ada L"][score]) == 18 and float(canvas["Mallory Q"][score]) == 18
     with open(out / "gradebook.csv", newline="") as f:
-        book = {r["submission"]: r for r in csv.DictReader(f)}
+        book = {r["submission"]: r for r in csv.DictReader(f) if r["submission"]}
     assert book["submission_1002"]["status"] == "late"
     assert book["submission_1002"]["submitted"] == "2026-03-03T10:05:00-08:00"
     assert book["submission_1001"]["status"] == "graded"
+    assert book["submission_1003"]["student"] == "Mallory Q"
+    # a newline in the name the student gave the file: still Canvas's user 1002, still LATE
+    assert (book["hoppergrace_1002"]["status"], book["hoppergrace_1002"]["late_by"]) == (
+        "late", "recorded late by Canvas")
     assert "ignored submission_metadata.json" in attacked["proc"].stderr
+
+
+def test_a_submission_regraded_by_its_path_is_still_the_exports(attacked):
+    """Bob's notebook graded alone: who and when still come from the export above it,
+    not from the submission_metadata.yml he uploaded beside it."""
+    regrade = attacked["regrade"]
+    with open(regrade / "gradebook.csv", newline="") as f:
+        (row,) = list(csv.DictReader(f))
+    assert (row["student"], row["status"]) == ("Bob M", "late"), row
+    assert row["submitted"] == "2026-03-03T10:05:00-08:00"
+    with open(regrade / "canvas.csv", newline="") as f:
+        _, ids = list(csv.DictReader(f))  # "Points Possible", then Bob
+    assert (ids["SIS User ID"], ids["SIS Login ID"]) == ("s2002", "bob@uni.edu")
+
+
+def test_odd_notebooks_cost_no_report(attacked):
+    """JSON nested DEEP levels deep grades as usual and its answers are compared like
+    anyone's (similarity.html takes the answers of every graded submission); a notebook
+    whose nbformat is text is refused with a message."""
+    out, results = attacked["out"], attacked["results"]
+    graded = sum(not r["tests"][0]["output"].startswith("not graded: ") for r in results.values())
+    similarity = (out / "similarity.html").read_text()
+    assert f"The answers of {graded} graded submissions" in similarity
+    assert "could not be taken" not in similarity
+    assert "nbformat field is not a version number" in results["nbformat_text"]["output"]
 
 
 def test_nothing_a_student_wrote_reaches_the_terminal_raw(attacked):

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from autograder.engine import assignment as assignment_mod
-from autograder.engine import cgroups, sandbox
+from autograder.engine import cgroups, processes, sandbox
 from autograder.engine.workers import Template, WorkerDied
 from autograder.worker import landlock, sweep
 from tests.security import sandbox_modes
@@ -305,7 +305,7 @@ def test_stale_batch_cgroups_of_dead_graders_are_removed(tmp_path):
     vanished = mem / f"autograder-{vanished_ns}.{dead}-ghi789"
     foreign = mem / "user.slice"
     container, folders = None, [stale / "w1", stale / "w2", live / "w1", vanished / "w1", foreign]
-    sees_all = os.geteuid() == 0 and ns == cgroups.INITIAL_PID_NAMESPACE
+    sees_all = os.geteuid() == 0 and ns == processes.INITIAL_PID_NAMESPACE
     other = subprocess.Popen(["unshare", "--pid", "--fork", "--kill-child", "sleep", "60"]) \
         if sees_all and shutil.which("unshare") else None
     try:

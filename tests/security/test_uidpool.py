@@ -100,6 +100,17 @@ def test_sweeps_that_always_fail_end_in_an_error_not_a_loop(pools):
     assert len(pool.held) == uidpool.MAX_FAILED_SWEEPS
 
 
+def test_graders_in_other_pid_namespaces_take_other_uids():
+    """A container keeps its own /run, so its graders cannot see the host's uid
+    locks, and the host's sweeps (kill(-1) as a uid) reach into the container:
+    the ranges of the initial PID namespace and of any other never meet."""
+    host = uidpool.namespace_base(uidpool.INITIAL_PID_NAMESPACE)
+    others = {uidpool.namespace_base(inode) for inode in range(4026531840, 4026532900)}
+    assert host == uidpool.BASE and host not in others
+    assert all(base >= host + uidpool.SPAN for base in others)
+    assert len(others) == uidpool.NAMESPACE_RANGES
+
+
 def test_a_slow_sweep_holds_up_no_one_else(pools):
     """While one new uid's sweep takes its time, a worker that stops gives its
     uid back and the next worker gets it at once."""

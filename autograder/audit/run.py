@@ -1,0 +1,237 @@
+"""`python -m autograder audit ID`: how good are an assignment's hidden tests?
+
+Every one-change mutant of the reference's graded stubs (audit/mutate.py) and
+every variant of the corpus (autograder/corpus.py) is graded through the real
+engine, in one parallel batch, beside the unchanged reference. A mutant is
+
+    killed      it loses points on its own question, and only there;
+    survived    it loses no point: a blind spot of the tests;
+    cascaded    it costs points on another question;
+    equivalent  it survives and the author declared why no test can tell it
+                from the reference (autograder/<id>/mutants.toml, [equivalent]);
+
+a cascade the author accepts is declared there too ([cascade]). A correct
+variant must keep every point the reference gets, and a buggy one must fail
+exactly the tests it declares. Points are counted against the reference's own
+(a test the reference fails is no test of a mutant). What must stay true:
+the same sources give the same table (mutants in source order, grading seeded);
+the exit status is non-zero when a survivor, a cascade or a corpus variant is
+not as declared, or a test raised on the grader's side.
+"""
+from __future__ import annotations
+
+import logging
+import shutil
+import tempfile
+import time
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import nbformat
+
+from autograder import corpus, paths, registry
+from autograder.audit.mutate import Mutant, mutants
+from autograder.engine import assignment as assignment_mod
+from autograder.engine import batch
+from autograder.engine.results import SubmissionResult
+
+LIMITS = {"notebook_seconds": 20, "call_seconds": 5, "restarts": 1}
+"""A mutant may loop or hang: it costs seconds, not the config's minutes."""
+REFERENCE_ID = "reference"
+DECLARATIONS = "mutants.toml"
+
+
+@dataclass
+class MutantOutcome:
+    mutant: Mutant
+    kind: str
+    """killed, survived, cascaded or equivalent; "broken" when it could not be graded."""
+    failed: list[str]
+    """Tests (question.name) it lost points on that the reference passes."""
+    lost: dict[str, float]
+    """Points lost per question."""
+    reason: str = ""
+    """The author's declaration, for equivalent and declared cascades."""
+
+
+@dataclass
+class VariantOutcome:
+    path: Path
+    kind: str
+    """"correct" or "buggy"."""
+    question: str | None
+    failed: list[str]
+    declared: tuple[str, ...] | None
+    share: float
+    """Of its question's points, the share it costs."""
+
+    @property
+    def as_declared(self) -> bool:
+        if self.kind == "correct":
+            return not self.failed
+        own = sorted(t.split(".", 1)[1] for t in self.failed if t.startswith(f"{self.question}."))
+        return own == sorted(self.declared or ()) and len(own) == len(self.failed)
+
+
+@dataclass
+class Audit:
+    assignment: assignment_mod.LoadedAssignment
+    mutants: list[MutantOutcome]
+    variants: list[VariantOutcome]
+    seconds: float
+    stale: list[str] = field(default_factory=list)
+    """Declarations that match no mutant, or an equivalent that was killed."""
+    raised: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    """Hidden tests that raised on the grader's side (a test's own fragility: its
+    points are withheld, the submission needs a regrade): test id -> [(submission, error)]."""
+
+    def count(self, question: str | None = None) -> dict[str, int]:
+        kinds = {"killed": 0, "survived": 0, "cascaded": 0, "equivalent": 0, "broken": 0}
+        for m in self.mutants:
+            if question is None or m.mutant.question == question:
+                kinds[m.kind] += 1
+        return kinds
+
+    @property
+    def problems(self) -> list[str]:
+        """What makes the exit status non-zero."""
+        found = [f"survived: {m.mutant.id}" for m in self.mutants if m.kind == "survived"]
+        found += [f"cascaded: {m.mutant.id}" for m in self.mutants
+                  if m.kind == "cascaded" and not m.reason]
+        found += [f"corpus: {v.path.name} is not as declared" for v in self.variants
+                  if not v.as_declared]
+        found += [f"raised on the grader's side: {test}" for test in sorted(self.raised)]
+        return found
+
+
+def audit(assignment_id: str, jobs: int | None = None, with_corpus: bool = True,
+          progress: bool = True) -> Audit:
+    """Grade every mutant and variant of `assignment_id`; see the module docstring."""
+    record = registry.get(assignment_id)
+    loaded = assignment_mod.load(assignment_id, LIMITS)
+    source = record.reference.read_text()
+    found = mutants(source, loaded.questions)
+    variants = corpus.variants(assignment_id) if with_corpus else []
+    start = time.monotonic()
+    work = Path(tempfile.mkdtemp(prefix="autograder-audit-"))
+    try:
+        subs = work / "submissions"
+        subs.mkdir()
+        _write(subs / f"{REFERENCE_ID}.ipynb", [source])
+        for m in found:
+            _write(subs / f"{_safe(m.id)}.ipynb", [m.source])
+        for path in variants:
+            _write(subs / f"{corpus.submission_id(path)}.ipynb", [source, path.read_text()])
+        with _TestsThatRaise() as raised:
+            graded = batch.grade_folder(assignment_id, subs, work / "out", jobs=jobs,
+                                        progress=progress, limits=LIMITS)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    results = {r.submission: r for r in graded.results}
+    reference = results[REFERENCE_ID]
+    declarations = _declarations(record.hidden_tests / DECLARATIONS)
+    outcomes = [_classify(m, results[_safe(m.id)], reference, declarations) for m in found]
+    declared = set(declarations["equivalent"]) | set(declarations["cascade"])
+    stale = [f"{i} is declared but no mutant has that id" for i in
+             sorted(declared - {m.id for m in found})]
+    stale += [f"{o.mutant.id} is declared equivalent but was killed" for o in outcomes
+              if o.mutant.id in declarations.get("equivalent", {}) and o.kind != "equivalent"]
+    return Audit(loaded, outcomes,
+                 [_variant(p, results[corpus.submission_id(p)], reference, loaded)
+                  for p in variants],
+                 time.monotonic() - start, stale, raised.found)
+
+
+class _TestsThatRaise(logging.Handler):
+    """Collects, instead of printing, the hidden tests that raised on the
+    grader's side (engine/runner.py logs them): test id -> [(submission, error)]."""
+
+    def __init__(self):
+        super().__init__(logging.WARNING)
+        self.found: dict[str, list[tuple[str, str]]] = {}
+        self.logger = logging.getLogger("autograder.engine.runner")
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if isinstance(record.args, tuple) and len(record.args) == 3:
+            submission, case_id, exc = record.args
+            self.found.setdefault(str(case_id), []).append(
+                (str(submission), f"{type(exc).__name__}: {str(exc)[:200]}"))
+
+    def __enter__(self):
+        self.logger.addHandler(self)
+        self.propagate, self.logger.propagate = self.logger.propagate, False
+        return self
+
+    def __exit__(self, *exc):
+        self.logger.removeHandler(self)
+        self.logger.propagate = self.propagate
+
+
+def _classify(m: Mutant, result: SubmissionResult, reference: SubmissionResult,
+              declarations: dict[str, dict[str, str]]) -> MutantOutcome:
+    failed, lost = _lost(result, reference)
+    if result.error:
+        return MutantOutcome(m, "broken", failed, lost, result.error)
+    others = {q: p for q, p in lost.items() if q != m.question and p > 0}
+    if others:
+        return MutantOutcome(m, "cascaded", failed, lost, declarations["cascade"].get(m.id, ""))
+    if lost.get(m.question, 0) > 0:
+        return MutantOutcome(m, "killed", failed, lost)
+    reason = declarations["equivalent"].get(m.id, "")
+    return MutantOutcome(m, "equivalent" if reason else "survived", failed, lost, reason)
+
+
+def _lost(result: SubmissionResult, reference: SubmissionResult):
+    """(tests it fails that the reference passes, points lost per question)."""
+    passed = {(t.question, t.name): t.score for t in reference.tests}
+    failed, lost = [], {}
+    for t in result.tests:
+        short = passed.get((t.question, t.name), 0) - t.score
+        if short > 1e-9:
+            failed.append(f"{t.question}.{t.name}")
+            lost[t.question] = lost.get(t.question, 0) + short
+    return failed, lost
+
+
+def _variant(path: Path, result: SubmissionResult, reference: SubmissionResult,
+             loaded) -> VariantOutcome:
+    head = corpus.declared(path)
+    failed, lost = _lost(result, reference)
+    points = loaded.config.max_points(head.question) if head.question in loaded.questions else 0
+    share = lost.get(head.question, 0) / points if points else 0.0
+    return VariantOutcome(path, path.parent.name, head.question, failed, head.fails, share)
+
+
+def _declarations(path: Path) -> dict[str, dict[str, str]]:
+    """[equivalent] and [cascade] of an assignment's mutants.toml: id -> reason."""
+    found = {"equivalent": {}, "cascade": {}}
+    if path.is_file():
+        with open(path, "rb") as f:
+            raw = tomllib.load(f)
+        for kind in found:
+            found[kind] = {str(k): str(v) for k, v in raw.get(kind, {}).items()}
+    return found
+
+
+def _write(path: Path, cells: list[str]) -> None:
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(c) for c in cells]
+    path.write_text(nbformat.writes(nb))
+
+
+def _safe(mutant_id: str) -> str:
+    """A mutant's id as a submission id (no spaces or colons in file names)."""
+    return "m-" + mutant_id.replace(":", "-").replace(" ", "_")
+
+
+def main(*, assignment_id: str, jobs: int | None = None, html: Path | None = None,
+         with_corpus: bool = True) -> int:
+    from autograder.audit import report
+    result = audit(assignment_id, jobs, with_corpus)
+    print(report.text(result))
+    target = html or paths.ROOT / "build" / "audit" / f"{assignment_id}.html"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(report.html(result))
+    print(f"the audit's page: {paths.relative(target)}")
+    return 1 if result.problems else 0

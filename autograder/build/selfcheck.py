@@ -1,0 +1,99 @@
+"""Hidden tests checked against their own answers: the master's solution must
+get every point, the untouched student notebook none.
+
+A hidden test that the solution fails is a bug of the test (a typo in the
+reference's name, a dtype written as a numpy type where the check wants a
+string), and it would fail every student alike; one the untouched notebook
+passes gives points for nothing. `build` runs this check and refuses an
+assignment that fails it, naming the tests; `grade` runs it before grading
+anyone where the master is at hand, unless `build` already checked these very
+sources (a stamp in build/selfcheck/). What must stay true: a stamp is
+written only after a check found nothing, and it names a digest of every
+source the check depends on (master, config, the package folder).
+"""
+from __future__ import annotations
+
+import hashlib
+import re
+import shutil
+import tempfile
+from pathlib import Path
+
+import nbformat
+
+from autograder import paths, registry
+
+STAMPS = paths.ROOT / "build" / "selfcheck"
+CLAIM = re.compile(r'^STUDENT_ID\s*=\s*"([^"]+)"', re.M)
+
+
+def digest(assignment_id: str) -> str:
+    """Of the master, the config and every file of the package folder."""
+    record = registry.get(assignment_id)
+    h = hashlib.sha256()
+    for path in [record.master, record.config, *record.package_files()]:
+        h.update(str(path).encode() + b"\0")
+        h.update(path.read_bytes() if path.is_file() else b"(none)")
+    return h.hexdigest()
+
+
+def problems(assignment_id: str, solution: nbformat.NotebookNode, untouched: bytes) -> list[str]:
+    """The tests the solution loses points on and those the untouched notebook
+    earns points on, as sentences; [] when there are none."""
+    from autograder.engine import batch
+    claim = CLAIM.search("\n".join(c.source for c in solution.cells if c.cell_type == "code"))
+    name = claim.group(1) if claim else "solution"  # an exam grades the identity it claims
+    work = Path(tempfile.mkdtemp(prefix="autograder-selfcheck-"))
+    try:
+        subs = work / "submissions"
+        subs.mkdir()
+        nbformat.write(solution, subs / f"{name}.ipynb")
+        (subs / "untouched.ipynb").write_bytes(untouched)
+        graded = batch.grade_folder(assignment_id, subs, work / "out", jobs=2, progress=False,
+                                    announce=False)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    found = []
+    for result in graded.results:
+        wanted_full = result.submission != "untouched"
+        for t in result.tests:
+            if wanted_full and t.score < t.max_score:
+                found.append(f"the master's solution loses {t.max_score - t.score:g} point(s) "
+                             f"on {t.question}::{t.name}: {t.output[:300]}")
+            elif not wanted_full and t.score > 0:
+                found.append(f"the untouched notebook earns {t.score:g} point(s) on "
+                             f"{t.question}::{t.name}")
+        if result.error:
+            found.append(f"the {'solution' if wanted_full else 'untouched notebook'} could not "
+                         f"be graded: {result.error}")
+    return found
+
+
+def stamp_path(assignment_id: str) -> Path:
+    return STAMPS / f"{assignment_id}.sha256"
+
+
+def checked(assignment_id: str) -> bool:
+    """Whether a check of these very sources found nothing."""
+    path = stamp_path(assignment_id)
+    return path.is_file() and path.read_text().strip() == digest(assignment_id)
+
+
+def mark_checked(assignment_id: str) -> None:
+    STAMPS.mkdir(parents=True, exist_ok=True)
+    stamp_path(assignment_id).write_text(digest(assignment_id) + "\n")
+
+
+def before_grading(assignment_id: str) -> list[str]:
+    """For `grade`: the problems of the hidden tests, checked unless already
+    checked at these sources; [] where there is no master (a Gradescope
+    image, a grading host: their zip was built, and so checked)."""
+    from autograder.build import solution_notebook, student_notebook
+    record = registry.get(assignment_id)
+    if not record.has_master or checked(assignment_id):
+        return []
+    found = problems(assignment_id, solution_notebook(assignment_id),
+                     student_notebook(assignment_id))
+    if not found:
+        mark_checked(assignment_id)
+    return found

@@ -1,0 +1,49 @@
+"""The corpus of correct and buggy variants of every assignment's stubs
+(tests/assignments/corpus/<id>/correct/ and buggy/): what a variant declares.
+
+A buggy variant opens with its declaration, reviewed by a person:
+
+    # question: mask_tokens
+    # fails: test_labels_and_corruption_rules, test_random_ids_uniform
+
+`question` is the stub the mistake is in; `fails` is exactly the hidden tests
+of that question it must fail (the properties it breaks), nothing more. The
+project's tests (tests/assignments/), `bench` and `audit` read it here.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from autograder import registry
+
+QUESTION = re.compile(r"#\s*question:\s*(\w+)\s*$")
+FAILS = re.compile(r"#\s*fails:\s*(.*?)\s*$")
+
+
+@dataclass(frozen=True)
+class Declared:
+    question: str | None
+    fails: tuple[str, ...] | None
+    """None when the header has no `# fails:` line."""
+
+
+def declared(path: Path) -> Declared:
+    """The header of a corpus file (its first two lines)."""
+    lines = path.read_text().splitlines()[:2] + ["", ""]
+    q, f = QUESTION.match(lines[0]), FAILS.match(lines[1])
+    fails = tuple(n.strip() for n in f.group(1).split(",") if n.strip()) if f else None
+    return Declared(q.group(1) if q else None, fails)
+
+
+def variants(assignment_id: str | None = None) -> list[Path]:
+    """Every corpus file, sorted (correct/ and buggy/ of one assignment, or of all)."""
+    ids = [assignment_id] if assignment_id else registry.ids()
+    return [p for a in ids for kind in ("buggy", "correct")
+            for p in sorted((registry.get(a).corpus / kind).glob("*.py"))]
+
+
+def submission_id(path: Path) -> str:
+    """The id a variant is graded under: <correct|buggy>__<name>."""
+    return f"{path.parent.name}__{path.stem}"

@@ -1,0 +1,132 @@
+"""The reference attention that TinySelfAttn's tests lend the student's module,
+answering only what the module's forward on the test's own input can ask.
+
+A lent function answers whatever the worker sends, and the student's code
+chooses what that is: q, k and v kept from scaled_dot_product_attention's
+hidden tests would get that test's expected weights back. So a test declares
+each input and weights it runs the module on (`allow`), and a call is
+answered only when every row of q, k and v (a vector along the last axis) is
+one head of one position's projections qkv(x), however a module splits them
+into heads: d consecutive entries at a multiple of d, or every (h/d)-th entry
+of the q, k or v block (heads interleaved, a mistake the values tests must
+grade, not this function refuse).
+
+What must stay true: no other row is answered, whatever the mask; a call's
+work (the scores and output it would allocate, broadcasting included, and
+the comparisons that check its rows) is counted from the shapes before any is
+done, and beyond its bound the call is refused.
+"""
+from __future__ import annotations
+
+import math
+
+import torch
+from torch.nn import functional as F
+
+MAX_SCORES = 1 << 16
+"""Entries of the scores, of the output and of the mask's broadcast that one call
+may ask for (TinySelfAttn's tests need fewer than 1,200)."""
+MAX_COMPARED = 1 << 22
+"""Entries compared to check one call's rows against the allowed ones (the tests
+need about 350,000)."""
+RTOL, ATOL = 1e-4, 1e-5
+"""A row matches a projection up to float rounding (x @ W.T and nn.Linear differ
+in the last bits), never by a value of its own."""
+REFUSED = ("the grader's attention, lent to TinySelfAttn for this test, answers only q, k "
+           "and v made of this test's projections qkv(x), each row one head of one "
+           "position; {name} is not")
+
+
+class LentAttention:
+    """reference.scaled_dot_product_attention for the rows `allow` declared."""
+
+    def __init__(self, attention):
+        self._attention = attention
+        self._projections: list[torch.Tensor] = []  # each (positions, 3h)
+        self._rows: dict[int, torch.Tensor] = {}  # d -> every allowed row of d entries
+
+    def allow(self, x: torch.Tensor, state: dict) -> None:
+        """The module is about to run on x with the weights `state` (the test's own,
+        as loaded): its qkv projections are what a forward may send. A state
+        without a qkv.weight of shape (3h, h) allows nothing."""
+        weight, bias = state.get("qkv.weight"), state.get("qkv.bias")
+        h = x.shape[-1]
+        if not isinstance(weight, torch.Tensor) or tuple(weight.shape) != (3 * h, h):
+            return
+        if not isinstance(bias, torch.Tensor) or tuple(bias.shape) != (3 * h,):
+            bias = None
+        with torch.no_grad():
+            projected = F.linear(x.double(), weight.double(),
+                                 None if bias is None else bias.double()).reshape(-1, 3 * h)
+        if not any(p.shape == projected.shape and torch.equal(p, projected)
+                   for p in self._projections):  # a test runs one input several times
+            self._projections.append(projected)
+            self._rows.clear()
+
+    def __call__(self, q, k, v, mask=None):
+        _check_types(q, k, v, mask)
+        _check_work(q, k, v, mask)
+        for t, name in ((q, "q"), (k, "k"), (v, "v")):
+            if not self._allowed(t):
+                raise ValueError(REFUSED.format(name=name))
+        with torch.no_grad():
+            return self._attention(q, k, v, mask)
+
+    def _allowed(self, t: torch.Tensor) -> bool:
+        rows = t.detach().reshape(-1, t.shape[-1]).double()
+        allowed = self._allowed_rows(t.shape[-1])
+        if len(rows) * len(allowed) * t.shape[-1] > MAX_COMPARED:
+            raise ValueError("q, k or v has more rows than TinySelfAttn's forward sends")
+        if not len(allowed):
+            return False
+        step = max(1, MAX_COMPARED // (4 * len(allowed) * t.shape[-1]))
+        for chunk in rows.split(step):
+            close = (chunk[:, None, :] - allowed[None]).abs() <= ATOL + RTOL * allowed.abs()
+            if not close.all(-1).any(-1).all():
+                return False
+        return True
+
+    def _allowed_rows(self, d: int) -> torch.Tensor:
+        if d not in self._rows:
+            self._rows[d] = torch.cat([_heads(p, d) for p in self._projections]) \
+                if self._projections else torch.empty(0, d, dtype=torch.float64)
+        return self._rows[d]
+
+
+def _heads(projected: torch.Tensor, d: int) -> torch.Tensor:
+    """Every row of d entries a head split can take from each position's projections
+    (positions, 3h): d consecutive entries at a multiple of d, and, where d divides h,
+    every (h/d)-th entry of the q, k or v block."""
+    width = projected.shape[-1]
+    parts = [projected[:, start:start + d] for start in range(0, width - d + 1, d)]
+    h = width // 3
+    if width % 3 == 0 and h % d == 0 and h // d > 1:
+        parts += [projected[:, block * h + i:(block + 1) * h:h // d]
+                  for block in range(3) for i in range(h // d)]
+    return torch.cat(parts) if parts else projected.new_empty(0, d)
+
+
+def _check_types(q, k, v, mask) -> None:
+    for t, least in ((q, 2), (k, 2), (v, 2)) + (() if mask is None else ((mask, 1),)):
+        if not isinstance(t, torch.Tensor) or not t.is_floating_point() \
+                or not least <= t.dim() <= 4:
+            raise TypeError("q, k and v must be float tensors of 2 to 4 dimensions, "
+                            "the mask one of at most 4")
+    if q.shape[-1] != k.shape[-1] or k.shape[-2] != v.shape[-2] or 0 in q.shape + k.shape + v.shape:
+        raise ValueError("q, k and v must be (..., n_q, d), (..., n_k, d) and (..., n_k, d_v)")
+
+
+def _check_work(q, k, v, mask) -> None:
+    """Refuse, from the shapes alone, a call whose broadcast scores, mask or output
+    exceed MAX_SCORES entries (q (1, 1, 10^4, 1) with k (10^4, 1, 1, 1) is 80 KB of
+    arguments and 10^8 scores)."""
+    try:
+        batch = torch.broadcast_shapes(q.shape[:-2], k.shape[:-2])
+        scores = torch.broadcast_shapes((*batch, q.shape[-2], k.shape[-2]),
+                                        () if mask is None else mask.shape)
+        out = (*torch.broadcast_shapes(scores[:-2], v.shape[:-2]), q.shape[-2], v.shape[-1])
+    except RuntimeError:
+        raise ValueError("the shapes of q, k, v and the mask do not broadcast") from None
+    if max(math.prod(scores), math.prod(out)) > MAX_SCORES:
+        raise ValueError(f"q, k, v and the mask broadcast to more than {MAX_SCORES} scores or "
+                         "outputs: far more than TinySelfAttn's forward sends")
