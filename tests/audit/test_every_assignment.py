@@ -1,0 +1,40 @@
+"""Every assignment's hidden tests pass their own audit: each one-change mutant of
+every graded stub is killed on its own question, or declared equivalent (or an
+accepted cascade) in autograder/<id>/mutants.toml with a reason; the corpus is
+graded as its headers say; no test raises on the grader's side; no declaration is
+stale. This is `python -m autograder audit ID` for all of them, in CI.
+
+A new blind spot (a test weakened, a stub whose tests miss a mutant) fails here
+with the mutant's id; `python -m autograder audit ID` shows its diff."""
+from __future__ import annotations
+
+import pytest
+
+from autograder import registry
+from autograder.audit import run
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module", params=registry.ids())
+def audited(request):
+    return run.audit(request.param, progress=False)
+
+
+def test_no_undeclared_survivor_cascade_or_fragile_test(audited):
+    problems = audited.problems
+    assert not problems, (f"{audited.assignment.id}: {len(problems)} problem(s); run "
+                          f"`python -m autograder audit {audited.assignment.id}`:\n  "
+                          + "\n  ".join(problems))
+
+
+def test_every_graded_stub_is_audited(audited):
+    """Each question's stub gave mutants and the tests kill some of them: a stub the
+    mutator cannot reach would pass the audit by having nothing to judge."""
+    for question in audited.assignment.questions:
+        counts = audited.count(question)
+        assert counts["killed"] > 0, (question, counts)
+
+
+def test_declarations_are_not_stale(audited):
+    assert not audited.stale, audited.stale
