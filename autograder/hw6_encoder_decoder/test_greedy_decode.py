@@ -111,6 +111,13 @@ def test_stops_after_eos(student):
     if not chosen:
         fail("in none of four runs did decoding reach a step where eos_id wins, so stopping "
              "after it cannot be checked")
+    # sos_id may equal eos_id (GPT-2's <|endoftext|> is both): the list's first id was not
+    # appended, so decoding goes on until eos_id is appended.
+    what = f"greedy_decode(step, {EOS}, {EOS}, 10), sos_id equal to eos_id"
+    ids, calls = _run(student, _tables(14, eos_at=3, sos=EOS), EOS, 10, what)
+    if not calls or len(ids) < 2:
+        fail(f"{what}: decoding stopped before the first step; sos_id was not appended, so "
+             "it does not end the list: stop after eos_id is appended")
 
 
 def test_step_called_once_per_token(student):

@@ -78,11 +78,25 @@ def _check_frequencies(cases, student):
 
 
 def test_returns_an_id(student):
-    """returns one int id within range"""
+    """returns one int id within range, also for an int temperature and a numpy integer top_k"""
     rng = student.new("numpy.random.default_rng", 0)
     i = expect_int(student.sample_next(LOGITS, 1.0, rng), "sample_next(logits, 1.0, rng)")
     if not 0 <= i < len(LOGITS):
         fail("sample_next(logits, 1.0, rng): the id is outside [0, len(logits))")
+    # The contract's temperature is any number > 0 and its top_k any integer >= 1: code
+    # that takes k from an array (np.argmax, a shape) passes numpy integers. A numpy
+    # top_k is judged only where a Python int one gives an id (the top_k tests try that).
+    _expect_id(student, 2, None, "sample_next(logits, 2, rng)")
+    if _fault(_expect_id, student, 1.0, 3, "sample_next(logits, 1.0, rng, top_k=3)") is None:
+        _expect_id(student, 1.0, np.int64(3), "sample_next(logits, 1.0, rng, top_k=np.int64(3))")
+
+
+def _expect_id(student, temperature, top_k, what):
+    """One draw with these arguments is an int id within range."""
+    rng = student.new("numpy.random.default_rng", 0)
+    i = expect_int(student.sample_next(LOGITS, temperature, rng, top_k=top_k), what)
+    if not 0 <= i < len(LOGITS):
+        fail(f"{what}: the id is outside [0, len(logits))")
 
 
 def test_temperature_distribution(student):
@@ -100,6 +114,12 @@ def test_top_k_distribution(student):
     ids, what = _draws(student, LOGITS, 1.0, 1, 200, 6)
     if np.any(ids != int(np.argmax(LOGITS))):
         fail(f"{what}: top_k=1 must always give the largest logit")
+    # A numpy integer top_k restricts the draws too. Exact: ids outside the top 2 have
+    # probability 0; a sampler that ignores this top_k draws one of them (a third of
+    # the mass) in 200 draws with probability 1 - 0.67^200 > 1 - 1e-34.
+    ids, what = _draws(student, LOGITS, 1.0, np.int64(2), 200, 14)
+    if np.any(_probabilities(LOGITS, 1.0, 2)[ids] == 0):
+        fail(f"{what}: drew an id outside the top_k largest logits (top_k a numpy integer)")
 
 
 def test_top_k_beyond_vocabulary(student):
@@ -158,7 +178,9 @@ def test_rejects_invalid_arguments(student):
     """samples for valid arguments; raises ValueError for temperature <= 0 and for top_k < 1"""
     _expect_certain_draw(student, LOGITS, "logits")
     rng = student.new("numpy.random.default_rng", 0)
-    for temperature, top_k in ((0.0, None), (-1.0, None), (1.0, 0), (1.0, -3)):
-        what = f"sample_next(logits, {temperature}, rng, top_k={top_k})"
+    # -0.5: a negative temperature above -1; np.int64(0): a top_k that is a numpy integer.
+    for temperature, top_k in ((0.0, None), (-1.0, None), (1.0, 0), (1.0, -3), (-0.5, None),
+                               (1.0, np.int64(0))):
+        what = f"sample_next(logits, {temperature}, rng, top_k={top_k!r})"
         with expect_raises(ValueError, what):
             student.sample_next(LOGITS, temperature, rng, top_k=top_k)
