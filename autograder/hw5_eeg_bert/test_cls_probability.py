@@ -33,7 +33,7 @@ def test_values(ref, student):
 
 
 def test_extreme_logits(ref, student):
-    """stays finite and within [0, 1] for logits of +-1000, and matches the reference"""
+    """stays finite and within [0, 1] for logits of +-1000 and of 0, and matches the reference"""
     # Stability is this test's subject: a function that is not the sigmoid for moderate
     # logits either (test_values's subject) is only required to stay finite here.
     moderate = [(_p(student, [1.0, 0.0], [z, 3.0], 0.0, f"a logit of {z:g}"),
@@ -42,7 +42,8 @@ def test_extreme_logits(ref, student):
     sigmoid = all(agrees(p, want, rtol=1e-9, atol=1e-12) for p, want in moderate)
     if len({p for p, _ in moderate}) == 1:
         fail("cls_probability gives the same value for logits -3, -0.5 and 2")
-    for logit in (1000.0, -1000.0, 745.0, -745.0, 40.0, -40.0):
+    # 0 is where a stable sigmoid's two branches meet: `if z > 0 ... elif z < 0` has none
+    for logit in (1000.0, -1000.0, 745.0, -745.0, 40.0, -40.0, 0.0):
         h, w = np.array([1.0, 0.0]), np.array([logit, 3.0])
         what = f"cls_probability with a logit of {logit:g}"
         p = _p(student, h, w, 0.0, what)

@@ -10,6 +10,11 @@ QUESTION = "layer_norm"
 # tolerance does not see where eps goes, which is test_eps_inside_square_root's subject.
 SPREAD = 10.0
 VALUES_RTOL = 1e-5
+# Rows whose variance is 4e-6 to 2e-5, of the order of eps itself: there the default eps
+# moves every value by a fifth or more if it is 2e-5 instead of 1e-5 (by 2% at 1.1e-5),
+# and by 1e-8 if it is 1e-5 written as float32: DEFAULT_EPS_RTOL tells them apart.
+NEAR_EPS = 3e-3
+DEFAULT_EPS_RTOL = 1e-3
 
 
 def _spread(shape, seed, mean=0.5):
@@ -40,17 +45,18 @@ def test_values(ref, student):
 
 
 def test_eps_inside_square_root(ref, student):
-    """eps is added to the variance, inside the square root, and can be passed by keyword"""
+    """eps is added to the variance, inside the square root, can be passed by keyword and defaults to 1e-5"""
     # eps placement can only be judged where the formula is otherwise right (test_values's
     # subject): a layer_norm wrong on ordinary rows is only required to stay finite here.
     plain = _spread((4, 8), 2)
     normalised = expect_ndarray(student.layer_norm(plain), "layer_norm(x of shape (4, 8))")
     formula = agrees(normalised, ref.layer_norm(plain), VALUES_RTOL, 1e-9)
-    if np.ptp(normalised) == 0:
+    # Judged on its own terms below, the result must still be a normalisation: finite
+    # numbers, not all the same, and the same for the rows scaled and shifted (var 100
+    # to 900: eps is lost in it).
+    values = expect_finite(normalised, "layer_norm(x of shape (4, 8))")
+    if np.ptp(values.astype(np.float64)) == 0:  # (numpy has no ptp of booleans)
         fail("layer_norm(x of shape (4, 8)): every value of the result is the same")
-    # Judged on its own terms below, the result must still be a normalisation: finite,
-    # and the same for the rows scaled and shifted (var 100 to 900: eps is lost in it).
-    expect_finite(normalised, "layer_norm(x of shape (4, 8))")
     if not agrees(student.layer_norm(plain * 3.0 + 7.0), normalised, rtol=1e-4, atol=1e-6):
         fail("layer_norm(3 x + 7) differs from layer_norm(x): the result does not normalise "
              "the scale and offset of its input")
@@ -59,9 +65,20 @@ def test_eps_inside_square_root(ref, student):
         what = f"layer_norm(x, eps={eps})"
         expect_close(student.layer_norm(x, eps=eps), ref.layer_norm(x, eps=eps), what,
                      rtol=1e-7, atol=1e-9)
+    if formula:
+        _expect_default_eps(ref, student)
     constant = np.full((2, 8), 3.0)
     y = expect_ndarray(student.layer_norm(constant), "layer_norm(constant rows)")
     if not np.all(np.isfinite(y)):
         fail("layer_norm(constant rows): the result holds nan or inf")
     if formula:
         expect_close(y, ref.layer_norm(constant), "layer_norm(constant rows)", rtol=0, atol=1e-9)
+
+
+def _expect_default_eps(ref, student):
+    """Without eps, the contract's 1e-5 is used: seen only on rows whose variance is of
+    the order of eps (elsewhere test_values's tolerance hides any small default)."""
+    x = np.random.default_rng(3).normal(size=(4, 8)) * NEAR_EPS
+    what = "layer_norm(x) without eps, for rows whose variance is about 1e-5"
+    expect_close(student.layer_norm(x), ref.layer_norm(x), what,
+                 rtol=DEFAULT_EPS_RTOL, atol=1e-9)

@@ -1,7 +1,7 @@
 """Hidden tests: mask_patches."""
 import numpy as np
 
-from autograder.testing import expect_close, expect_ndarray, fail
+from autograder.testing import as_array, expect_close, expect_ndarray, fail
 
 QUESTION = "mask_patches"
 # runs in the student's worker: is the array the student received left alone?
@@ -47,11 +47,14 @@ def _expect_masks(z, out, what, masked: int):
     """The answer is z with `masked` rows changed: a test judged on the student's own
     answers pays nothing for a function that masks nothing, or changes every row (nan
     included)."""
-    if np.shape(out) != np.shape(z):
+    out = as_array(out, what)  # a list of rows of unequal length fails here, not below
+    if out.shape != np.shape(z):
         fail(f"{what}: the result is not an array of z's shape")
+    if out.dtype.kind not in "biuf":
+        fail(f"{what}: the result's entries are not numbers")
     if np.array_equal(out, z):
         fail(f"{what}: the result is z unchanged; nothing was masked")
-    rows = int((~np.all(np.asarray(out) == z, axis=-1)).sum())  # nan differs from everything
+    rows = int((~np.all(out == z, axis=-1)).sum())  # nan differs from everything
     if rows != masked:
         fail(f"{what}: {rows} rows of z changed, not the {masked} masked ones")
 

@@ -1,8 +1,8 @@
 """Hidden tests: patchify."""
 import numpy as np
 
-from autograder.testing import (expect_close, expect_dtype, expect_ndarray, expect_raises,
-                               expect_shape, fail)
+from autograder.testing import (as_array, expect_close, expect_dtype, expect_ndarray,
+                                expect_raises, expect_shape, fail)
 
 QUESTION = "patchify"
 CASES = [(2, 64, 8), (1, 12, 3), (3, 20, 5), (4, 16, 16), (2, 10, 1), (5, 36, 6)]  # (C, N, L)
@@ -42,8 +42,9 @@ def test_rejects_invalid_patch_len(student):
     # A valid call must hold the signal's samples, in whatever order (the order is
     # test_rows_concatenate_channels's subject): rejecting pays only beside an answer.
     what = "patchify(signal of shape (2, 64), 8)"
-    out = np.asarray(student.patchify(x, 8), dtype=np.float64)
-    if out.size != x.size or not np.array_equal(np.sort(out, axis=None), np.sort(x, axis=None)):
+    out = as_array(student.patchify(x, 8), what)  # not yet numbers: sorted only if they are
+    if (out.dtype.kind not in "biuf" or out.size != x.size
+            or not np.array_equal(np.sort(out, axis=None), np.sort(x, axis=None))):
         fail(f"{what}: the result does not hold the signal's samples")
     for bad in (0, -8, 7, 48, 2.5, "8"):
         with expect_raises(ValueError, f"patchify(signal of shape (2, 64), {bad!r})"):
