@@ -26,7 +26,7 @@ def mask_tokens(input_ids, vocab_size, mask_id, special_ids, rng,
     corrupted = ids.astype(np.int64)  # a copy: input_ids is never modified
     corrupted[to_mask] = mask_id
     corrupted[to_random] = random_ids[to_random]
-    labels = np.where(selected, ids, IGNORE_INDEX).astype(np.int64)
+    labels = np.where(selected, ids.astype(np.int64), IGNORE_INDEX)  # -100 wraps in a uint dtype
     return corrupted, labels
 
 

@@ -32,6 +32,10 @@ SETTINGS = ((None, (1, 2, 3, 4)),       # (probabilities, None for the defaults;
             ((0.25, 0.2, 0.5), (32, 33)),
             ((0.0, 0.8, 0.1), (50,)),     # the edges: exact counts, nothing left to chance
             ((1.0, 1.0, 0.0), (51,)))
+# Every setting the other tests call with, beyond the defaults: the types and the exact
+# rules are checked in each (a test that reads the counts leaves them to those tests).
+TYPED_SETTINGS = ((0.5, 0.6, 0.3), (1.0, 0.0, 1.0), (0.3, 0.0, 0.0),
+                  *(probs for probs, _ in SETTINGS if probs is not None))
 
 UNTOUCHED = '''
 import numpy as np
@@ -69,15 +73,17 @@ def _full_rows(seed: int, rows: int, width: int) -> np.ndarray:
     return ids
 
 
-def _call(student, ids, seed, probs=None, rng=None):
+def _call(student, ids, seed, probs=None, rng=None, ints=(VOCAB, MASK, SPECIALS), what=None):
     """One call with a fresh default_rng(seed) made in the worker (or the given rng
     handle); (corrupted, labels, description), the outputs as int64. Any pair of
     integer arrays of the input's shape is read (an int32 or a list answer too: the
-    exact types are test_types_and_shapes's subject)."""
+    exact types are test_types_and_shapes's subject). ints: vocab_size, mask_id and
+    special_ids (the same values, of other types, in test_numpy_and_int_arguments)."""
     rng = rng if rng is not None else student.new("numpy.random.default_rng", seed)
     kwargs = dict(zip(PROBS, probs)) if probs is not None else {}
-    what = f"mask_tokens(ids of shape {ids.shape}, {_shown(probs)})"
-    out = student.mask_tokens(ids, VOCAB, MASK, list(SPECIALS), rng, **kwargs)
+    what = what or f"mask_tokens(ids of shape {ids.shape}, {_shown(probs)})"
+    vocab_size, mask_id, special_ids = ints
+    out = student.mask_tokens(ids, vocab_size, mask_id, list(special_ids), rng, **kwargs)
     if not isinstance(out, tuple) or len(out) != 2:
         fail(f"{what}: expected a tuple (corrupted, labels), got {type(out).__name__}")
     arrays = []
@@ -170,11 +176,18 @@ def _split_probabilities(mask_prob, random_prob):
 
 def test_types_and_shapes(student):
     """returns a tuple of two int64 numpy arrays of the input's shape (1-D, 2-D, 3-D, int32 input)"""
+    # The other tests read any integer arrays (_call): the types are checked here in the
+    # settings they use too, the edges included (an early return for select_prob=0 can
+    # give the input's dtype).
     base = _batch(1, 6, 16)
-    for ids in (base[0], base, base.reshape(2, 3, 16), base.astype(np.int32)):
+    cases = [(ids, None) for ids in (base[0], base, base.reshape(2, 3, 16), base.astype(np.int32))]
+    cases += [(base.astype(np.int32), probs) for probs in TYPED_SETTINGS]
+    for ids, probs in cases:
         rng = student.new("numpy.random.default_rng", 5)
-        what = f"mask_tokens(ids of shape {ids.shape} and dtype {ids.dtype})"
-        out = student.mask_tokens(ids, VOCAB, MASK, list(SPECIALS), rng)
+        what = f"mask_tokens(ids of shape {ids.shape} and dtype {ids.dtype}" \
+            + (f", {_shown(probs)})" if probs else ")")
+        kwargs = dict(zip(PROBS, probs)) if probs is not None else {}
+        out = student.mask_tokens(ids, VOCAB, MASK, list(SPECIALS), rng, **kwargs)
         if not isinstance(out, tuple) or len(out) != 2:
             fail(f"{what}: expected a tuple (corrupted, labels), got {type(out).__name__}")
         for name, arr in zip(("corrupted", "labels"), out):
@@ -185,10 +198,10 @@ def test_types_and_shapes(student):
 
 def test_labels_and_corruption_rules(student):
     """labels hold the original id exactly where selected; nothing else changes; specials never selected"""
-    for seed, probs in enumerate((None, (0.5, 0.6, 0.3), (1.0, 0.0, 1.0), (0.3, 0.0, 0.0))):
+    for seed, probs in enumerate((None, *TYPED_SETTINGS)):
         ids = _batch(10 + seed, 16, 256)
         corrupted, labels, what = _call(student, ids, 20 + seed, probs)
-        if seed == 2 and not (labels != -100).any():
+        if probs is not None and probs[0] == 1.0 and not (labels != -100).any():
             fail(f"{what}: nothing was selected, so the rules cannot be checked")
         _check_rules(ids, corrupted, labels, what)
 
@@ -210,6 +223,44 @@ def test_input_not_modified(student):
         if shared:
             fail(f"mask_tokens(ids of shape {ids.shape}) returned an array sharing memory "
                  "with input_ids; return new arrays")
+
+
+# The values of the other tests as other types the contract allows: numpy integers (a
+# vocabulary size read off an array), integer probabilities (0 and 1), numpy floats
+# (exact in float32, so that they equal the plain ones).
+_NP_INTS = (np.int64(VOCAB), np.int64(MASK), [np.int64(s) for s in SPECIALS])
+TYPED_CALLS = (  # ((vocab_size, mask_id, special_ids), probabilities, described)
+    (_NP_INTS, (np.float64(0.5), np.float32(0.5), np.float32(0.25)),
+     "numpy int64 vocab_size, mask_id and special_ids, numpy float probabilities"),
+    ((VOCAB, MASK, SPECIALS), (1, 1, 0), "select_prob=1, mask_prob=1, random_prob=0"),
+    ((np.int32(VOCAB), np.int32(MASK), SPECIALS), (1, 0, 1),
+     "numpy int32 vocab_size and mask_id, select_prob=1, mask_prob=0, random_prob=1"),
+    (_NP_INTS, (0, 1, 0), "numpy int64 vocab_size, mask_id and special_ids, select_prob=0, mask_prob=1, random_prob=0"),
+)
+
+
+def test_numpy_and_int_arguments(student):
+    """numpy integers, integer probabilities (0, 1) and numpy floats give what the plain Python values give"""
+    # Compared with the student's own output for the same values as Python ints and floats,
+    # from the same rng seed: any correct sampler gives the same output.
+    for i, (ints, probs, described) in enumerate(TYPED_CALLS):
+        ids = _batch(90 + i, 8, 128)
+        what = f"mask_tokens(ids of shape {ids.shape}, {described})"
+        plain = tuple(float(p) for p in probs)
+        typed = _call(student, ids, 95 + i, probs, ints=ints, what=what)[:2]
+        first = _call(student, ids, 95 + i, plain)[:2]
+        if plain[0] == 1.0 and not ((first[1] >= 0).any() or (first[0] != ids).any()):
+            # a stand-in that answers every call alike would pass a comparison with itself
+            fail(f"mask_tokens(ids of shape {ids.shape}, select_prob=1.0) neither labelled nor "
+                 "changed any position, so whether other types of the same values work "
+                 "cannot be seen")
+        if all(np.array_equal(t, f) for t, f in zip(typed, first)):
+            continue
+        again = _call(student, ids, 95 + i, plain)[:2]
+        if not all(np.array_equal(a, f) for a, f in zip(again, first)):
+            continue  # not reproducible at all: test_reproducible_with_rng_only's subject
+        fail(f"{what}: the output differs from the one for the same values as Python ints "
+             "and floats, from a generator in the same state")
 
 
 def test_selection_rate(student):

@@ -122,6 +122,15 @@ def test_ignored_positions_do_not_count(student):
         other = _loss(student, wild, labels, what + " and other logits at ignored positions")
         if not _same(loss, other):
             fail(f"{what}: the loss changed when only the logits of ignored positions changed")
+    # Every label -100 too: test_nothing_selected_is_zero leaves a loss that depends on the
+    # ignored logits there to this test (nan agrees with nan: that one is its subject).
+    shape = (12, 10)
+    ignored = torch.full(shape[:-1], -100)
+    what = f"mlm_loss(logits {shape}) with every label -100"
+    losses = [_loss(student, _inputs(shape, seed=s)[0] * scale, ignored, what)
+              for s, scale in ((20, 1.0), (21, 30.0))]
+    if not _same(*losses):
+        fail(f"{what}: the loss changed when only the logits of ignored positions changed")
     _expect_responds(student, (36, 6))
 
 

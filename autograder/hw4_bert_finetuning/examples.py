@@ -5,7 +5,7 @@ hw4_bert_finetuning`) from the built student notebook.
     full_solution.ipynb     the solution's answers                          16 / 16
     partial_mistakes.ipynb  post-norm encoder layers and a loop that records
                             the loss after the step, from a second forward
-                            pass; everything else correct                 5.5 / 16
+                            pass; everything else correct                   6 / 16
     loop_only_mistake.ipynb the model right, the loop with a hard-coded
                             learning rate: only train_classifier loses      13 / 16
     untouched.ipynb         the notebook as handed out                       0

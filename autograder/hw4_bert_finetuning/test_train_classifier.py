@@ -14,7 +14,8 @@ import numbers
 
 import torch
 
-from autograder.testing import Memo, changed, expect_tensor, fail, lend_module, once
+from autograder.testing import (Memo, RemoteObject, changed, expect_number, expect_tensor, fail,
+                                lend_module, once)
 from autograder.hw4_bert_finetuning import common
 from autograder.hw4_bert_finetuning.common import DEFAULTS, MODEL_SEED, SMALL
 
@@ -22,6 +23,20 @@ QUESTION = "train_classifier"
 SMALL_DATA = (7, 16, 6, 30, 3)  # seed, n, t, vocab, n_classes (fits SMALL)
 SMALL_SEED = 11
 RUNS = ((5, 3e-3), (12, 1e-4))  # (epochs, lr) that differ from the defaults
+STALE_RUN = (3, 3e-3)  # (epochs, lr) of the run that starts with gradients on the model
+
+# Generic code run in the worker: the model handed to the loop already holds gradients
+# (seeded, of the size of real ones or larger, as after an evaluation's backward), or none
+# with seed None.
+STALE_GRADIENTS = '''
+import torch
+def run(train, model, ids, labels, seed, **kwargs):
+    if seed is not None:
+        g = torch.Generator().manual_seed(seed)
+        for p in model.parameters():
+            p.grad = torch.randn(p.shape, generator=g, dtype=p.dtype)
+    return train(model, ids, labels, **kwargs)
+'''
 
 
 MAX_BATCH = 1024  # ids rows the lent model computes in one call (the tests send 50)
@@ -87,6 +102,13 @@ def test_epochs_and_learning_rate(student):
         losses = student.train_classifier(model, ids, labels, epochs=epochs, lr=lr)
         expected, _ = common.reference_run(SMALL_SEED, SMALL, SMALL_DATA, epochs, lr)
         common.expect_trace(losses, expected, what)
+    # epochs=0: no loss and no step (a loop that checks its count after the step takes one).
+    what = "train_classifier(model, ids, labels, epochs=0)"
+    model = _reference_model(student, ids, labels, SMALL_SEED, SMALL)
+    before = expect_tensor(model(ids), "the model's logits")
+    common.expect_trace(student.train_classifier(model, ids, labels, epochs=0, lr=3e-3), (), what)
+    if changed(before, expect_tensor(model(ids), "the model's logits"), what):
+        fail(f"{what} changed the model: with no epoch, take no step")
 
 
 def test_trains_the_given_model(student):
@@ -103,3 +125,35 @@ def test_trains_the_given_model(student):
     if not changed(before, after, what, atol=1e-7):
         fail(f"train_classifier(model, ids, labels, epochs={epochs}, lr={lr:g}) left the "
              "model it was given unchanged: train that model, not a copy")
+
+
+def test_gradients_start_from_zero(student):
+    """gradients already on the model do not join the first update: each epoch zeroes them before its backward"""
+    # Compared with the student's own run on the same model without gradients, so a loop
+    # that differs from the reference otherwise (the other tests' subjects) passes here.
+    ids, labels = common.data(*SMALL_DATA)
+    epochs, lr = STALE_RUN
+    what = f"train_classifier(model, ids, labels, epochs={epochs}, lr={lr:g})"
+    train = student.value("train_classifier")
+
+    def run(seed):  # a fresh model, with seeded gradients on it (none for None)
+        model = _reference_model(student, ids, labels, SMALL_SEED, SMALL)
+        return _numbers(student.build(STALE_GRADIENTS, "run", train, model, ids, labels, seed,
+                                      epochs=epochs, lr=lr), what)
+    clean, stale = run(None), run(5)
+    if len(set(clean)) < 2:  # a loop that does not train has nothing to compare
+        fail(f"{what}: the loss did not change over the epochs, so whether gradients already "
+             "on the model join the first update cannot be seen")
+    if len(stale) != len(clean) or any(not abs(a - b) <= common.TRACE_ATOL
+                                       for a, b in zip(clean, stale)):
+        fail(f"{what} on a model that already holds gradients gave other losses than on the "
+             "same model without them: zero the gradients before each backward (not after "
+             "the step), so that only this epoch's gradients make its update")
+
+
+def _numbers(losses, what: str) -> list:
+    """The losses as floats (how many there are is the other tests' subject)."""
+    if not isinstance(losses, (list, tuple)):
+        fail(f"{what}: expected a list of losses, got "
+             + (losses.type_name if isinstance(losses, RemoteObject) else type(losses).__name__))
+    return [expect_number(v, f"{what}: loss of epoch {i}") for i, v in enumerate(losses)]
