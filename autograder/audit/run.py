@@ -2,8 +2,9 @@
 
 Every one-change mutant of the reference's graded stubs (audit/mutate.py: the
 functions and classes the hidden tests call on the student) and every variant
-of the corpus (autograder/corpus.py) is graded through the real engine, in one
-parallel batch, beside the unchanged reference. A mutant is
+of the corpus (autograder/corpus.py, with its prelude if it has one) is graded
+through the real engine, in one parallel batch, beside the unchanged reference.
+A mutant is
 
     killed      it loses points on its own question, and only there;
     survived    it loses no point: a blind spot of the tests;
@@ -120,11 +121,11 @@ def audit(assignment_id: str, jobs: int | None = None, with_corpus: bool = True,
     try:
         subs = work / "submissions"
         subs.mkdir()
-        _write(subs / f"{REFERENCE_ID}.ipynb", [source])
+        _write(subs / f"{REFERENCE_ID}.ipynb", [source, *corpus.prelude(assignment_id, REFERENCE_ID)])
         for m in found:
-            _write(subs / f"{_safe(m.id)}.ipynb", [m.source])
+            _write(subs / f"{_safe(m.id)}.ipynb", [m.source, *corpus.prelude(assignment_id, _safe(m.id))])
         for path in variants:
-            _write(subs / f"{corpus.submission_id(path)}.ipynb", [source, path.read_text()])
+            _write(subs / f"{corpus.submission_id(path)}.ipynb", corpus.cells(path, source))
         with _TestsThatRaise() as raised:
             graded = batch.grade_folder(assignment_id, subs, work / "out", jobs=jobs,
                                         progress=progress, limits=LIMITS)
