@@ -44,6 +44,25 @@ def variants(assignment_id: str | None = None) -> list[Path]:
             for p in sorted((registry.get(a).corpus / kind).glob("*.py"))]
 
 
+PRELUDE = "prelude.py"
+"""An assignment's corpus may hold one: cells graded after the reference, before
+each variant, and in the audit after the reference and each mutant (an exam's
+variants need the submitter's identity and short answers, which no reference
+function gives)."""
+
+
+def prelude(assignment_id: str, submission: str) -> list[str]:
+    """The corpus's prelude, if it has one, after a cell `SUBMISSION_ID = "<submission>"`
+    (the id a notebook is graded under, which an exam's identity must match)."""
+    path = registry.get(assignment_id).corpus / PRELUDE
+    return [f"SUBMISSION_ID = {submission!r}", path.read_text()] if path.is_file() else []
+
+
+def cells(path: Path, reference: str) -> list[str]:
+    """The cells a variant is graded as: the reference, the prelude, the variant."""
+    return [reference, *prelude(path.parent.parent.name, submission_id(path)), path.read_text()]
+
+
 def submission_id(path: Path) -> str:
     """The id a variant is graded under: <correct|buggy>__<name>."""
     return f"{path.parent.name}__{path.stem}"

@@ -1,8 +1,10 @@
 """`python -m autograder audit ID`: how good are an assignment's hidden tests?
 
-Every one-change mutant of the reference's graded stubs (audit/mutate.py) and
-every variant of the corpus (autograder/corpus.py) is graded through the real
-engine, in one parallel batch, beside the unchanged reference. A mutant is
+Every one-change mutant of the reference's graded stubs (audit/mutate.py: the
+functions and classes the hidden tests call on the student) and every variant
+of the corpus (autograder/corpus.py, with its prelude if it has one) is graded
+through the real engine, in one parallel batch, beside the unchanged reference.
+A mutant is
 
     killed      it loses points on its own question, and only there;
     survived    it loses no point: a blind spot of the tests;
@@ -21,6 +23,7 @@ not as declared, or a test raised on the grader's side.
 from __future__ import annotations
 
 import logging
+import re
 import shutil
 import tempfile
 import time
@@ -111,18 +114,18 @@ def audit(assignment_id: str, jobs: int | None = None, with_corpus: bool = True,
     record = registry.get(assignment_id)
     loaded = assignment_mod.load(assignment_id, LIMITS)
     source = record.reference.read_text()
-    found = mutants(source, loaded.questions)
+    found = mutants(source, graded_stubs(record, loaded.questions))
     variants = corpus.variants(assignment_id) if with_corpus else []
     start = time.monotonic()
     work = Path(tempfile.mkdtemp(prefix="autograder-audit-"))
     try:
         subs = work / "submissions"
         subs.mkdir()
-        _write(subs / f"{REFERENCE_ID}.ipynb", [source])
+        _write(subs / f"{REFERENCE_ID}.ipynb", [source, *corpus.prelude(assignment_id, REFERENCE_ID)])
         for m in found:
-            _write(subs / f"{_safe(m.id)}.ipynb", [m.source])
+            _write(subs / f"{_safe(m.id)}.ipynb", [m.source, *corpus.prelude(assignment_id, _safe(m.id))])
         for path in variants:
-            _write(subs / f"{corpus.submission_id(path)}.ipynb", [source, path.read_text()])
+            _write(subs / f"{corpus.submission_id(path)}.ipynb", corpus.cells(path, source))
         with _TestsThatRaise() as raised:
             graded = batch.grade_folder(assignment_id, subs, work / "out", jobs=jobs,
                                         progress=progress, limits=LIMITS)
@@ -141,6 +144,19 @@ def audit(assignment_id: str, jobs: int | None = None, with_corpus: bool = True,
                  [_variant(p, results[corpus.submission_id(p)], reference, loaded)
                   for p in variants],
                  time.monotonic() - start, stale, raised.found)
+
+
+def graded_stubs(record: registry.Assignment, questions: list[str]) -> list[str]:
+    """The questions whose hidden tests call a stub of that name on the student
+    (`student.NAME`). A function of the reference named like a question that no
+    test calls there (an exam's expected answer to a short-answer question,
+    computed from the student's numbers) is the grader's own: a mutant of it
+    would only be compared with itself."""
+    called = set()
+    for path in registry.shipped_files(record.hidden_tests):
+        if path.suffix == ".py" and path != record.reference:
+            called |= set(re.findall(r"\bstudent\.(\w+)", path.read_text()))
+    return [q for q in questions if q in called]
 
 
 class _TestsThatRaise(logging.Handler):

@@ -18,7 +18,9 @@ def test_type_shape_dtype(student):
 def _cases(seed: int):
     """(lengths, n_src) cases: edge cases, then random ones from the student's seed."""
     rng = np.random.default_rng(seed)
-    cases = [([1], 1), ([1], 5), ([5], 5), ([1, 5, 3], 5), ([7, 7], 7)]
+    # the last edge case is wider than the tables of 512 or 2048 columns some
+    # solutions build once and slice
+    cases = [([1], 1), ([1], 5), ([5], 5), ([1, 5, 3], 5), ([7, 7], 7), ([3, 1500, 2100], 2100)]
     for _ in range(12):
         n_src = int(rng.integers(1, 40))
         batch = int(rng.integers(1, 9))
@@ -36,7 +38,7 @@ def test_values(student, submission, ref):
 
 
 def test_accepts_integer_array(student):
-    """Lengths given as a numpy integer array give what the same list gives"""
+    """Lengths given as a numpy integer array, and n_src as a numpy integer, give what plain ints give"""
     # Compared with the student's own answer for a list: the values are test_values's subject.
     lengths = np.array([3, 1, 4], dtype=np.int64)
     what = "key_padding_mask(np.array([3, 1, 4]), 4)"
@@ -44,6 +46,9 @@ def test_accepts_integer_array(student):
     if np.all(np.isfinite(as_list)):
         fail("key_padding_mask([3, 1, 4], 4) hides no position")
     expect_close(student.key_padding_mask(lengths, 4), as_list, what + ", compared with the list")
+    # n_src = lengths.max() is a numpy integer, and an int as the question means it
+    expect_close(student.key_padding_mask(lengths, lengths.max()), as_list,
+                 "key_padding_mask(np.array([3, 1, 4]), np.int64(4)), compared with n_src=4")
 
 
 def test_rejects_invalid_lengths(student):

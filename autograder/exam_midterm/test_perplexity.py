@@ -54,13 +54,35 @@ def test_ignored_positions(student, submission, ref):
 
 
 def test_large_logits_stay_finite(student, ref):
-    """Stays finite and correct for logits in the thousands"""
+    """Stays finite and correct for logits in the thousands, and for a target scored
+    over a thousand below its row's best"""
     rng = np.random.default_rng(7)
     # moderate differences on top of huge offsets: exp() of the raw logits overflows,
     # the answer (which the offsets do not change) is a modest number
     logits = rng.normal(0.0, 2.0, size=(6, 11)) + rng.choice([-4000.0, 3000.0, 5000.0], size=(6, 1))
     labels = rng.integers(0, 11, size=6)
     _check(student, ref, logits, labels, "perplexity with logits in the thousands")
+    # one target 1200 below its row's best: its softmax probability (e^-1200) is 0 in
+    # float64, so the log of a probability is -inf; its log-probability, and the
+    # perplexity (about e^300, the mean over 4 positions), are finite
+    logits = rng.normal(0.0, 2.0, size=(4, 5))
+    logits[2, 3] = logits[2].max() - 1200.0
+    _check(student, ref, logits, np.array([0, 1, 3, 4]),
+           "perplexity with one target scored 1200 below its row's best")
+
+
+def test_integer_scores(student, ref):
+    """Integer scores (int8, as a quantised model gives them) give the perplexity of their values"""
+    # Scores spread over the whole int8 range: arithmetic left in int8 wraps around
+    # (100 - (-100) is -56 there), and np.exp of int8 overflows half precision.
+    # Half-precision rounding alone is within the tolerance (1%), not charged here.
+    rng = np.random.default_rng(11)
+    logits = rng.integers(-120, 121, size=(8, 7)).astype(np.int8)
+    best = np.argsort(logits, axis=1)[:, -2:]
+    labels = np.where(rng.random(8) < 0.5, best[:, 1], best[:, 0])  # a modest perplexity
+    what = "perplexity with int8 scores between -120 and 120"
+    got = expect_number(student.perplexity(logits, labels), what)
+    expect_close(got, ref.perplexity(logits, labels), what, rtol=1e-2, atol=0)
 
 
 def test_rejects_nothing_to_score(student):

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from autograder import protocol
-from autograder.corpus import Declared, declared, submission_id, variants  # noqa: F401
+from autograder.corpus import Declared, cells, declared, submission_id, variants  # noqa: F401
 from autograder.engine import assignment as assignment_mod
 from tests.conftest import grade, write_notebook
 
@@ -30,9 +30,9 @@ def grade_corpus(assignment_id: str, workdir: Path, extra: dict[str, list[str]] 
     reference = inspect.getsource(a.reference)
     paths = variants(assignment_id)
     for p in paths:
-        write_notebook(subs / f"{submission_id(p)}.ipynb", [reference, p.read_text()])
-    for name, cells in (extra or {}).items():
-        write_notebook(subs / f"{name}.ipynb", cells)
+        write_notebook(subs / f"{submission_id(p)}.ipynb", cells(p, reference))
+    for name, own in (extra or {}).items():
+        write_notebook(subs / f"{name}.ipynb", own)
     results = grade(assignment_id, subs, workdir / "out")
     return a, {p: results[submission_id(p)] for p in paths}, {n: results[n] for n in extra or {}}
 

@@ -8,7 +8,7 @@ import dataclasses
 
 import pytest
 
-from autograder import cli
+from autograder import cli, registry
 from autograder.audit import mutate, run
 from autograder.engine import assignment as assignment_mod
 from autograder.engine.results import SubmissionResult
@@ -59,6 +59,16 @@ def test_mutant_ids_are_stable_and_follow_their_stub():
     assert ids == [m.id for m in mutate.mutants(elsewhere, ["stub"])]
     edited = SOURCE.replace("/ 2", "/ 3")
     assert set(ids) != {m.id for m in mutate.mutants(edited, ["stub"])}
+
+
+def test_only_functions_the_tests_call_on_the_student_are_mutated():
+    """The exam's expected answers to its short questions are the grader's (no test
+    calls them on the student): not mutated; its coding stubs and every homework stub are."""
+    def stubs(assignment_id):
+        return run.graded_stubs(registry.get(assignment_id),
+                                assignment_mod.load(assignment_id).questions)
+    assert stubs("exam_midterm") == ["key_padding_mask", "perplexity"]
+    assert stubs("hw1_attention") == assignment_mod.load("hw1_attention").questions
 
 
 def result(scores: dict[tuple[str, str], float], error: str | None = None) -> SubmissionResult:

@@ -1,0 +1,5 @@
+# question: chance_level
+# fails: test_loss, test_perplexity
+# Uniform over every id, the special ones included.
+CHANCE_LOSS = math.log(P["chance_level"]["vocab_size"])
+CHANCE_PERPLEXITY = float(P["chance_level"]["vocab_size"])

@@ -1,0 +1,4 @@
+# question: cross_attention_shape
+# fails: test_shape
+c = P["cross_attention_shape"]
+CROSS_ATTENTION_SHAPE = (c["batch"], c["heads"], c["n_src"], c["n_tgt"])

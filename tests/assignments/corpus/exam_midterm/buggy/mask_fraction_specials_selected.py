@@ -1,0 +1,4 @@
+# question: mask_fraction
+# fails: test_fraction
+# [CLS]/[SEP] taken as selectable like any other position.
+MASK_FRACTION = P["mask_fraction"]["select_prob"] * P["mask_fraction"]["mask_prob"]
