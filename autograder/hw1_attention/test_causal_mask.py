@@ -1,12 +1,49 @@
 """Hidden tests: causal_mask."""
+import hashlib
+
 import numpy as np
 import torch
 
-from autograder.testing import (as_array, expect_close, expect_dtype, expect_raises, expect_shape,
-                                expect_tensor, fail)
+from autograder.testing import (as_array, expect_dtype, expect_raises, expect_shape, expect_tensor,
+                                fail, once)
 
 QUESTION = "causal_mask"
 ANSWER_BYTES = 1 << 16  # a mask of up to 40 x 40 in any dtype; a bigger answer stops the worker
+SIZES = [*range(1, 13), 40]
+LARGE = 600  # beyond the 512 x 512 table a solution may build once and slice
+LARGE_SECONDS = 60  # a correct mask filled entry by entry in Python takes 2 s at n = 600
+# (n = 2,100, beyond a 2,048 table, is out of reach: such a loop takes 40 s there
+# unloaded, several times that on a loaded grader.)
+# Runs in the student's worker: a 600 x 600 mask (1.4 MB) is judged there and only its
+# shape, whether it is constant and a digest of its float32 values come back.
+LARGE_PROBE = '''
+import hashlib
+import numpy as np
+import torch
+
+def probe(causal_mask, n):
+    try:
+        mask = causal_mask(n)
+    except Exception as exc:
+        return "raised", type(exc).__name__, str(exc)[:300]
+    try:
+        if isinstance(mask, torch.Tensor):
+            mask = mask.detach().cpu()
+        values = torch.as_tensor(np.asarray(mask)).to(torch.float32) + 0.0  # -0.0 as 0.0
+    except Exception:
+        return "unreadable", type(mask).__name__, ""
+    constant = bool(values.numel() == 0 or (values == values.flatten()[0]).all())
+    digest = hashlib.sha256(values.contiguous().numpy().tobytes()).hexdigest()
+    return "answer", tuple(values.shape), constant, digest
+'''
+
+
+def _mask(student, n):
+    """The mask as an array of shape (n, n), whatever its type (the type test's subject)."""
+    what = f"causal_mask({n})"
+    values = as_array(student.at_most(ANSWER_BYTES).causal_mask(n), what)
+    expect_shape(values, (n, n), what)
+    return values, what
 
 
 def test_type_shape_dtype(student):
@@ -19,12 +56,77 @@ def test_type_shape_dtype(student):
 
 
 def test_values(student):
-    """0 on and below the diagonal, -inf above, for n from 1 to 12 and 40"""
-    for n in [*range(1, 13), 40]:
-        what = f"causal_mask({n})"
-        mask = expect_tensor(student.at_most(ANSWER_BYTES).causal_mask(n), what)
-        expect_close(mask, torch.nn.Transformer.generate_square_subsequent_mask(n), what,
-                     rtol=0, atol=0)
+    """masks exactly the keys after the query: 0 on and below the diagonal, not 0 above, n from 1 to 12 and 40"""
+    # Which entries are masked is this test's subject; that the masked value is -inf is
+    # test_masked_value_is_minus_inf's, so a -1e9 mask loses only that test.
+    for n in SIZES:
+        values, what = _mask(student, n)
+        masked = np.asarray(values != 0)  # nan counts as masked, and fails the other test
+        after = np.triu(np.ones((n, n), dtype=bool), 1)  # key j after query i
+        if (masked & ~after).any():
+            i, j = np.argwhere(masked & ~after)[0]
+            fail(f"{what}: entry ({i}, {j}) is not 0, so query {i} cannot see key {j} <= {i}")
+        if (after & ~masked).any():
+            i, j = np.argwhere(after & ~masked)[0]
+            fail(f"{what}: entry ({i}, {j}) is 0, so query {i} sees key {j}, which comes after it")
+
+
+def test_masked_value_is_minus_inf(student):
+    """every entry of the mask is 0 or -inf (not a large negative number), with both present"""
+    # Judged on the student's own masks, so entries masked in the wrong places (test_values'
+    # subject) do not fail this test too.
+    for n in SIZES:
+        values, what = _mask(student, n)
+        values = values.astype(np.float64)
+        if not np.all((values == 0) | (values == -np.inf)):
+            fail(f"{what}: an entry is neither 0 nor -inf: a masked score must be -inf, so "
+                 "that its softmax weight is exactly 0")
+        if n > 1 and not ((values == 0).any() and (values == -np.inf).any()):
+            fail(f"{what}: the mask is all 0 or all -inf: it hides nothing or everything")
+
+
+@once
+def _large_digest(ref, n):
+    """The digest LARGE_PROBE gives the reference's mask (computed here, never sent)."""
+    values = ref.causal_mask(n).to(torch.float32) + 0.0
+    return hashlib.sha256(values.contiguous().numpy().tobytes()).hexdigest()
+
+
+def _probe_reply(reply, what):
+    """LARGE_PROBE's reply, checked before use (the worker is the student's: its reply
+    may be anything): (shape, constant, digest), or the test fails saying what happened."""
+    if isinstance(reply, (tuple, list)) and len(reply) == 3 and reply[0] == "raised":
+        fail(f"{what} raised {reply[1]}: {reply[2]}")
+    if isinstance(reply, (tuple, list)) and len(reply) == 3 and reply[0] == "unreadable":
+        fail(f"{what}: expected a tensor, got {reply[1]}")
+    if not (isinstance(reply, (tuple, list)) and len(reply) == 4 and reply[0] == "answer"
+            and isinstance(reply[1], (tuple, list)) and all(type(x) is int for x in reply[1])
+            and type(reply[2]) is bool and isinstance(reply[3], str)):
+        fail(f"{what}: the answer could not be read in the worker (was the probe's "
+             "hashlib, numpy or torch replaced?)")
+    return tuple(reply[1]), reply[2], reply[3]
+
+
+def test_large_n(ref, student):
+    """answers n = 600 too (beyond a 512 x 512 table), with the values it gives small n"""
+    # The values for n beyond a table a solution might build once are this test's subject:
+    # a mask that is wrong for small n too (the other tests' subject) need only be a
+    # (600, 600) mask that is not constant here.
+    small, _ = _mask(student, SIZES[-1])
+    small_right = bool(np.array_equal(small, ref.causal_mask(SIZES[-1]).numpy()))
+    what = f"causal_mask({LARGE})"
+    patient = student.allowing(LARGE_SECONDS)
+    reply = patient.build(LARGE_PROBE, "probe", student.value("causal_mask"), LARGE)
+    shape, constant, digest = _probe_reply(reply, what)
+    if tuple(shape) != (LARGE, LARGE):
+        fail(f"{what}: expected shape ({LARGE}, {LARGE}), got {tuple(shape)}: "
+             "the mask must grow with n, however large")
+    if constant:
+        fail(f"{what}: every entry is the same: such a mask hides nothing or everything")
+    if small_right and digest != _large_digest(ref, LARGE):
+        fail(f"{what}: some entries differ from a causal mask's (0 on and below the diagonal, "
+             f"-inf above), though causal_mask({SIZES[-1]}) is right: the mask must not come "
+             "from a table of fixed size")
 
 
 def test_rejects_invalid_n(student):
