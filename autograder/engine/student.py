@@ -13,6 +13,8 @@
     student.at_most(nbytes).f(x)           f's answer may carry at most nbytes of arrays
     student.repeat(n).f(x, rng)            f called n times in the worker, in one round
                                            trip: the list of its n answers
+    student.allowing(30).f(n)              f's call may take up to 30 s (a large answer
+                                           asked on purpose), not the configured limit
 
 Arguments and results are plain data (numbers, strings, lists, tuples, dicts,
 numpy arrays, torch tensors) or handles. The student's exceptions arrive as
@@ -63,6 +65,9 @@ class Student:
     (the functions it lends live as long as this object)."""
 
     MAX_REPEAT = 100_000
+    MAX_CALL_SECONDS = 120.0
+    """The most a test may allow one call (allowing()): a hostile submission's worst
+    case per such call, beside the configured call_seconds."""
 
     def __init__(self, conn: WorkerConnection, call_seconds: float,
                  max_reply: int = protocol.MAX_BUFFERS, callbacks: Callbacks | None = None,
@@ -74,14 +79,26 @@ class Student:
         self._times = times
         self._pending = {} if pending is None else pending  # shared by derived Students
 
-    def _derive(self, max_reply: int, times: int | None) -> "Student":
-        return Student(self._conn, self._call_seconds, max_reply, self._callbacks, times,
-                       self._pending)
+    def _derive(self, max_reply: int, times: int | None,
+                call_seconds: float | None = None) -> "Student":
+        return Student(self._conn, self._call_seconds if call_seconds is None else call_seconds,
+                       max_reply, self._callbacks, times, self._pending)
 
     def at_most(self, nbytes: int) -> "Student":
         """The same student, whose answers may carry at most nbytes of array data
         (for calls whose answer has a known shape; more kills the worker)."""
-        return self._derive(nbytes, self._times)
+        return self._derive(nbytes, self._times, self._call_seconds)
+
+    def allowing(self, seconds: float) -> "Student":
+        """The same student, whose calls may each take up to `seconds` rather than the
+        configured call_seconds (never less, at most MAX_CALL_SECONDS): for a test that
+        asks on purpose for a large answer, which a correct but slow solution (a loop
+        in Python, entry by entry) takes long to give. Beyond it a call times out as
+        any other (StudentTimeout)."""
+        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) \
+                or not 0 < seconds <= self.MAX_CALL_SECONDS:
+            raise ValueError(f"allowing(seconds) takes a number in (0, {self.MAX_CALL_SECONDS:g}]")
+        return self._derive(self._max_reply, self._times, max(float(seconds), self._call_seconds))
 
     def repeat(self, n: int) -> "Student":
         """The same student, whose function calls (student.f(...), handle(...))
@@ -92,7 +109,7 @@ class Student:
         ends them (StudentError). All n share one call's time limit."""
         if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= self.MAX_REPEAT:
             raise ValueError(f"repeat(n) takes an int from 1 to {self.MAX_REPEAT}")
-        return self._derive(self._max_reply, n)
+        return self._derive(self._max_reply, n, self._call_seconds)
 
     def callback(self, name: str, func, *, max_calls: int = MAX_CALLS,
                  max_arg_bytes: int = MAX_ARG_BYTES) -> "RemoteObject":

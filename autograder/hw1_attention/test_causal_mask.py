@@ -7,6 +7,20 @@ from autograder.testing import (as_array, expect_close, expect_dtype, expect_rai
 
 QUESTION = "causal_mask"
 ANSWER_BYTES = 1 << 16  # a mask of up to 40 x 40 in any dtype; a bigger answer stops the worker
+SIZES = [*range(1, 13), 40]
+LARGE = 600  # beyond the 512 x 512 table a solution may build once and slice
+LARGE_BYTES = 4 << 20  # a 600 x 600 mask in float64 is 2.9 MB
+LARGE_SECONDS = 60  # a correct mask filled entry by entry in Python takes 2 s at n = 600
+# (n = 2,100, beyond a 2,048 table, is out of reach: such a loop takes 40 s there
+# unloaded, several times that on a loaded grader.)
+
+
+def _mask(student, n):
+    """The mask as an array of shape (n, n), whatever its type (the type test's subject)."""
+    what = f"causal_mask({n})"
+    values = as_array(student.at_most(ANSWER_BYTES).causal_mask(n), what)
+    expect_shape(values, (n, n), what)
+    return values, what
 
 
 def test_type_shape_dtype(student):
@@ -19,12 +33,53 @@ def test_type_shape_dtype(student):
 
 
 def test_values(student):
-    """0 on and below the diagonal, -inf above, for n from 1 to 12 and 40"""
-    for n in [*range(1, 13), 40]:
-        what = f"causal_mask({n})"
-        mask = expect_tensor(student.at_most(ANSWER_BYTES).causal_mask(n), what)
-        expect_close(mask, torch.nn.Transformer.generate_square_subsequent_mask(n), what,
-                     rtol=0, atol=0)
+    """masks exactly the keys after the query: 0 on and below the diagonal, not 0 above, n from 1 to 12 and 40"""
+    # Which entries are masked is this test's subject; that the masked value is -inf is
+    # test_masked_value_is_minus_inf's, so a -1e9 mask loses only that test.
+    for n in SIZES:
+        values, what = _mask(student, n)
+        masked = np.asarray(values != 0)  # nan counts as masked, and fails the other test
+        after = np.triu(np.ones((n, n), dtype=bool), 1)  # key j after query i
+        if (masked & ~after).any():
+            i, j = np.argwhere(masked & ~after)[0]
+            fail(f"{what}: entry ({i}, {j}) is not 0, so query {i} cannot see key {j} <= {i}")
+        if (after & ~masked).any():
+            i, j = np.argwhere(after & ~masked)[0]
+            fail(f"{what}: entry ({i}, {j}) is 0, so query {i} sees key {j}, which comes after it")
+
+
+def test_masked_value_is_minus_inf(student):
+    """every entry of the mask is 0 or -inf (not a large negative number), with both present"""
+    # Judged on the student's own masks, so entries masked in the wrong places (test_values'
+    # subject) do not fail this test too.
+    for n in SIZES:
+        values, what = _mask(student, n)
+        values = values.astype(np.float64)
+        if not np.all((values == 0) | (values == -np.inf)):
+            fail(f"{what}: an entry is neither 0 nor -inf: a masked score must be -inf, so "
+                 "that its softmax weight is exactly 0")
+        if n > 1 and not ((values == 0).any() and (values == -np.inf).any()):
+            fail(f"{what}: the mask is all 0 or all -inf: it hides nothing or everything")
+
+
+def test_large_n(ref, student):
+    """answers n = 600 too (beyond a 512 x 512 table), with the values it gives small n"""
+    # The values for n beyond a table a solution might build once are this test's subject:
+    # a mask that is wrong for small n too (the other tests' subject) need only be a
+    # (600, 600) mask that is not constant here.
+    small, _ = _mask(student, SIZES[-1])
+    small_right = bool(np.array_equal(small, ref.causal_mask(SIZES[-1]).numpy()))
+    what = f"causal_mask({LARGE})"
+    patient = student.allowing(LARGE_SECONDS).at_most(LARGE_BYTES)
+    values = as_array(patient.causal_mask(LARGE), what)
+    if values.shape != (LARGE, LARGE):
+        fail(f"{what}: expected shape ({LARGE}, {LARGE}), got {values.shape}: "
+             "the mask must grow with n, however large")
+    if (values == values.flat[0]).all():
+        fail(f"{what}: every entry is the same: such a mask hides nothing or everything")
+    if small_right:
+        expect_close(values, ref.causal_mask(LARGE).numpy(), what + f" (causal_mask({SIZES[-1]}) is "
+                     "right: the mask must not come from a table of fixed size)", rtol=0, atol=0)
 
 
 def test_rejects_invalid_n(student):
