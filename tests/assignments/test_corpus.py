@@ -62,6 +62,8 @@ def test_variant(graded, assignment_id, kind, path):
     failed = corpus_tools.failed_tests(result)
     outputs = {f"{t.question}::{t.name}": t.output
                for t in result.tests if t.status == "failed"}
+    fragile = [f"{t.question}::{t.name} ({t.grader_error})" for t in result.needs_regrade]
+    assert not fragile, f"tests that raised on the grader's side (points withheld): {fragile}"
     if kind == "correct":
         assert result.score == a.max_total, f"a correct variant lost points: {outputs}"
         return
