@@ -42,7 +42,8 @@ def test_values(student):
         after = np.triu(np.ones((n, n), dtype=bool), 1)  # key j after query i
         if (masked & ~after).any():
             i, j = np.argwhere(masked & ~after)[0]
-            fail(f"{what}: entry ({i}, {j}) is not 0, so query {i} cannot see key {j} <= {i}")
+            fail(f"{what}: entry ({i}, {j}) is {float(values[i, j])!r}, not 0, so query {i} "
+                 f"cannot see key {j} <= {i}")
         if (after & ~masked).any():
             i, j = np.argwhere(after & ~masked)[0]
             fail(f"{what}: entry ({i}, {j}) is 0, so query {i} sees key {j}, which comes after it")

@@ -29,9 +29,11 @@ def test_no_undeclared_survivor_cascade_or_fragile_test(audited):
 
 
 def test_every_graded_stub_is_audited(audited):
-    """Each question's stub gave mutants and the tests kill some of them: a stub the
-    mutator cannot reach would pass the audit by having nothing to judge."""
-    for question in audited.assignment.questions:
+    """Each graded stub (a question whose tests call `student.NAME`) gave mutants and
+    the tests kill some of them: a stub the mutator cannot reach would pass the audit
+    by having nothing to judge."""
+    record = registry.get(audited.assignment.id)
+    for question in run.graded_stubs(record, audited.assignment.questions):
         counts = audited.count(question)
         assert counts["killed"] > 0, (question, counts)
 

@@ -21,7 +21,8 @@ from tests.assignments import corpus_tools
 ID = "hw1_attention"
 BUGGY = corpus_tools.CORPUS / ID / "buggy"
 LIMITS = [f"--limit={k}={v}" for k, v in FAST_LIMITS.items()]
-VALUES = "causal_mask: 0 on and below the diagonal, -inf above, for n from 1 to 12 and 40"
+VALUES = ("causal_mask: masks exactly the keys after the query: 0 on and below the diagonal, "
+          "not 0 above, n from 1 to 12 and 40")
 
 
 def grade(subs: Path, out: Path) -> str:
@@ -45,8 +46,8 @@ def test_regrade_after_points_change_and_resubmission(tmp_path, monkeypatch):
     config = tmp_path / "config"
     config.mkdir()
     toml = (paths.CONFIG / f"{ID}.toml").read_text()
-    assert "\ntest_values = 2\n" in toml
-    (config / f"{ID}.toml").write_text(toml.replace("\ntest_values = 2\n", "\ntest_values = 3\n"))
+    assert "\ntest_values = 1\n" in toml
+    (config / f"{ID}.toml").write_text(toml.replace("\ntest_values = 1\n", "\ntest_values = 2\n"))
     monkeypatch.setattr(paths, "CONFIG", config)
     write_notebook(subs / "ben.ipynb", [ref])  # resubmitted, fixed
     (subs / "gone.ipynb").unlink()
@@ -56,9 +57,9 @@ def test_regrade_after_points_change_and_resubmission(tmp_path, monkeypatch):
     md = (out / "regrade.md").read_text()
     assert "3 submissions graded again; 2 scores changed, 1 new submissions, " \
            "1 earlier submissions not in this run." in md
-    assert f"- {VALUES}: points 2 -> 3" in md
+    assert f"- {VALUES}: points 1 -> 2" in md
     assert "| ana | 18 | 19 | +1 |" in md
-    assert "## ana: 18 -> 19 (+1)" in md and f"- {VALUES}: passed 2/2 -> passed 3/3" in md
+    assert "## ana: 18 -> 19 (+1)" in md and f"- {VALUES}: passed 1/1 -> passed 2/2" in md
     assert "## ben: 10.5 -> 19 (+8.5)" in md or "## ben: " in md
     ben = md[md.index("## ben: "):].split("\n## ")[0]
     assert "scaled_dot_product_attention: weights and output equal" in ben
