@@ -5,10 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from autograder.engine.config import load
-from autograder.engine.runner import _cell_report
 from autograder.engine.student import Student, StudentTimeout
-from autograder.engine.workers import Template
+from tests.engine.workers_at_hand import template_of, worker_that_ran
 
 STUDENT_CODE = '''
 import time
@@ -21,18 +19,14 @@ LIMIT = 0.5  # the configured limit of these tests' calls; slow(1.5) takes three
 
 @pytest.fixture(scope="module")
 def template():
-    template = Template(load("hw1_attention"), [])
-    yield template
-    template.close()
+    with template_of("hw1_attention") as template:
+        yield template
 
 
 @pytest.fixture
 def student(template):
-    conn = template.spawn()
-    _, error = _cell_report(*conn.request({"op": "run_cell", "index": 1, "source": STUDENT_CODE}))
-    assert error == "", error
-    yield Student(conn, call_seconds=LIMIT)
-    conn.kill()
+    with worker_that_ran(template, STUDENT_CODE) as conn:
+        yield Student(conn, call_seconds=LIMIT)
 
 
 def test_a_slow_call_times_out_at_the_configured_limit(student):

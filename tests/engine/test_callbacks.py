@@ -9,6 +9,7 @@ from autograder.engine.runner import _cell_report
 from autograder.engine.student import Student, StudentError
 from autograder.engine.processes import alive
 from autograder.engine.workers import Template, WorkerDied
+from tests.engine.workers_at_hand import template_of, worker_that_ran
 
 STUDENT_CODE = '''
 import torch
@@ -23,20 +24,15 @@ def keep_calling(n):
 
 @pytest.fixture(scope="module")
 def template():
-    template = Template(load("hw1_attention"), [])
-    yield template
-    template.close()
+    with template_of("hw1_attention") as template:
+        yield template
 
 
 @pytest.fixture
 def conn(template):
     """A worker that has run STUDENT_CODE."""
-    conn = template.spawn()
-    output, error = _cell_report(*conn.request({"op": "run_cell", "index": 1,
-                                                "source": STUDENT_CODE}))
-    assert error == "", error
-    yield conn
-    conn.kill()
+    with worker_that_ran(template, STUDENT_CODE) as conn:
+        yield conn
 
 
 def _lend_double(student, **limits):

@@ -13,12 +13,12 @@ import time
 import numpy as np
 import pytest
 
-from autograder.engine.config import load
 from autograder.engine.once import once
 from autograder.engine.sent_ahead import pipelined, window
 from autograder.engine.runner import _cell_report
 from autograder.engine.student import RemoteObject, Student, StudentError
-from autograder.engine.workers import Template, WorkerTimeout
+from autograder.engine.workers import WorkerTimeout
+from tests.engine.workers_at_hand import template_of, worker_that_ran
 
 STUDENT_CODE = '''
 import numpy as np
@@ -45,18 +45,14 @@ frozen = gc.get_freeze_count()
 
 @pytest.fixture(scope="module")
 def template():
-    template = Template(load("hw6_encoder_decoder"), [])
-    yield template
-    template.close()
+    with template_of("hw6_encoder_decoder") as template:
+        yield template
 
 
 @pytest.fixture
 def student(template):
-    conn = template.spawn()
-    _, error = _cell_report(*conn.request({"op": "run_cell", "index": 1, "source": STUDENT_CODE}))
-    assert error == "", error
-    yield Student(conn, call_seconds=30)
-    conn.kill()
+    with worker_that_ran(template, STUDENT_CODE) as conn:
+        yield Student(conn, call_seconds=30)
 
 
 def test_repeat_draws_what_a_loop_of_calls_draws(student):
