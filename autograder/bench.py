@@ -351,7 +351,7 @@ def summary(all_figures: list[Figures]) -> str:
 
 def code_cells(notebook: Path) -> list[str]:
     """The code cells of a notebook as the grader runs them (for the profile's labels)."""
-    from autograder.engine.notebook import read_cells
+    from autograder.engine.intake.notebook import read_cells
     return read_cells(notebook.read_bytes()).code
 
 

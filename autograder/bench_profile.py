@@ -1,7 +1,7 @@
 """`bench --profile`: where one assignment's grading time goes.
 
 From the results of a bench batch (each SubmissionResult's and TestResult's
-`profile`, filled by the runner with engine/meter.py), medians over the
+`profile`, filled by the runner with engine/driving/meter.py), medians over the
 submissions of:
 
 * the worker's start (fork, confinement, handshake);

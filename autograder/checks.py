@@ -15,8 +15,8 @@ import numpy as np
 
 from autograder.engine.threads import torch  # None without torch (numpy-only installations)
 
-from autograder.engine.fail import Fail, fail
-from autograder.engine.student import RemoteObject, StudentError
+from autograder.engine.driving.fail import Fail, fail
+from autograder.engine.driving.student import RemoteObject, StudentError
 
 
 _GLOBAL_RNG = threading.Lock()

@@ -142,7 +142,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "audit":
         if args.id not in registry.ids():
             parser.error(f"unknown assignment {args.id!r} (known: {', '.join(registry.ids())})")
-        from autograder.audit.run import main as run_audit
+        from autograder.audit.command import main as run_audit
         return run_audit(assignment_id=args.id, jobs=args.jobs, html=args.html,
                          with_corpus=not args.no_corpus)
     if args.command == "run-gradescope":

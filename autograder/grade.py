@@ -32,7 +32,7 @@ def main(*, submissions: Path, assignment: str, out: Path, jobs: int | None = No
     from autograder.cluster import ClusterError  # the exception only: no Dask import
     from autograder.engine import summary
     from autograder.engine.config import ConfigError
-    from autograder.engine.sandbox import SandboxUnavailable
+    from autograder.engine.isolation.sandbox import SandboxUnavailable
     from autograder.report import run as report_run
     from autograder.report.roster import RosterError
     problem = bad_options(submissions, assignment, out, jobs, scheduler, resume, allow_unsafe)
@@ -126,7 +126,7 @@ def assignment_reports(batch) -> list[hooks.BatchReports]:
 def bad_options(submissions: Path, assignment: str, out: Path, jobs, scheduler, resume,
                 allow_unsafe) -> str | None:
     """What is wrong with the grade command's arguments, if anything."""
-    from autograder.engine import submissions as submissions_mod
+    from autograder.engine.intake import submissions as submissions_mod
     if assignment not in registry.ids():
         return f"unknown assignment {assignment!r}; known: {', '.join(registry.ids())}"
     problem = submissions_mod.problem_with(submissions)

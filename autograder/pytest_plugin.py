@@ -4,7 +4,7 @@
 
 The notebook runs in a sandboxed worker exactly as `grade` runs it (the same
 template, limits and seed); the tests are the grader's cases, collected by
-engine/collect.py and called by engine/runner.call_case, so pytest and the
+engine/driving/collect.py and called by engine/runner.call_case, so pytest and the
 grader run the same tests with the same fixtures and points. A failing test
 shows its traceback (the student's message is its last line); the summary
 gives the points of each test and the total.
@@ -89,7 +89,7 @@ class HiddenTest(pytest.Item):
         self.user_properties.append(("order", self.order))
 
     def runtest(self) -> None:
-        from autograder.engine.runner import call_case, stopped_by
+        from autograder.engine.driving.runner import call_case, stopped_by
         skipped = self.notebook.stalled.skipped(self.case)
         if skipped:  # the grader's rule: this test gets no points, as in `grade`
             pytest.fail(skipped, pytrace=False)
@@ -109,7 +109,7 @@ class Notebook:
     """One notebook's worker for the whole pytest session, started at its first test."""
 
     def __init__(self, config, assignment_id: str):
-        from autograder.engine.runner import Stalled
+        from autograder.engine.driving.runner import Stalled
         self.config = config
         self.assignment = assignment_mod.load(assignment_id)
         self.stalled = Stalled()
@@ -129,9 +129,11 @@ class Notebook:
         return self._session
 
     def _start(self):
-        from autograder.engine import batch, foreign, runner, submissions, threads
-        from autograder.engine.notebook import code_cells, parse_cells
-        from autograder.engine.workers import Template
+        from autograder.engine import batch, threads
+        from autograder.engine.intake import foreign, submissions
+        from autograder.engine.driving import runner
+        from autograder.engine.intake.notebook import code_cells, parse_cells
+        from autograder.engine.isolation.workers import Template
         path = self.config.getoption("notebook").resolve()
         entries, _ = submissions.discover(path)
         if len(entries) != 1:

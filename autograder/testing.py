@@ -17,11 +17,11 @@ from autograder.checks import (ROUNDING, agrees, as_array, as_int, changed, expe
                                expect_dtype, expect_equal, expect_finite, expect_int,
                                expect_ndarray, expect_number, expect_raises, expect_shape,
                                expect_tensor, seeded)
-from autograder.engine.callbacks import MAX_ARG_BYTES, MAX_CALLS
-from autograder.engine.fail import Fail, fail
-from autograder.engine.once import once
-from autograder.engine.remote_modules import Memo, StudentModule, lend_module
-from autograder.engine.student import (RemoteFunction, RemoteObject, Student, StudentError,
+from autograder.engine.isolation.callbacks import MAX_ARG_BYTES, MAX_CALLS
+from autograder.engine.driving.fail import Fail, fail
+from autograder.engine.driving.once import once
+from autograder.engine.driving.remote_modules import Memo, StudentModule, lend_module
+from autograder.engine.driving.student import (RemoteFunction, RemoteObject, Student, StudentError,
                                        StudentTimeout)
 from autograder.exam import formats, grading
 from autograder.hooks import BatchReports, Examples

@@ -6,6 +6,10 @@ every import statement, those inside functions included)
 * the protocol imports the standard library, numpy and torch only;
 * the engine imports neither the reports, the exam, the cluster, nor what
   authors of hidden tests import (autograder.testing, autograder.checks);
+* inside the engine, the intake (engine/intake) imports neither the sandbox
+  (engine/isolation) nor the test driving (engine/driving), and the sandbox
+  does not import the test driving;
+* no module of the package imports itself back through a cycle;
 * the reports do not import the exam (an exam's reports reach the report
   stage as a hooks.BatchReports);
 * hidden tests (autograder/<id>/test_*.py) import of the package only
@@ -80,6 +84,60 @@ def test_the_engine_and_the_reports_stay_in_their_layer(folder, forbidden):
     assert modules(folder) and not bad, sorted(bad)
 
 
+@pytest.mark.parametrize("folder, forbidden", [
+    ("engine/intake", ("autograder.engine.isolation", "autograder.engine.driving")),
+    ("engine/isolation", ("autograder.engine.driving",)),
+])
+def test_the_engines_rooms_import_only_downwards(folder, forbidden):
+    bad = {f"{p.name}: {name}" for p in modules(folder) for name in imports(p)
+           if not outside(name, forbidden)}
+    assert modules(folder) and not bad, sorted(bad)
+
+
+def module_graph() -> dict[str, set[str]]:
+    """Each module of the package -> the modules of the package it imports
+    (a name imported from a package counts as that package's module when one
+    of that name exists)."""
+    names = {".".join(p.relative_to(paths.ROOT).with_suffix("").parts).removesuffix(".__init__"): p
+             for p in paths.PACKAGE.rglob("*.py")}
+    return {name: {n for n in imports(path, name if path.name == "__init__.py"
+                                      else name.rpartition(".")[0])
+                   if n in names and n != name}
+            for name, path in names.items()}
+
+
+def cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One import cycle of `graph` (a module's own package, imported for its
+    submodule, does not count), or None."""
+    state: dict[str, int] = {}
+    path: list[str] = []
+
+    def visit(node):
+        state[node], path[len(path):] = 1, [node]
+        for nxt in sorted(graph.get(node, ())):
+            if node.startswith(nxt + "."):
+                continue
+            if state.get(nxt) == 1:
+                return path[path.index(nxt):] + [nxt]
+            if nxt not in state and (found := visit(nxt)):
+                return found
+        state[node] = 2
+        path.pop()
+        return None
+
+    for start in sorted(graph):
+        if start not in state and (found := visit(start)):
+            return found
+    return None
+
+
+def test_no_module_imports_itself_back():
+    graph = module_graph()
+    assert "autograder.engine.batch" in graph
+    assert cycle(graph) is None, " -> ".join(cycle(graph))
+    assert cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+
+
 def test_hidden_tests_import_only_the_authoring_module():
     from autograder import registry
     bad = set()
@@ -95,7 +153,7 @@ def test_hidden_tests_import_only_the_authoring_module():
 def test_the_rules_can_fail(tmp_path):
     """The reader sees imports inside functions and relative ones."""
     sample = paths.PACKAGE / "engine" / "batch.py"
-    assert "autograder.engine.runner" in imports(sample)
+    assert "autograder.engine.driving.runner" in imports(sample)
     probe = tmp_path / "probe.py"
     probe.write_text("def f():\n    from autograder.exam import reports\n    from . import report\n")
     found = imports(probe, "autograder.engine")

@@ -108,8 +108,8 @@ def test_another_assignments_notebook_is_recognised(mixed):
 def test_every_student_notebook_is_told_apart(notebook_of):
     """Is each assignment's notebook, as handed out, recognised as its own under
     every other assignment of the course, and as nobody else's under its own?"""
-    from autograder.engine import foreign
-    from autograder.engine.notebook import parse_cells
+    from autograder.engine.intake import foreign
+    from autograder.engine.intake.notebook import parse_cells
     cells = parse_cells(registry.get(notebook_of).student_notebook.read_bytes())
     untitled = [c for c in cells if c.get("cell_type") == "code"]  # told apart by stubs only
     by_stubs = notebook_of if notebook_of.startswith("hw") else None  # the exam's are numbers

@@ -15,8 +15,8 @@ import pytest
 import torch
 
 from autograder import protocol
-from autograder.engine.student import Student
-from autograder.engine.workers import WorkerDied, WorkerTimeout
+from autograder.engine.driving.student import Student
+from autograder.engine.isolation.workers import WorkerDied, WorkerTimeout
 
 
 def roundtrip(value):
@@ -175,7 +175,7 @@ def test_undecodable_values_are_protocol_errors(bad):
 def fake_worker(tmp_path):
     """A WorkerConnection whose worker is a sleeping process; the test plays the
     worker's end of the socket. Yields (connection, worker's socket, process)."""
-    from autograder.engine.workers import WorkerConnection
+    from autograder.engine.isolation.workers import WorkerConnection
     proc = subprocess.Popen(["sleep", "600"], start_new_session=True)
     ours, theirs = socket.socketpair()
     protocol.send_frame(theirs, {"worker_pid": proc.pid})
@@ -221,7 +221,7 @@ def test_a_malformed_oversized_or_undecodable_answer_kills_the_worker(fake_worke
 
 
 def test_a_cell_report_that_is_not_a_report_kills_the_worker(fake_worker):
-    from autograder.engine.runner import _cell_report
+    from autograder.engine.driving.runner import _cell_report
     conn, theirs, proc = fake_worker
     for reply in ({"ok": 5}, {"ok": {"t": "dict", "v": [["output", 3]]}}, {"error": {}}):
         with pytest.raises(WorkerDied):

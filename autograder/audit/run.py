@@ -33,7 +33,7 @@ from pathlib import Path
 
 import nbformat
 
-from autograder import corpus, paths, registry
+from autograder import corpus, registry
 from autograder.audit.mutate import Mutant, mutants
 from autograder.engine import assignment as assignment_mod
 from autograder.engine import batch
@@ -161,12 +161,12 @@ def graded_stubs(record: registry.Assignment, questions: list[str]) -> list[str]
 
 class _TestsThatRaise(logging.Handler):
     """Collects, instead of printing, the hidden tests that raised on the
-    grader's side (engine/runner.py logs them): test id -> [(submission, error)]."""
+    grader's side (engine/driving/runner.py logs them): test id -> [(submission, error)]."""
 
     def __init__(self):
         super().__init__(logging.WARNING)
         self.found: dict[str, list[tuple[str, str]]] = {}
-        self.logger = logging.getLogger("autograder.engine.runner")
+        self.logger = logging.getLogger("autograder.engine.driving.runner")
 
     def emit(self, record: logging.LogRecord) -> None:
         if isinstance(record.args, tuple) and len(record.args) == 3:
@@ -239,15 +239,3 @@ def _write(path: Path, cells: list[str]) -> None:
 def _safe(mutant_id: str) -> str:
     """A mutant's id as a submission id (no spaces or colons in file names)."""
     return "m-" + mutant_id.replace(":", "-").replace(" ", "_")
-
-
-def main(*, assignment_id: str, jobs: int | None = None, html: Path | None = None,
-         with_corpus: bool = True) -> int:
-    from autograder.audit import report
-    result = audit(assignment_id, jobs, with_corpus)
-    print(report.text(result))
-    target = html or paths.ROOT / "build" / "audit" / f"{assignment_id}.html"
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(report.html(result))
-    print(f"the audit's page: {paths.relative(target)}")
-    return 1 if result.problems else 0

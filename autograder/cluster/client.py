@@ -33,9 +33,10 @@ from autograder.cluster import host as host_mod
 from autograder.cluster import resume
 from autograder.engine import assignment as assignment_mod
 from autograder.engine import batch as batch_mod
-from autograder.engine import results, untrusted
+from autograder.engine import results
+from autograder.engine.intake import untrusted
 from autograder.engine.progress import Progress
-from autograder.engine.submissions import discover, read_notebook_bytes
+from autograder.engine.intake.submissions import discover, read_notebook_bytes
 
 WINDOW_BYTES = 256 * 2**20
 """Notebook bytes in flight at once (at least one notebook): memory stays

@@ -27,7 +27,7 @@ from distributed import WorkerPlugin, get_worker
 from autograder import paths
 from autograder.cluster import bundle as bundle_mod
 from autograder.engine import batch, results, threads
-from autograder.engine.workers import Template
+from autograder.engine.isolation.workers import Template
 
 
 class GradingHost(WorkerPlugin):

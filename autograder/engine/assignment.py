@@ -1,7 +1,7 @@
 """An assignment as the grader sees it: config, hidden tests and reference.
 
 Hidden tests are pytest test modules autograder/<id>/test_*.py, each
-declaring `QUESTION = "<stub name>"` (engine/collect.py says what a test may
+declaring `QUESTION = "<stub name>"` (engine/driving/collect.py says what a test may
 use: the fixtures `student`, `ref`, `submission`, its module's own fixtures,
 parametrize). Their points and visibility come from grading_config/<id>.toml,
 which must name exactly the tests that exist: a parametrized test either by
@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from types import ModuleType
 
 from autograder import registry
-from autograder.engine import collect
+from autograder.engine.driving import collect
 from autograder.engine import config as config_mod
 from autograder.engine.config import Config, ConfigError, TestPoints
 

@@ -21,15 +21,15 @@ from pathlib import Path
 from autograder import paths
 from autograder.engine import assignment as assignment_mod
 from autograder.engine import results as results_mod
-from autograder.engine import foreign, kept_cells, untrusted
-from autograder.engine.notebook import NotebookError, code_cells, parse_cells
+from autograder.engine.intake import foreign, kept_cells, untrusted
+from autograder.engine.intake.notebook import NotebookError, code_cells, parse_cells
 from autograder.engine.progress import Progress
 from autograder.engine.results import SubmissionResult
-from autograder.engine.sandbox import SandboxUnavailable
-from autograder.engine.runner import grade_cells
-from autograder.engine.submissions import Entry, SubmissionError, discover, read_notebook_bytes
+from autograder.engine.isolation.sandbox import SandboxUnavailable
+from autograder.engine.driving.runner import grade_cells
+from autograder.engine.intake.submissions import Entry, SubmissionError, discover, read_notebook_bytes
 from autograder.engine.threads import one_thread_for_references
-from autograder.engine.workers import Template, WorkerDied
+from autograder.engine.isolation.workers import Template, WorkerDied
 from autograder.writing import write_atomic
 
 log = logging.getLogger(__name__)

@@ -40,7 +40,7 @@ class TestResult:
     """The test raised on its own side (a bug of the test, not of the answer): the
     exception's type; its points are withheld, not lost, until a regrade."""
     profile: dict = field(default_factory=dict)
-    """Where the test's time went (engine/meter.py: wall and CPU times, requests,
+    """Where the test's time went (engine/driving/meter.py: wall and CPU times, requests,
     callbacks): for `bench --profile`, never shown to the student."""
 
     @property
@@ -69,11 +69,11 @@ class SubmissionResult:
     "" when the id is that name. An exam's identity is read from it."""
     profile: dict = field(default_factory=dict)
     """Seconds to start each worker ("starts") and what each code cell took
-    ("cells": [index, engine/meter.py's figures] pairs): for `bench --profile`,
+    ("cells": [index, engine/driving/meter.py's figures] pairs): for `bench --profile`,
     never shown to the student."""
     cells: list[dict] = field(default_factory=list)
     """The notebook's cells as grading read them, for the reports: kind and
-    cleaned text only, bounded (engine/kept_cells.py); never shown to the
+    cleaned text only, bounded (engine/intake/kept_cells.py); never shown to the
     student; [] when the notebook could not be read."""
 
     @property

@@ -1,12 +1,12 @@
 """The readable summary `grade` prints: one row per submission, one column per question.
 
 The terminal is a sink that obeys what it prints: whatever text reaches the
-table is shown with its control characters escaped (engine.untrusted.visible),
+table is shown with its control characters escaped (engine.intake.untrusted.visible),
 never as a sequence that could clear the screen or fake a row.
 """
 from __future__ import annotations
 
-from autograder.engine import untrusted
+from autograder.engine.intake import untrusted
 
 
 def table(batch, reports: list[str] = ()) -> str:

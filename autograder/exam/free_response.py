@@ -2,7 +2,7 @@
 
 The answers come from the cells grading kept of the submitted notebook
 (SubmissionResult.cells: parsed once, as data, never run; cleaned and
-bounded where they were read, engine/kept_cells.py): a free-response
+bounded where they were read, engine/intake/kept_cells.py): a free-response
 question is the Markdown cell holding the marker `<!-- free response: ID -->`
 (its prompt), and its answer is the Markdown or raw cells that follow, up to
 the next code cell, the next marker or otter's `<!-- END QUESTION -->`. Each
@@ -18,8 +18,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from autograder.engine import untrusted
-from autograder.engine.notebook import cell_source
+from autograder.engine.intake import untrusted
+from autograder.engine.intake.notebook import cell_source
 from autograder.report.htmlpage import CSS, esc, table
 
 MARKER = re.compile(r"<!--\s*free response:\s*([\w.-]+)\s*-->")

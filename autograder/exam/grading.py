@@ -9,9 +9,10 @@ and are stored as JSON), which the reports read.
 """
 from __future__ import annotations
 
-from autograder.engine.fail import fail
-from autograder.engine import config, untrusted
-from autograder.engine.student import RemoteObject, StudentError
+from autograder.engine.driving.fail import fail
+from autograder.engine import config
+from autograder.engine.intake import untrusted
+from autograder.engine.driving.student import RemoteObject, StudentError
 from autograder.exam import formats
 from autograder.exam import identity as identity_mod
 from autograder.exam import variants

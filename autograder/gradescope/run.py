@@ -15,10 +15,10 @@ import tempfile
 import traceback
 from pathlib import Path
 
-from autograder.engine import files, gradescope_export, untrusted
+from autograder.engine.intake import files, gradescope_export, untrusted
 from autograder.engine import results as results_mod
-from autograder.engine.notebook import MAX_NOTEBOOK_BYTES
-from autograder.engine.submissions import discover, safe_id
+from autograder.engine.intake.notebook import MAX_NOTEBOOK_BYTES
+from autograder.engine.intake.submissions import discover, safe_id
 from autograder.report import lateness
 from autograder.writing import write_atomic
 

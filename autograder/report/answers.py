@@ -1,7 +1,7 @@
 """The students' own answers: what they wrote in the cells that define a stub.
 
 Used by the similarity report. What must stay true: the text is what grading
-kept of the notebook (SubmissionResult.cells, engine/kept_cells.py: cleaned
+kept of the notebook (SubmissionResult.cells, engine/intake/kept_cells.py: cleaned
 and bounded once, where it was read); no submission is read or parsed again
 here. An answer is capped, and every line the student notebook hands out
 (signatures, docstrings, starter code, the master's comments) is removed, so
@@ -14,7 +14,7 @@ import json
 import re
 
 from autograder import registry
-from autograder.engine.notebook import cell_source
+from autograder.engine.intake.notebook import cell_source
 from autograder.engine.results import SubmissionResult
 
 ANSWER_CHARS = 20_000

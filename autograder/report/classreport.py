@@ -92,7 +92,7 @@ def _runtimes(results, limit: float) -> list[str]:
 
 
 def _other_assignments(results, assignment_id: str) -> list[str]:
-    """Submissions that are another assignment's notebook (engine.foreign)."""
+    """Submissions that are another assignment's notebook (engine.intake.foreign)."""
     found = [(r.submission, r.annotations["other_assignment"]) for r in results
              if r.annotations.get("other_assignment")]
     if not found:

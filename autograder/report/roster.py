@@ -4,7 +4,7 @@ A roster is a CSV file with a header row, with at least one column named
 like an identifier (KEY_COLUMNS) and optionally name (or student) and
 section; a Canvas gradebook export works as is.
 
-Who submitted comes only from the platform (engine/submissions.py): a Canvas
+Who submitted comes only from the platform (engine/intake/submissions.py): a Canvas
 download's user id, Gradescope's sid and e-mail, else the file or folder
 name. Each kind is matched exactly (case and surrounding spaces aside)
 against its own roster columns, declared once in KEYS: Canvas's user id
@@ -49,7 +49,8 @@ class RosterError(Exception):
 
 @dataclass
 class RosterStudent:
-    """One row of the roster (a student of the class), not the notebook proxy engine.student.Student."""
+    """One row of the roster (a student of the class), not the notebook proxy
+    engine.driving.student.Student."""
 
     name: str
     keys: dict[str, str]

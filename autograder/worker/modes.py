@@ -1,7 +1,7 @@
 """The sandbox modes, declared once: what each needs, what it gives, how its line reads.
 
 Both sides read this table and nothing else compares mode names: the grader
-(engine/sandbox.py) checks each mode's needs, starts a worker in the first
+(engine/isolation/sandbox.py) checks each mode's needs, starts a worker in the first
 that works and prints its line; the template (worker/template.py) carries
 the chosen mode out by its fields. MODES is in order of preference.
 """

@@ -17,7 +17,7 @@ nothing a worker must not see, since every worker is a copy of its memory
 (its live frames and objects included): no spec names a secret path; the
 secret paths of a uid's audit reach only the child that audits, through
 its own socket, after the fork. The sandbox mode in the spec was chosen
-once by the grader (engine/sandbox.py); this module only carries it out.
+once by the grader (engine/isolation/sandbox.py); this module only carries it out.
 """
 from __future__ import annotations
 

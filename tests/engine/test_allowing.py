@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from autograder.engine.student import Student, StudentTimeout
+from autograder.engine.driving.student import Student, StudentTimeout
 from tests.engine.workers_at_hand import template_of, worker_that_ran
 
 STUDENT_CODE = '''

@@ -5,10 +5,10 @@ import pytest
 import torch
 
 from autograder.engine.config import load
-from autograder.engine.runner import _cell_report
-from autograder.engine.student import Student, StudentError
-from autograder.engine.processes import alive
-from autograder.engine.workers import Template, WorkerDied
+from autograder.engine.driving.runner import _cell_report
+from autograder.engine.driving.student import Student, StudentError
+from autograder.engine.isolation.processes import alive
+from autograder.engine.isolation.workers import Template, WorkerDied
 from tests.engine.workers_at_hand import template_of, worker_that_ran
 
 STUDENT_CODE = '''

@@ -1,4 +1,4 @@
-"""Are hidden tests collected as pytest collects them (engine/collect.py), and
+"""Are hidden tests collected as pytest collects them (engine/driving/collect.py), and
 given the points the config gives (engine/assignment._cases)?"""
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import types
 
 import pytest
 
-from autograder.engine import collect
+from autograder.engine.driving import collect
 from autograder.engine.assignment import _cases
 from autograder.engine import config as config_mod
 from autograder.engine.config import Config, ConfigError, Limits

@@ -2,7 +2,7 @@
 import numpy as np
 import torch
 
-from autograder.engine import describe
+from autograder.engine.driving import describe
 
 
 def test_arguments_are_abbreviated():

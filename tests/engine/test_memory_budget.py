@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from autograder.engine import cgroups, memory_budget
+from autograder.engine.isolation import cgroups, memory_budget
 
 MB = 2**20
 

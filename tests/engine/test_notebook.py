@@ -6,7 +6,7 @@ import json
 import nbformat
 import pytest
 
-from autograder.engine.notebook import (MAX_JSON_VALUES, NotebookError, read_cells,
+from autograder.engine.intake.notebook import (MAX_JSON_VALUES, NotebookError, read_cells,
                                         too_many_values, translate)
 from autograder.hw1_attention import reference
 from tests.conftest import grade

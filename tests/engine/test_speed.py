@@ -2,7 +2,7 @@
 
 Student.repeat (a sampling loop in one request), the reset before each test
 (one request for dropping handles and seeding), the template's frozen
-objects, and reference results computed once per process (engine/once.py).
+objects, and reference results computed once per process (engine/driving/once.py).
 None of these tests measures time.
 """
 from __future__ import annotations
@@ -13,11 +13,11 @@ import time
 import numpy as np
 import pytest
 
-from autograder.engine.once import once
-from autograder.engine.sent_ahead import pipelined, window
-from autograder.engine.runner import _cell_report
-from autograder.engine.student import RemoteObject, Student, StudentError
-from autograder.engine.workers import WorkerTimeout
+from autograder.engine.driving.once import once
+from autograder.engine.driving.sent_ahead import pipelined, window
+from autograder.engine.driving.runner import _cell_report
+from autograder.engine.driving.student import RemoteObject, Student, StudentError
+from autograder.engine.isolation.workers import WorkerTimeout
 from tests.engine.workers_at_hand import template_of, worker_that_ran
 
 STUDENT_CODE = '''

@@ -5,7 +5,7 @@ import zipfile
 
 import pytest
 
-from autograder.engine import zips
+from autograder.engine.intake import zips
 from tests.security.bombs import member_bomb
 
 NOTEBOOK = b'{"cells": [], "nbformat": 4, "nbformat_minor": 5, "metadata": {}}'

@@ -4,8 +4,8 @@ from __future__ import annotations
 from contextlib import contextmanager
 
 from autograder.engine.config import load
-from autograder.engine.runner import _cell_report
-from autograder.engine.workers import Template
+from autograder.engine.driving.runner import _cell_report
+from autograder.engine.isolation.workers import Template
 
 
 @contextmanager

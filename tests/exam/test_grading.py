@@ -22,8 +22,8 @@ import pytest
 
 from autograder import paths
 from autograder.engine import assignment as assignment_mod
-from autograder.engine import kept_cells
-from autograder.engine.submissions import discover
+from autograder.engine.intake import kept_cells
+from autograder.engine.intake.submissions import discover
 from autograder.exam import free_response, variants
 from autograder.exam_midterm import reference as ref
 from tests.conftest import grade

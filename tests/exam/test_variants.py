@@ -22,7 +22,7 @@ from torch import nn
 from autograder import paths
 from autograder.checks import Fail
 from autograder.engine.results import SubmissionResult
-from autograder.engine.student import StudentError
+from autograder.engine.driving.student import StudentError
 from autograder.exam import grading, identity, variants
 from autograder.exam_midterm import reference as ref
 from tests.build import test_public_checks as public_checks

@@ -278,7 +278,7 @@ def test_staging_copies_a_bounded_upload_in_chunks(tmp_path, monkeypatch):
     """Is an export zip beyond MAX_UPLOAD_BYTES refused with a message (nothing of it
     left), is no read larger than a chunk, and do notebooks stop being copied once
     their bytes would pass the same budget?"""
-    from autograder.engine import files
+    from autograder.engine.intake import files
     monkeypatch.setattr(run, "MAX_UPLOAD_BYTES", 3 * run.CHUNK)
     root = autograder_root(tmp_path, {"export.zip": b"x" * (3 * run.CHUNK + 1)}, {"id": 7})
     reads = []

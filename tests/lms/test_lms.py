@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 from autograder import cli, paths
-from autograder.engine.canvas_download import parse
-from autograder.engine.submissions import discover
+from autograder.engine.intake.canvas_download import parse
+from autograder.engine.intake.submissions import discover
 
 ID = "hw1_attention"
 TITLE = "Homework 1: attention and masks"

@@ -13,8 +13,8 @@ import json
 from autograder import grade as pipeline
 from autograder.engine import assignment as assignment_mod
 from autograder.engine import batch as batch_mod
-from autograder.engine import kept_cells
-from autograder.engine.notebook import parse_cells
+from autograder.engine.intake import kept_cells
+from autograder.engine.intake.notebook import parse_cells
 from autograder.engine.results import SubmissionResult
 from autograder.report import answers, lateness, similarity
 from autograder.report import run as report_run

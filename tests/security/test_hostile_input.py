@@ -13,12 +13,13 @@ import pytest
 
 from autograder import writing
 from autograder.engine import assignment as assignment_mod
-from autograder.engine import files, summary, untrusted
+from autograder.engine.intake import files, untrusted
+from autograder.engine import summary
 from autograder.engine.batch import Batch
 from autograder.engine.results import SubmissionResult
 from autograder.engine.results import TestResult as Case  # not collected by pytest
-from autograder.engine.student import StudentError
-from autograder.engine.submissions import (SubmissionError, discover, read_notebook_bytes,
+from autograder.engine.driving.student import StudentError
+from autograder.engine.intake.submissions import (SubmissionError, discover, read_notebook_bytes,
                                            safe_id)
 from autograder.report import feedback, gradebook, plots
 from autograder.report import run as report_run

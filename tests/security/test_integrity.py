@@ -39,7 +39,7 @@ import pytest
 
 from autograder import paths
 from autograder.engine import assignment as assignment_mod
-from autograder.engine import uidpool
+from autograder.engine.isolation import uidpool
 from autograder.engine.results import OUTPUT_NAMES
 from autograder.worker import modes
 from tests.security import bombs, leaks, sandbox_modes
@@ -120,7 +120,7 @@ OUTPUT_CAPS = {"results.json": 2**20, "feedback.md": 2**20, "feedback.html": 2 *
                "report.html": 4 * 2**20, "similarity.html": 8 * 2**20}
 """The most grading this corpus may write per file (the 4 MB class name once
 made a 16 MB feedback.md): every student text is capped where it enters
-(engine/untrusted.py), and results.json and feedback cap each test's text."""
+(engine/intake/untrusted.py), and results.json and feedback cap each test's text."""
 
 
 def _hostile_entries(subs: Path, reference: str) -> dict[str, str]:

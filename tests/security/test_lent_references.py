@@ -1,7 +1,7 @@
 """Can a reference the grader lends be made to answer an input the student chose,
 or to do unbounded work?
 
-Hidden tests lend known-good pieces to the student's code (engine/callbacks.py):
+Hidden tests lend known-good pieces to the student's code (engine/isolation/callbacks.py):
 hw1's attention inside TinySelfAttn, hw2's encoder count inside the decoder
 count, hw4's reference model to train_classifier. The student's code can call
 them with anything, such as inputs kept from another question's hidden tests,

@@ -148,7 +148,7 @@ def test_a_file_that_is_no_notebook_keeps_its_student_not_graded(graded):
 def test_a_dead_template_is_replaced(tmp_path):
     """If the template process dies mid-batch, the next submission still gets graded."""
     from autograder.engine.config import load
-    from autograder.engine.workers import Template
+    from autograder.engine.isolation.workers import Template
     template = Template(load("hw1_attention"), [])
     try:
         template.spawn().kill()

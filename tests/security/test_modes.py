@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from autograder import paths
-from autograder.engine import sandbox
+from autograder.engine.isolation import sandbox
 from autograder.engine.config import Limits
 from autograder.worker import modes, template
 from tests.security.test_sandbox import run_cell, template as make_template

@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 
 from autograder.engine import assignment as assignment_mod
-from autograder.engine import cgroups, processes, sandbox
-from autograder.engine.workers import Template, WorkerDied
+from autograder.engine.isolation import cgroups, processes, sandbox
+from autograder.engine.isolation.workers import Template, WorkerDied
 from autograder.worker import landlock, sweep
 from tests.security import sandbox_modes
 from tests.conftest import write_notebook
@@ -410,7 +410,7 @@ import os, signal, sys
 sys.path.insert(0, {source!r})
 from autograder import protocol
 from autograder.engine import assignment
-from autograder.engine.workers import Template, WorkerDied
+from autograder.engine.isolation.workers import Template, WorkerDied
 t = Template(assignment.load("hw1_attention").config, [])
 conn = t.spawn()
 reply, buffers = conn.request({{"op": "run_cell", "index": 1, "source": {detach!r}}}, timeout=60)

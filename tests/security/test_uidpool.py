@@ -1,4 +1,4 @@
-"""The worker uid pool's bookkeeping (engine/uidpool.py), with stand-in
+"""The worker uid pool's bookkeeping (engine/isolation/uidpool.py), with stand-in
 sweeps: no worker is started, so no root is needed. What the sandbox does
 with the uids is tests/security/test_sandbox.py's subject."""
 from __future__ import annotations
@@ -7,8 +7,8 @@ import threading
 
 import pytest
 
-from autograder.engine import uidpool
-from autograder.engine.uidpool import UidPool
+from autograder.engine.isolation import uidpool
+from autograder.engine.isolation.uidpool import UidPool
 
 
 def in_thread(func, seconds=5.0):

@@ -16,7 +16,7 @@ import json
 import re
 from dataclasses import dataclass, field
 
-from autograder.engine import untrusted
+from autograder.engine.intake import untrusted
 from autograder.engine.results import MAX_NOTES
 
 MAX_NOTEBOOK_BYTES = 20 * 2**20

@@ -12,15 +12,15 @@ import re
 import time
 
 from autograder import protocol
-from autograder.engine.fail import Fail
-from autograder.engine import untrusted
+from autograder.engine.driving.fail import Fail
+from autograder.engine.intake import untrusted
 from autograder.engine.assignment import Case, LoadedAssignment
-from autograder.engine.meter import Meter
-from autograder.engine.notebook import Cells
-from autograder.engine.sent_ahead import pipelined
+from autograder.engine.driving.meter import Meter
+from autograder.engine.intake.notebook import Cells
+from autograder.engine.driving.sent_ahead import pipelined
 from autograder.engine.results import SubmissionResult, TestResult
-from autograder.engine.student import Student, StudentError, StudentTimeout
-from autograder.engine.workers import Template, WorkerConnection, WorkerDied, WorkerTimeout
+from autograder.engine.driving.student import Student, StudentError, StudentTimeout
+from autograder.engine.isolation.workers import Template, WorkerConnection, WorkerDied, WorkerTimeout
 
 log = logging.getLogger(__name__)
 WITHHELD = ("this test could not run because of a problem in the grader, not in your answer; "
@@ -31,7 +31,7 @@ CELL_LINE = re.compile(r'File "<cell \d{1,6}>", line (\d{1,6})')
 class NotebookSession:
     """The student's notebook, run in a worker, restarted when it goes down.
     With `profile`, where its time goes is measured into result.profile and
-    each test's TestResult.profile (engine/meter.py; for `bench --profile`:
+    each test's TestResult.profile (engine/driving/meter.py; for `bench --profile`:
     about 30 us of the grading thread per cell and test, otherwise not spent)."""
 
     def __init__(self, template: Template, cells: Cells, assignment: LoadedAssignment,
@@ -67,7 +67,7 @@ class NotebookSession:
         self.run_notebook()
 
     def run_notebook(self) -> None:
-        """The cells not skipped, sent ahead of their replies (engine/sent_ahead.py);
+        """The cells not skipped, sent ahead of their replies (engine/driving/sent_ahead.py);
         the cell whose reply is late or missing is left out and the worker restarted."""
         cells = [(index, source) for index, source in enumerate(self.cells.code, 1)
                  if index not in self.skip and source.strip()]

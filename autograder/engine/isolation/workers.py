@@ -29,12 +29,13 @@ from pathlib import Path
 from typing import Callable
 
 from autograder import paths, protocol
-from autograder.engine import cgroups, memory_budget, untrusted
-from autograder.engine import sandbox as sandbox_mod
-from autograder.engine.callbacks import Callbacks
+from autograder.engine.isolation import cgroups, memory_budget
+from autograder.engine.intake import untrusted
+from autograder.engine.isolation import sandbox as sandbox_mod
+from autograder.engine.isolation.callbacks import Callbacks
 from autograder.engine.config import Config
-from autograder.engine.processes import alive
-from autograder.engine.uidpool import UidPool, UidsUnavailable
+from autograder.engine.isolation.processes import alive
+from autograder.engine.isolation.uidpool import UidPool, UidsUnavailable
 from autograder.worker import confine, disk, landlock
 from autograder.worker.sweep import SECONDS as SWEEP_SECONDS
 
@@ -101,7 +102,7 @@ class Template:
     def _fit_memory(self, workers: int) -> None:
         """Lower memory_mb where the whole process tree has a limit (a
         container's) that `workers` workers at the configured budget would
-        exceed beside the grader and the template (engine/memory_budget.py)."""
+        exceed beside the grader and the template (engine/isolation/memory_budget.py)."""
         limits = self.config.limits
         fitted, self.sandbox.memory_note = memory_budget.fit(
             limits.memory_mb, cgroups.tree_memory_limit(), ["self", self.proc.pid], workers)

@@ -3,12 +3,12 @@
 An entry is a .ipynb file, a folder holding one notebook (or the zip the
 notebook's export cell makes), or a .zip (an otter export); any other file
 is an entry that is not graded, so its student is still listed. Files named
-by a Canvas download give one entry per student (engine.canvas_download).
+by a Canvas download give one entry per student (engine.intake.canvas_download).
 Everything in an entry is hostile input: files are read through
-engine.files (no link followed, regular files only, sizes bounded while
+engine.intake.files (no link followed, regular files only, sizes bounded while
 reading); zips are read member by member, nothing is
 extracted, so paths like ../x in a zip are inert, and only once their list
-of members is judged small enough to read (engine/zips.py). Ids never collide with
+of members is judged small enough to read (engine/intake/zips.py). Ids never collide with
 each other (also ignoring case) nor with a file `grade` writes beside them.
 Who submitted and when comes only from the LMS's own files (a Gradescope
 export's submission_metadata.yml, the names Canvas gives the files of its
@@ -25,8 +25,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from autograder.engine import canvas_download, files, gradescope_export, untrusted, zips
-from autograder.engine.notebook import MAX_NOTEBOOK_BYTES
+from autograder.engine.intake import canvas_download, files, gradescope_export, untrusted, zips
+from autograder.engine.intake.notebook import MAX_NOTEBOOK_BYTES
 from autograder.engine.results import OUTPUT_NAMES
 
 GRADABLE = (".ipynb", ".zip")

@@ -17,7 +17,7 @@ import zipfile
 from typing import BinaryIO
 
 MAX_MEMBERS = 10_000
-"""Members of one zip, as many files as a submission folder may hold (engine/files.py)."""
+"""Members of one zip, as many files as a submission folder may hold (engine/intake/files.py)."""
 MAX_DIRECTORY_BYTES = 2 * 2**20
 """The zip's list of members: 200 bytes each (an otter export's takes 300 in all),
 so however its count lies, ZipFile builds at most ~45,000 entries (20 MB, 0.2 s)."""

@@ -25,7 +25,7 @@ import time
 from typing import Iterable, Iterator
 
 from autograder import protocol
-from autograder.engine.workers import WorkerConnection
+from autograder.engine.isolation.workers import WorkerConnection
 
 FRAME_COST = 1024
 """What the kernel charges a queued frame beyond twice its bytes: it keeps each

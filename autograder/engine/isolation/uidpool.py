@@ -23,7 +23,7 @@ from collections import deque
 from pathlib import Path
 from typing import Callable
 
-from autograder.engine.processes import INITIAL_PID_NAMESPACE, pid_namespace
+from autograder.engine.isolation.processes import INITIAL_PID_NAMESPACE, pid_namespace
 
 BASE, SPAN = 200_000, 100_000
 NAMESPACE_RANGES = 64

@@ -23,8 +23,8 @@ from typing import Callable
 import torch
 from torch import nn
 
-from autograder.engine.fail import fail
-from autograder.engine.callbacks import MAX_CALLS
+from autograder.engine.driving.fail import fail
+from autograder.engine.isolation.callbacks import MAX_CALLS
 
 # Worker side of lend_module: parameters here, output and gradients from the grader.
 LENT_MODULE = '''

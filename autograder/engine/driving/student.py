@@ -30,14 +30,15 @@ from __future__ import annotations
 from typing import Callable
 
 from autograder import protocol
-from autograder.engine import describe, untrusted
-from autograder.engine.callbacks import MAX_ARG_BYTES, MAX_CALLS, Callbacks
-from autograder.engine.workers import WorkerConnection, WorkerDied, WorkerTimeout
+from autograder.engine.driving import describe
+from autograder.engine.intake import untrusted
+from autograder.engine.isolation.callbacks import MAX_ARG_BYTES, MAX_CALLS, Callbacks
+from autograder.engine.isolation.workers import WorkerConnection, WorkerDied, WorkerTimeout
 
 
 class StudentError(Exception):
     """The student's code raised. Carries only names and the message, cleaned
-    (engine.untrusted) as they arrive: they are the student's text."""
+    (engine.intake.untrusted) as they arrive: they are the student's text."""
 
     MAX_MRO = 64
     """Base classes kept for is_a (a real hierarchy is far shorter)."""
@@ -118,7 +119,7 @@ class Student:
         send their arguments here and get func's result: func must check them
         (they are hostile), bound its work from their shapes before doing any,
         answer only inputs this test made (never one the student's code chose)
-        and never call the student. See engine/callbacks.py."""
+        and never call the student. See engine/isolation/callbacks.py."""
         self._callbacks.lend(name, func, max_calls, max_arg_bytes)
         return self._request({"op": protocol.CALLBACK, "name": name}, f"lend {name}")
 

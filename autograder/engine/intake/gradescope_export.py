@@ -15,7 +15,7 @@ submission_metadata.json Gradescope writes when it runs an autograder
 ({"users": [{"name", "sid", "email"}], "created_at": ...}). The file is read
 as data with a safe loader (Ruby type tags read as plain values), once per
 folder and modification time, and every string in it is cleaned
-(engine.untrusted: a student chooses their own name).
+(engine.intake.untrusted: a student chooses their own name).
 
 What must stay true: a student can upload a file of that name too, inside
 their submission folder, so the record of an entry is that of the OUTERMOST
@@ -35,7 +35,7 @@ import os
 from pathlib import Path
 from stat import S_ISREG
 
-from autograder.engine import untrusted
+from autograder.engine.intake import untrusted
 
 EXPORT_METADATA = "submission_metadata.yml"
 MAX_BYTES = 64 * 2**20

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from autograder import registry
 from autograder.engine import config as config_mod
-from autograder.engine.notebook import cell_source
+from autograder.engine.intake.notebook import cell_source
 
 DEFINED = re.compile(r"^(?:(?:async\s+)?def|class)\s+([A-Za-z_]\w*)|^([A-Za-z_]\w*)\s*=(?!=)",
                      re.M)

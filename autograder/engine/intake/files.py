@@ -4,7 +4,7 @@ What must stay true: no symbolic link is ever followed (a link to the
 solution or to /dev/zero is refused, with a message, wherever it sits in a
 submission); only regular files are opened (never a FIFO, socket or device,
 which could block or never end); reads are bounded while reading, whatever
-stat said. Names of refused files are cleaned (engine.untrusted) before
+stat said. Names of refused files are cleaned (engine.intake.untrusted) before
 they reach any message.
 """
 from __future__ import annotations
@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 
-from autograder.engine import untrusted
+from autograder.engine.intake import untrusted
 
 MAX_FILES = 10_000
 """Directory entries looked at in one submission folder before giving up."""

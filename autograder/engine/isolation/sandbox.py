@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from autograder.engine.cgroups import Cgroups
-from autograder.engine.uidpool import UidPool
+from autograder.engine.isolation.cgroups import Cgroups
+from autograder.engine.isolation.uidpool import UidPool
 from autograder.worker import confine, landlock, modes, seccomp
 
 FALLBACK_PROCESSES = 4

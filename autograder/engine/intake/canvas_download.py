@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from autograder.engine import untrusted
+from autograder.engine.intake import untrusted
 
 CANVAS_NAME = re.compile(r"(?P<name>[^_\W]+)(?P<late>_LATE)?_(?P<user>[0-9]{1,19})_"
                          r"(?P<submission>[0-9]{1,19})_(?P<original>.+)", re.DOTALL)

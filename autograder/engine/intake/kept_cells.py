@@ -7,9 +7,9 @@ parsed a second time, deeper in the stack or by other rules. What must stay
 true:
 
 * a kept cell is {"cell_type": kind, "source": text}, the shape of a notebook
-  cell that engine.notebook.cell_source reads; nothing else of the notebook
+  cell that engine.intake.notebook.cell_source reads; nothing else of the notebook
   is kept (no outputs, attachments or metadata, whatever their shape);
-* every text is the student's, cleaned once here (engine.untrusted);
+* every text is the student's, cleaned once here (engine.intake.untrusted);
 * the whole is bounded before any report starts: at most MAX_CELLS cells,
   CELL_CHARS characters each and TOTAL_CHARS in all (an honest notebook of
   this course has at most 55 cells and 27,000 characters), so no report's
@@ -17,8 +17,8 @@ true:
 """
 from __future__ import annotations
 
-from autograder.engine import untrusted
-from autograder.engine.notebook import cell_source
+from autograder.engine.intake import untrusted
+from autograder.engine.intake.notebook import cell_source
 
 KINDS = ("code", "markdown", "raw")
 """Cell types kept as they are; any other becomes OTHER (it still ends a

@@ -30,7 +30,7 @@ from types import ModuleType
 from autograder.engine.config import ConfigError
 
 BUILTIN = ("student", "ref", "submission")
-"""The grader's fixtures: the notebook's namespace in a worker (engine.student.Student),
+"""The grader's fixtures: the notebook's namespace in a worker (engine.driving.student.Student),
 the module autograder/<id>/reference.py, and who submitted (results.SubmissionResult)."""
 PER_SUBMISSION = {"student", "submission"}
 SHARED_SCOPES = ("module", "package", "session")

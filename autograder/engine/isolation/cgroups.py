@@ -6,7 +6,7 @@ code start is counted; the memory limit is the budget of all of them
 together, not of each. Where no cgroup can be made (not root and no
 delegated subtree, or a read-only /sys/fs/cgroup as in Docker's default
 setup) `create` returns None and the grader falls back to per-process
-limits (engine/sandbox.py says which in its one line).
+limits (engine/isolation/sandbox.py says which in its one line).
 
 Layouts: cgroup v1 (a `memory` and a `pids` hierarchy, writable as root) and
 cgroup v2 (as root: a folder at the hierarchy's root; as another user: the
@@ -20,7 +20,7 @@ import re
 import time
 from pathlib import Path
 
-from autograder.engine.processes import INITIAL_PID_NAMESPACE, alive, pid_namespace
+from autograder.engine.isolation.processes import INITIAL_PID_NAMESPACE, alive, pid_namespace
 
 MOUNTINFO, OWN_CGROUP = Path("/proc/self/mountinfo"), Path("/proc/self/cgroup")
 # A batch folder's name (batch_tag): autograder-<PID namespace>.<grader pid>-<suffix>,
