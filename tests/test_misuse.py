@@ -1,4 +1,5 @@
 """Small misuses of `grade`, each answered with a status and a message that says what to do
+(or with the right behaviour: files a TA can read).
 
 (A SUBMISSIONS path that does not exist and an empty folder are in
 test_report_cli.py with the other mistakes that stop before grading.)
@@ -211,6 +212,21 @@ def test_out_inside_the_submissions_folder_is_refused(capsys, tmp_path, inside):
     assert code == 2 and f"error: --out {out} {where}" in err
     assert "give a folder outside it" in err
     assert sorted(p.name for p in subs.iterdir()) == ["ada.ipynb"]
+
+
+def current_umask() -> int:
+    with open("/proc/self/status") as f:
+        return next(int(line.split()[1], 8) for line in f if line.startswith("Umask:"))
+
+
+def test_what_grade_writes_has_the_umasks_permissions(mixed):
+    """Are grades.csv, results.json, feedback and the reports readable as any
+    tool's files are (0644 under umask 022), not only by the grader's user?"""
+    expected = 0o666 & ~current_umask()
+    for path in (mixed / "grades.csv", mixed / "ada" / "results.json",
+                 mixed / "ada" / "feedback.html", mixed / "report.html",
+                 mixed / "gradebook.csv"):
+        assert path.stat().st_mode & 0o777 == expected, path
 
 
 def test_an_internal_type_error_is_not_a_usage_error(capsys, tmp_path, monkeypatch):
