@@ -1,5 +1,5 @@
 """Small misuses of `grade`, each answered with a status and a message that says what to do
-(or with the right behaviour: files a TA can read).
+(or with the right behaviour: files a TA can read, --due on a Canvas download).
 
 (A SUBMISSIONS path that does not exist and an empty folder are in
 test_report_cli.py with the other mistakes that stop before grading.)
@@ -212,6 +212,21 @@ def test_out_inside_the_submissions_folder_is_refused(capsys, tmp_path, inside):
     assert code == 2 and f"error: --out {out} {where}" in err
     assert "give a folder outside it" in err
     assert sorted(p.name for p in subs.iterdir()) == ["ada.ipynb"]
+
+
+def test_due_on_a_canvas_download_says_it_cannot_judge(capsys, tmp_path):
+    """Does --due on a Canvas download (file names, no submission times) say in a
+    warning that it cannot judge lateness, leaving the submission on time?"""
+    subs = tmp_path / "canvas"
+    subs.mkdir()
+    shutil.copyfile(paths.EXAMPLES / ID / "full_solution.ipynb",
+                    subs / "lovelaceada_1001_5001_hw1_attention.ipynb")
+    out = tmp_path / "out"
+    code, printed, _ = run(capsys, "grade", str(subs), "--assignment", ID, "--out", str(out),
+                           "--due", "2020-01-01T00:00", *LIMITS)
+    assert code == 0
+    assert "warning: --due cannot judge 1 submissions of a Canvas download" in printed
+    assert read_rows(out / "gradebook.csv")["lovelaceada_1001"]["status"] == "graded"
 
 
 def current_umask() -> int:
