@@ -3,10 +3,12 @@ the module that does the work."""
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from pathlib import Path
 
 from autograder import registry
+from autograder.grade import MAX_JOBS, UsageError, parse_number
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -61,7 +63,7 @@ def main(argv: list[str] | None = None) -> int:
     grade.add_argument("--out", required=True, type=Path, metavar="DIR",
                        help="where results and reports go; grading into the folder of an "
                             "earlier run writes DIR/regrade.md")
-    grade.add_argument("--jobs", type=int, default=None,
+    grade.add_argument("--jobs", type=_whole(), default=None,
                        help="submissions graded in parallel (default: one per core)")
     grade.add_argument("--quiet", action="store_true", help="no progress and no table")
     grade.add_argument("--limit", action="append", default=[], metavar="NAME=VALUE",
@@ -93,7 +95,7 @@ def main(argv: list[str] | None = None) -> int:
                     "a cascade or a corpus variant that is not as declared.",
         epilog="example: python -m autograder audit hw1_attention")
     audit.add_argument("id", metavar="ID", help=f"one of: {', '.join(registry.ids())}")
-    audit.add_argument("--jobs", type=int, default=None, metavar="N",
+    audit.add_argument("--jobs", type=_whole(1, MAX_JOBS), default=None, metavar="N",
                        help="mutants graded in parallel (default: one per core)")
     audit.add_argument("--html", type=Path, default=None, metavar="FILE",
                        help="where to write the page (default: build/audit/ID.html)")
@@ -118,12 +120,14 @@ def main(argv: list[str] | None = None) -> int:
                     "ratio and peak memory. A benchmark: it never fails on a slow machine.")
     bench.add_argument("--assignment", action="append", default=[], metavar="ID",
                        help="repeatable (default: every assignment with a master notebook)")
-    bench.add_argument("-n", type=int, default=50, help="submissions for our grader")
-    bench.add_argument("--otter-n", type=int, default=10, help="submissions for `otter run`")
+    bench.add_argument("-n", type=_whole(1, MAX_BENCH), default=50,
+                       help="submissions for our grader")
+    bench.add_argument("--otter-n", type=_whole(0, MAX_BENCH), default=10,
+                       help="submissions for `otter run`")
     bench.add_argument("--skip-otter", action="store_true", help="time our grader only")
-    bench.add_argument("--jobs", type=int, default=None,
+    bench.add_argument("--jobs", type=_whole(1, MAX_JOBS), default=None,
                        help="submissions graded in parallel (default: one per core)")
-    bench.add_argument("--seed", type=int, default=0, help="seed of the generated submissions")
+    bench.add_argument("--seed", type=_whole(), default=0, help="seed of the generated submissions")
     bench.add_argument("--keep", type=Path, default=None, metavar="DIR",
                        help="keep the generated submissions and results in DIR")
     bench.add_argument("--dask", type=_sizes, default=None, metavar="K,...",
@@ -165,6 +169,28 @@ def main(argv: list[str] | None = None) -> int:
                  jobs=args.jobs, quiet=args.quiet, limits=tuple(args.limit), roster=args.roster,
                  due=args.due, scheduler=args.scheduler, resume=args.resume,
                  allow_unsafe=args.unsafe_no_sandbox)
+
+
+MAX_BENCH = 100_000
+"""More generated submissions than a benchmark needs."""
+
+
+def _whole(low: int | None = None, high: int | None = None):
+    """An argparse type: a whole number, also written as 1e3, from `low` to `high`."""
+    def parse(text: str) -> int:
+        try:
+            value = parse_number(text)
+        except UsageError:
+            value = math.nan
+        if isinstance(value, float) and not (math.isfinite(value) and value.is_integer()):
+            raise argparse.ArgumentTypeError(
+                f"expected a whole number (such as 4 or 1e3), got {text!r}")
+        value = int(value)
+        if (low is not None and value < low) or (high is not None and value > high):
+            raise argparse.ArgumentTypeError(f"expected a whole number from {low} to {high}, "
+                                             f"got {text!r}")
+        return value
+    return parse
 
 
 def _sizes(text: str) -> list[int]:

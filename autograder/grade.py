@@ -8,13 +8,15 @@
 
 The Gradescope entry (gradescope/run.py) and `bench` run stage 1 only. What
 must stay true: a failure of stage 2 never touches what stage 1 wrote; the
-roster and --due are read before stage 1, so a bad one costs no grading time.
+roster, --due and --limit are read before stage 1, so a bad one costs no
+grading time; only the user's mistakes end in `error: ...` and status 2 (a
+bug of the grader's shows its traceback).
 """
 from __future__ import annotations
 
+import re
 import sys
 import traceback
-from dataclasses import fields
 from pathlib import Path
 
 from autograder import hooks, registry
@@ -39,6 +41,10 @@ def main(*, submissions: Path, assignment: str, out: Path, jobs: int | None = No
     if problem:
         return _refuse(problem)
     try:
+        parsed_limits = parse_limits(limits)
+    except UsageError as exc:
+        return _refuse(str(exc))
+    try:
         prepared = report_run.prepare(out, roster, due)
     except (RosterError, ValueError) as exc:
         return _refuse(str(exc))
@@ -48,10 +54,10 @@ def main(*, submissions: Path, assignment: str, out: Path, jobs: int | None = No
         if wrong:
             return _refuse(wrong)
         batch = grade_stage(assignment, submissions, out, jobs=jobs, quiet=quiet,
-                            limits=parse_limits(limits), scheduler=scheduler, resume=resume,
+                            limits=parsed_limits, scheduler=scheduler, resume=resume,
                             allow_unsafe=allow_unsafe)
-    except (ClusterError, ConfigError, SandboxUnavailable, TypeError, ValueError) as exc:
-        return _refuse(str(exc))
+    except (ClusterError, ConfigError, SandboxUnavailable) as exc:  # the user's to fix;
+        return _refuse(str(exc))  # any other exception is ours: its traceback, exit 1
     lines = report_stage(batch, submissions, prepared)
     if not quiet:
         print(summary.table(batch, lines))
@@ -84,6 +90,14 @@ def hidden_tests_disagree(assignment: str) -> str | None:
 
 NEEDS_REGRADE = 3
 """grade's exit status when everyone was graded but some points are withheld."""
+MAX_JOBS = 1024
+"""More submissions graded at once than this is a typo (1e9), not a machine."""
+
+
+class UsageError(Exception):
+    """A mistake in the grade command's arguments; the message says what to do
+    (exit 2, no traceback). Only the parsing of arguments raises it, so that a
+    TypeError or ValueError of the grader's own is never mistaken for one."""
 
 
 def _refuse(problem: str) -> int:
@@ -134,8 +148,15 @@ def bad_options(submissions: Path, assignment: str, out: Path, jobs, scheduler, 
         return problem
     if out.exists() and not out.is_dir():
         return f"--out {out} is a file; give a folder (it is created if needed)"
+    if submissions.is_dir() and out.resolve().is_relative_to(submissions.resolve()):
+        where = "is the submissions folder" if out.resolve() == submissions.resolve() \
+            else f"is inside the submissions folder {submissions}"
+        return (f"--out {out} {where}: the next run would grade the grader's own files as "
+                "a student's; give a folder outside it (such as one beside it)")
     if jobs is not None and jobs < 1:
         return "--jobs must be 1 or more"
+    if jobs is not None and jobs > MAX_JOBS:
+        return f"--jobs {jobs} is more than {MAX_JOBS}: give about one per core"
     if resume and not scheduler:
         return "--resume needs --scheduler (it finishes an interrupted cluster run)"
     if scheduler and allow_unsafe:
@@ -147,20 +168,40 @@ def bad_options(submissions: Path, assignment: str, out: Path, jobs, scheduler, 
     return None
 
 
+NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+"""A number as written on a command line: 20, 2.5, .5, 1e3 (not nan, inf or 1_000)."""
+
+
+def parse_number(text: str) -> int | float:
+    """'20' -> 20, '2.5' -> 2.5, '1e3' -> 1000.0; UsageError for anything else."""
+    text = text.strip()
+    if not NUMBER.fullmatch(text):
+        raise UsageError(f"{text!r} is not a number (write it like 20, 2.5 or 1e3)")
+    try:
+        return int(text)
+    except ValueError:
+        return float(text)
+
+
 def parse_limits(pairs) -> dict:
-    """["notebook_seconds=20", ...] -> {"notebook_seconds": 20}; ValueError with a message."""
-    from autograder.engine.config import Limits
-    known = [f.name for f in fields(Limits)]
+    """["notebook_seconds=20", ...] -> {"notebook_seconds": 20.0}, each value
+    within its limit's range (engine/config.py LIMIT_RANGES); UsageError with a
+    message naming the limit and what it accepts."""
+    from autograder.engine.config import LIMIT_RANGES, ConfigError, check_limit
     limits = {}
     for pair in pairs:
         name, sep, value = pair.partition("=")
+        name = name.strip()
         if not sep:
-            raise ValueError(f"--limit expects NAME=VALUE, got {pair!r}")
-        if name.strip() not in known:
-            raise ValueError(f"--limit {pair}: unknown limit {name.strip()!r}; "
-                             f"known: {', '.join(known)}")
+            raise UsageError(f"--limit expects NAME=VALUE, got {pair!r}")
+        if name not in LIMIT_RANGES:
+            raise UsageError(f"--limit {pair}: unknown limit {name!r}; "
+                             f"known: {', '.join(LIMIT_RANGES)}")
         try:
-            limits[name.strip()] = float(value) if "." in value else int(value)
-        except ValueError:
-            raise ValueError(f"--limit {pair}: the value must be a number") from None
+            limits[name] = check_limit(name, parse_number(value))
+        except UsageError:
+            raise UsageError(f"--limit {pair}: the value must be a number "
+                             "(such as 20, 2.5 or 1e3)") from None
+        except ConfigError as exc:
+            raise UsageError(f"--limit {pair}: {exc}") from None
     return limits

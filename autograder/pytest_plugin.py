@@ -16,6 +16,7 @@ its points.
 """
 from __future__ import annotations
 
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -37,9 +38,15 @@ def pytest_addoption(parser) -> None:
 
 
 def pytest_configure(config) -> None:
-    """Hidden tests without --notebook are a usage error, said before collecting."""
+    """Hidden tests without --notebook, or with one that is missing, unreadable
+    or no notebook, are a usage error: one line, said before collecting (not a
+    traceback per test)."""
     config.stash[SESSIONS] = {}
-    if config.getoption("notebook") is None:
+    notebook = config.getoption("notebook")
+    problem = notebook_problem(notebook) if notebook is not None else None
+    if problem:
+        raise pytest.UsageError(f"--notebook {notebook} {problem}")
+    if notebook is None:
         for arg in config.args:
             path = Path(str(arg).split("::")[0]).resolve()
             inside = path.relative_to(paths.PACKAGE).parts if path.is_relative_to(
@@ -47,6 +54,33 @@ def pytest_configure(config) -> None:
             if inside and _assignment_in(paths.PACKAGE / inside[0]):
                 raise pytest.UsageError(f"{arg} holds hidden tests: give the notebook to run "
                                         "them against, --notebook PATH.ipynb")
+
+
+def notebook_problem(path: Path) -> str | None:
+    """Why `path` cannot be the notebook the hidden tests run against, to follow
+    its name in a sentence; None when it can (a folder is taken as `grade` takes
+    one entry: the notebook inside)."""
+    from autograder.engine.intake.notebook import MAX_NOTEBOOK_BYTES, NotebookError, parse_cells
+    if not path.exists():
+        return "does not exist: give the path of a .ipynb notebook"
+    if path.is_dir():
+        return None
+    if not path.is_file():
+        return "is not a regular file: give a .ipynb notebook"
+    if path.suffix.lower() not in (".ipynb", ".zip"):
+        return "is not a notebook: give a .ipynb file (or the .zip an otter export makes)"
+    try:
+        with open(path, "rb") as f:
+            raw = f.read(MAX_NOTEBOOK_BYTES + 1)
+    except OSError as exc:
+        return f"cannot be read ({exc.strerror or type(exc).__name__})"
+    if path.suffix.lower() == ".zip":
+        return None if zipfile.is_zipfile(path) else "is not a zip file"
+    try:
+        parse_cells(raw)
+    except NotebookError as exc:
+        return f"is not a notebook that can be read: {exc}"
+    return None
 
 
 def pytest_pycollect_makemodule(module_path: Path, parent):

@@ -63,7 +63,8 @@ class LoadedAssignment:
 def load(assignment_id: str, limits: dict | None = None) -> LoadedAssignment:
     config = config_mod.load(assignment_id)
     if limits:
-        config = dataclasses.replace(config, limits=dataclasses.replace(config.limits, **limits))
+        config = dataclasses.replace(config, limits=dataclasses.replace(
+            config.limits, **config_mod.checked_limits(limits)))
     record = registry.get(assignment_id)  # autograder/<id>/, or a grading host's shipped copy
     package = record.package
     reference = importlib.import_module(f"{package}.reference")

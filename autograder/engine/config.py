@@ -1,8 +1,9 @@
 """Per-assignment grading configuration: grading_config/<assignment>.toml."""
 from __future__ import annotations
 
+import math
 import tomllib
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 
 from autograder import registry
 
@@ -25,6 +26,53 @@ class Limits:
     """Processes the worker's own user may run (fork bombs stop here)."""
     restarts: int = 2
     """How often a worker that hung or died is restarted for later tests."""
+
+
+LIMIT_RANGES: dict[str, tuple[float, float, str, str]] = {
+    "notebook_seconds": (1, 86_400, "seconds", "less gives no notebook time to run"),
+    "call_seconds": (0.1, 3_600, "seconds", "less gives no call time to answer"),
+    "memory_mb": (64, 1_048_576, "MB", "a worker needs about 64 MB to run a notebook"),
+    "cpu_seconds": (1, 86_400, "seconds", "less stops every worker at once"),
+    "disk_mb": (1, 1_048_576, "MB", ""),
+    "processes": (1, 4_096, "processes", "the worker itself is one"),
+    "restarts": (0, 100, "restarts", ""),
+}
+"""Each limit's least and greatest value (inclusive), its unit and why not
+less: below the least no submission can be graded (0 s would zero the class,
+1 MB or 0 processes would pass for a machine without a sandbox); above the
+greatest it is a typo (1e9)."""
+
+
+def check_limit(name: str, value) -> float | int:
+    """`value` as limit `name` holds it (a whole number for the int limits;
+    1e3 is one); raises ConfigError naming the limit and its allowed range."""
+    low, high, unit, why = LIMIT_RANGES[name]
+    whole = isinstance(getattr(Limits, name), int)  # the default's type is the limit's
+    allowed = f"{'a whole number' if whole else 'a number'} from {_shown(low)} to " \
+              f"{_shown(high)} ({unit})"
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or (isinstance(
+            value, float) and not (math.isfinite(value) and (value.is_integer() or not whole))):
+        raise ConfigError(f"{name} must be {allowed}, got {value!r}")
+    if not low <= value <= high:
+        reason = f"; {why}" if why and value < low else ""
+        raise ConfigError(f"{name} must be {allowed}, got {_shown(value)}{reason}")
+    return int(value) if whole else float(value)
+
+
+def _shown(value: float) -> str:
+    """1e9 as 1000000000, 0.1 as 0.1: as a user would write it."""
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e16:
+        return str(int(value))
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def checked_limits(values: dict) -> dict:
+    """`values` (limit name -> value), each through check_limit; ConfigError for
+    an unknown name."""
+    unknown = sorted(set(values) - set(LIMIT_RANGES))
+    if unknown:
+        raise ConfigError(f"unknown limits {unknown}; known: {', '.join(LIMIT_RANGES)}")
+    return {name: check_limit(name, value) for name, value in values.items()}
 
 
 @dataclass(frozen=True)
@@ -69,10 +117,10 @@ def load(assignment: str) -> Config:
     with open(path, "rb") as f:
         raw = tomllib.load(f)
     meta = raw.get("assignment", {})
-    limit_names = {f.name for f in fields(Limits)}
-    unknown = set(raw.get("limits", {})) - limit_names
-    if unknown:
-        raise ConfigError(f"{path}: unknown limits {sorted(unknown)}")
+    try:
+        limits = checked_limits(raw.get("limits", {}))
+    except ConfigError as exc:
+        raise ConfigError(f"{path}: [limits] {exc}") from None
     tests = {q: {name: _points(path, q, name, v) for name, v in cases.items()}
              for q, cases in raw.get("tests", {}).items()}
     return Config(
@@ -80,7 +128,7 @@ def load(assignment: str) -> Config:
         title=meta.get("title", assignment),
         preload=tuple(meta.get("preload", ["numpy"])),
         forbid=tuple(meta.get("forbid", [])),
-        limits=Limits(**raw.get("limits", {})),
+        limits=Limits(**limits),
         seed=int(meta.get("seed", 0)),
         tests=tests,
         exam=raw.get("exam", {}),

@@ -104,6 +104,11 @@ def _timings(batch, due: datetime | None, lines: list[str]) -> dict[str, latenes
         lines.append(f"warning: when {len(unknown)} submissions came in could not be read "
                      f"(a fault of the grader, logged): {', '.join(unknown[:10])}; they are "
                      "shown as on time")
+    canvas = sum(t.source == "canvas" for t in timings.values())
+    if due is not None and canvas:  # lateness.py: Canvas's file names carry no time
+        lines.append(f"warning: --due cannot judge {canvas} submissions of a Canvas download: "
+                     "Canvas's files carry no submission time; only the submissions Canvas "
+                     "itself recorded as late (_LATE in the file name) show as late")
     return timings
 
 
