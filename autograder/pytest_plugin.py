@@ -94,7 +94,7 @@ class HiddenTest(pytest.Item):
         if skipped:  # the grader's rule: this test gets no points, as in `grade`
             pytest.fail(skipped, pytrace=False)
         try:
-            call_case(self.case, self.notebook.session(), self.notebook.assignment)
+            call_case(self.case, self.notebook.session())
         except Exception as exc:
             self.notebook.stalled.record(self.case, stopped_by(exc))
             raise
@@ -114,7 +114,7 @@ class Notebook:
         self.assignment = assignment_mod.load(assignment_id)
         self.stalled = Stalled()
         """Questions whose later tests are not run (engine/runner.Stalled)."""
-        self._session = self._template = self.result = None
+        self._session = self._grader = self.result = None
 
     @classmethod
     def of(cls, config, assignment_id: str) -> "Notebook":
@@ -129,11 +129,11 @@ class Notebook:
         return self._session
 
     def _start(self):
-        from autograder.engine import batch, threads
+        from autograder.engine import batch
+        from autograder.engine.grader import Grader
         from autograder.engine.intake import foreign, submissions
         from autograder.engine.driving import runner
         from autograder.engine.intake.notebook import code_cells, parse_cells
-        from autograder.engine.isolation.workers import Template
         path = self.config.getoption("notebook").resolve()
         entries, _ = submissions.discover(path)
         if len(entries) != 1:
@@ -142,17 +142,15 @@ class Notebook:
         self.result = batch.new_result(entries[0], self.assignment.id)
         cells = parse_cells(raw)
         foreign.check(cells, self.assignment.id, self.result)
-        threads.one_thread_for_references()
-        self._template = Template(self.assignment.config, paths.secret_paths() + [path.parent],
-                                  allow_unsafe=self.config.getoption("unsafe_no_sandbox"))
-        return runner.open_session(self._template, code_cells(cells), self.assignment,
-                                   self.result)
+        self._grader = Grader(self.assignment, [path.parent],
+                              allow_unsafe=self.config.getoption("unsafe_no_sandbox")).start()
+        return runner.open_session(self._grader, code_cells(cells), self.result)
 
     def close(self) -> None:
         if self._session is not None:
             self._session.close()
-        if self._template is not None:
-            self._template.close()
+        if self._grader is not None:
+            self._grader.close()
 
 
 def pytest_collection_modifyitems(items) -> None:
