@@ -106,15 +106,19 @@ class HiddenTest(pytest.Item):
 
 
 class Notebook:
-    """One notebook's worker for the whole pytest session, started at its first test."""
+    """One notebook's grader and worker for the whole pytest session, started
+    at its first test."""
 
     def __init__(self, config, assignment_id: str):
         from autograder.engine.driving.runner import Stalled
-        self.config = config
-        self.assignment = assignment_mod.load(assignment_id)
+        from autograder.engine.grader import Grader
+        self.path = config.getoption("notebook").resolve()
+        self.grader = Grader(assignment_mod.load(assignment_id), [self.path.parent],
+                             allow_unsafe=config.getoption("unsafe_no_sandbox"))
+        self.assignment = self.grader.assignment
         self.stalled = Stalled()
         """Questions whose later tests are not run (engine/runner.Stalled)."""
-        self._session = self._grader = self.result = None
+        self._session = self.result = None
 
     @classmethod
     def of(cls, config, assignment_id: str) -> "Notebook":
@@ -130,11 +134,10 @@ class Notebook:
 
     def _start(self):
         from autograder.engine import batch
-        from autograder.engine.grader import Grader
         from autograder.engine.intake import foreign, submissions
         from autograder.engine.driving import runner
         from autograder.engine.intake.notebook import code_cells, parse_cells
-        path = self.config.getoption("notebook").resolve()
+        path = self.path
         entries, _ = submissions.discover(path)
         if len(entries) != 1:
             raise pytest.UsageError(f"--notebook {path}: not one notebook")
@@ -142,15 +145,12 @@ class Notebook:
         self.result = batch.new_result(entries[0], self.assignment.id)
         cells = parse_cells(raw)
         foreign.check(cells, self.assignment.id, self.result)
-        self._grader = Grader(self.assignment, [path.parent],
-                              allow_unsafe=self.config.getoption("unsafe_no_sandbox")).start()
-        return runner.open_session(self._grader, code_cells(cells), self.result)
+        return runner.open_session(self.grader.start(), code_cells(cells), self.result)
 
     def close(self) -> None:
         if self._session is not None:
             self._session.close()
-        if self._grader is not None:
-            self._grader.close()
+        self.grader.close()
 
 
 def pytest_collection_modifyitems(items) -> None:
