@@ -18,8 +18,12 @@ import re
 import sys
 import traceback
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from autograder import hooks, registry
+
+if TYPE_CHECKING:  # annotations only: importing the engine's batch starts torch
+    from autograder.engine.batch import Batch
 
 
 def main(*, submissions: Path, assignment: str, out: Path, jobs: int | None = None,
@@ -106,7 +110,7 @@ def _refuse(problem: str) -> int:
 
 
 def grade_stage(assignment: str, submissions: Path, out: Path, *, jobs, quiet, limits,
-                scheduler, resume, allow_unsafe):
+                scheduler, resume, allow_unsafe) -> Batch:
     """Stage 1, locally or on a Dask cluster (Dask is imported only then): the Batch."""
     if scheduler is None:
         from autograder.engine import batch
@@ -117,7 +121,7 @@ def grade_stage(assignment: str, submissions: Path, out: Path, *, jobs, quiet, l
                                progress=not quiet, limits=limits)
 
 
-def report_stage(batch, submissions: Path, prepared) -> list[str]:
+def report_stage(batch: Batch, submissions: Path, prepared) -> list[str]:
     """Stage 2: every report; the lines to print. grades.csv is written already,
     so a failure here is reported, not fatal."""
     from autograder.report import run as report_run
@@ -129,7 +133,7 @@ def report_stage(batch, submissions: Path, prepared) -> list[str]:
                 "grades.csv and results.json are complete"]
 
 
-def assignment_reports(batch) -> list[hooks.BatchReports]:
+def assignment_reports(batch: Batch) -> list[hooks.BatchReports]:
     """The assignment's own reports (autograder/<id>/reports.py), if it has any."""
     record = registry.get(batch.assignment.id)
     if not record.has_reports:

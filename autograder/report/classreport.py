@@ -10,19 +10,23 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from autograder.writing import write_atomic
 from autograder.report import plots, problems, stats
 from autograder.report.htmlpage import esc, fmt, page, table
 
+if TYPE_CHECKING:  # annotations only: importing the engine's batch starts torch
+    from autograder.engine.batch import Batch
+
 log = logging.getLogger(__name__)
 
 
-def write(path: Path, batch, sections: list[str] = ()) -> None:
+def write(path: Path, batch: Batch, sections: list[str] = ()) -> None:
     write_atomic(path, render(batch, sections))
 
 
-def render(batch, sections: list[str] = ()) -> str:
+def render(batch: Batch, sections: list[str] = ()) -> str:
     """The page; `sections`: HTML of the assignment's own reports (an exam's
     difficulty per variant, hooks.BatchReports.class_report_section)."""
     a = batch.assignment

@@ -16,11 +16,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from autograder.writing import write_atomic
 from autograder.hooks import BatchReports
 from autograder.report import (classreport, feedback, gradebook, guard, lateness, regrade,
                                roster, similarity)
+
+if TYPE_CHECKING:  # annotations only: importing the engine's batch starts torch
+    from autograder.engine.batch import Batch
 
 
 @dataclass
@@ -36,7 +40,7 @@ def prepare(out: Path, roster_path: Path | None = None, due: str | None = None) 
                     regrade.snapshot(out), lateness.parse_time(due) if due else None)
 
 
-def write_all(batch, submissions: Path, prepared: Prepared,
+def write_all(batch: Batch, submissions: Path, prepared: Prepared,
               extra: Sequence[BatchReports] = ()) -> list[str]:
     """Every report, `extra` first (the assignment's own); one that fails (one
     student's feedback, one export) is reported in the lines returned and the
@@ -90,7 +94,7 @@ def _attempt(lines: list[str], what: str, write, *args):
     return done
 
 
-def _timings(batch, due: datetime | None, lines: list[str]) -> dict[str, lateness.Timing]:
+def _timings(batch: Batch, due: datetime | None, lines: list[str]) -> dict[str, lateness.Timing]:
     """Each submission's timing; one that cannot be read is unknown (and said)."""
     paths = {e.id: e.path for e in batch.entries}  # as grading found them
     timings, unknown = {}, []
@@ -142,7 +146,7 @@ def _rows(results, students, timings) -> tuple[list[gradebook.Row], list[str]]:
     return rows, lines
 
 
-def _similarity(batch) -> list[str]:
+def _similarity(batch: Batch) -> list[str]:
     path = batch.out / "similarity.html"
     if len(batch.results) < 2:
         path.unlink(missing_ok=True)  # never leave a page that belongs to another run
@@ -150,7 +154,7 @@ def _similarity(batch) -> list[str]:
     return [similarity.write(path, batch)]
 
 
-def _regrade(batch, previous) -> list[str]:
+def _regrade(batch: Batch, previous) -> list[str]:
     path = batch.out / "regrade.md"
     if not previous:
         path.unlink(missing_ok=True)  # never leave a diff that belongs to another run
