@@ -77,7 +77,13 @@ def main(argv: list[str] | None = None) -> int:
                             "there, with a message saying what to enable")
     grade.add_argument("--due", default=None, metavar="DATETIME",
                        help="due date, e.g. 2026-03-01T23:59 (local time) or with +01:00; "
-                            "later submissions show as late (default: Gradescope's due date)")
+                            "later submissions show as late (default: the --policy file's, else "
+                            "Gradescope's due date)")
+    grade.add_argument("--policy", type=Path, default=None, metavar="FILE",
+                       help="the course policy (TOML): due dates, grace, late penalties, "
+                            "late days with their ledger, extensions and excused students; "
+                            "gradebook.csv shows raw score, penalty and final score, canvas.csv "
+                            "the final score (see README.md)")
     grade.add_argument("--scheduler", default=None, metavar="ADDRESS",
                        help="grade on the Dask cluster whose scheduler is at ADDRESS "
                             "(tcp://host:8786, or tls://... with Dask's TLS configuration); "
@@ -168,7 +174,7 @@ def main(argv: list[str] | None = None) -> int:
     return grade(submissions=args.submissions, assignment=args.assignment, out=args.out,
                  jobs=args.jobs, quiet=args.quiet, limits=tuple(args.limit), roster=args.roster,
                  due=args.due, scheduler=args.scheduler, resume=args.resume,
-                 allow_unsafe=args.unsafe_no_sandbox)
+                 allow_unsafe=args.unsafe_no_sandbox, policy=args.policy)
 
 
 MAX_BENCH = 100_000

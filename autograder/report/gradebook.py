@@ -7,8 +7,11 @@ submission), ambiguous (several submissions name this roster row: none is
 taken, the note says which), not graded (the submission could not be run,
 or was not a notebook) or needs regrade (a hidden test raised on the
 grader's side: its points are withheld, the note names it, and canvas.csv
-leaves the score blank until the regrade); a submission no roster row claims is listed with
-on_roster "no", and the note says why when the match was unclear.
+leaves the score blank until the regrade), or excused (--policy: no score); a
+submission no roster row claims is listed with on_roster "no", and the note
+says why when the match was unclear. With --policy, total stays the raw
+score and late_days, penalty, final and policy (how, for the instructor) say
+what the course policy made of it (report/penalties.py).
 
 DIR/canvas.csv: Canvas's gradebook import format (Student, ID, SIS User ID,
 SIS Login ID, Section, then one column for this assignment and a "Points
@@ -31,12 +34,16 @@ from dataclasses import dataclass
 
 from autograder.engine.results import SubmissionResult
 from autograder.report.lateness import Timing
+from autograder.report.policy import Outcome, duration
 from autograder.report import guard, roster
 from autograder.report.roster import RosterStudent
 from autograder.writing import csv_text
 
 GRADEBOOK_COLUMNS = ["student", "section", "submission", "status", "on_roster", "total",
-                     "max_total", "percent", "submitted", "late_by", "note"]
+                     "max_total", "percent", "submitted", "late_by", "late_days", "penalty",
+                     "final", "policy", "note"]
+"""total is the raw score (as in grades.csv); final is what canvas.csv gets:
+total less the late penalty of --policy (total itself without one)."""
 CANVAS_ID_COLUMNS = ["Student", "ID", "SIS User ID", "SIS Login ID", "Section"]
 
 
@@ -52,16 +59,29 @@ class Row:
     """Without a roster: the submitter this row is for (one row per member of a group)."""
     problem: str = ""
     """Why matching the roster left this row or submission unmatched (roster.Matching)."""
+    outcome: Outcome | None = None
+    """What the course policy made of it (report/penalties.py); None without --policy."""
 
     @property
     def status(self) -> str:
+        if self.outcome is not None and self.outcome.excused:
+            return "excused"
         if self.result is None:
             return "ambiguous" if self.problem else "missing"
         if self.result.error:
             return "not graded"
         if self.result.needs_regrade:
             return "needs regrade"
+        if self.outcome is not None:  # late against the student's own due date
+            return "late" if self.outcome.late else "graded"
         return "late" if self.timing and self.timing.late else "graded"
+
+    @property
+    def final(self) -> float | None:
+        """The score canvas.csv gets: the policy's final, else the raw score."""
+        if self.outcome is not None:
+            return self.outcome.final
+        return self.result.score if self.result is not None else None
 
     @property
     def name(self) -> str:
@@ -99,7 +119,7 @@ def gradebook_csv(rows: list[Row], max_total: float) -> str:
                 _num(r.score) if r else "", _num(max_total),
                 f"{100 * r.score / max_total:.1f}" if r and max_total else "",
                 t.submitted.isoformat(timespec="seconds") if t and t.submitted else "",
-                t.late_by if t else "", row.note]
+                _late_by(row), *_policy_cells(row), row.note]
 
     def unwritten(row: Row, error: str) -> list:
         sid = row.result.submission if row.result else ""
@@ -111,11 +131,29 @@ def gradebook_csv(rows: list[Row], max_total: float) -> str:
 def canvas_csv(rows: list[Row], column: str, max_total: float) -> str:
     def cells(row: Row) -> list:  # a score with points withheld waits for the regrade: blank
         graded = row.result is not None and not row.result.needs_regrade
-        return [*_canvas_ids(row), _num(row.result.score) if graded else ""]
+        final = row.final if graded else None  # None: excused too (blank until EX)
+        return [*_canvas_ids(row), _num(final) if final is not None else ""]
     placed = [row for row in rows if row.on_roster != "no"]  # "no": Canvas could not match it
     return csv_text([[*CANVAS_ID_COLUMNS, column],
                      ["Points Possible", "", "", "", "", _num(max_total)],
                      *_each_row(placed, cells, lambda row, error: None)])  # gradebook.csv says
+
+
+def _late_by(row: Row) -> str:
+    o = row.outcome
+    if o is not None and not o.recorded_late:
+        return duration(o.late_seconds) if o.late_seconds else ""
+    return row.timing.late_by if row.timing else ""
+
+
+def _policy_cells(row: Row) -> list[str]:
+    """late_days, penalty, final, policy."""
+    o = row.outcome
+    if o is None:
+        return ["", "", _num(row.final) if row.final is not None else "", ""]
+    if o.final is None:  # excused, or the policy could not be applied: no score to give
+        return ["", "", "", o.note]
+    return [str(o.late_days) if o.late_days else "", _num(o.penalty), _num(o.final), o.note]
 
 
 def withheld(result: SubmissionResult) -> str:

@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING
 
 from autograder.writing import write_atomic
 from autograder.hooks import BatchReports
-from autograder.report import (classreport, feedback, gradebook, guard, lateness, regrade,
-                               roster, similarity)
+from autograder.report import (classreport, feedback, gradebook, guard, lateness, penalties,
+                               regrade, roster, similarity)
 
 if TYPE_CHECKING:  # annotations only: importing the engine's batch starts torch
     from autograder.engine.batch import Batch
@@ -32,12 +32,17 @@ class Prepared:
     roster: roster.Roster | None = None
     previous: dict[str, regrade.Tests] = field(default_factory=dict)
     due: datetime | None = None
+    policy: penalties.Terms | None = None
 
 
-def prepare(out: Path, roster_path: Path | None = None, due: str | None = None) -> Prepared:
-    """Raises roster.RosterError or ValueError (bad --due) with a message for the user."""
-    return Prepared(roster.read(roster_path) if roster_path else None,
-                    regrade.snapshot(out), lateness.parse_time(due) if due else None)
+def prepare(out: Path, roster_path: Path | None = None, due: str | None = None,
+            policy: Path | None = None, assignment: str = "") -> Prepared:
+    """Raises roster.RosterError or ValueError (bad --due, a mistake in the
+    --policy file or its CSV files) with a message for the user."""
+    terms = penalties.prepare(policy) if policy else None
+    due_time = penalties.parse_due(due, terms) if due else None
+    return Prepared(roster.read(roster_path) if roster_path else None, regrade.snapshot(out),
+                    due_time or (terms and terms.course.due(assignment)), terms)
 
 
 def write_all(batch: Batch, submissions: Path, prepared: Prepared,
@@ -55,13 +60,16 @@ def write_all(batch: Batch, submissions: Path, prepared: Prepared,
     timings = _timings(batch, prepared.due, lines)
     ctx = feedback.Context(a.config.title, a.questions,
                            {q: a.config.max_points(q) for q in a.questions})
-    for r in batch.results:
-        _attempt(lines, f"the feedback of {r.submission}", feedback.write,
-                 out, r, ctx, lateness.status_line(timings[r.submission]))
     students = prepared.roster.students if prepared.roster else None
     rows, found = _rows(batch.results, students, timings)
     lines += found
-    late = sorted(sid for sid, t in timings.items() if t.late)
+    rows, policy = _attempt(lines, "the course policy", penalties.apply, rows, a.id,
+                            prepared.due, prepared.policy) or penalties.failed(rows)
+    for r in batch.results:
+        _attempt(lines, f"the feedback of {r.submission}", feedback.write, out, r, ctx,
+                 penalties.status(rows, r, timings[r.submission], a.max_total, prepared.policy))
+    lines += policy.lines
+    late = penalties.late(rows, timings)
     if late:
         lines.append(f"late: {len(late)} submissions after the due date: "
                      + ", ".join(late[:10]) + (" ..." if len(late) > 10 else ""))
@@ -74,6 +82,7 @@ def write_all(batch: Batch, submissions: Path, prepared: Prepared,
         or a.config.title
     _attempt(lines, "canvas.csv", lambda: write_atomic(
         out / "canvas.csv", gradebook.canvas_csv(rows, column, a.max_total)))
+    lines += _attempt(lines, "the late-day ledger", policy.write_ledger) or []
     _attempt(lines, "report.html", classreport.write, out / "report.html", batch, sections)
     lines += [f"feedback for students: {out}/<submission>/feedback.md and feedback.html",
               f"gradebook: {out / 'gradebook.csv'} (status per student), "
