@@ -140,22 +140,6 @@ def _bind_read_only(source: str, target: str) -> None:
     _mount("none", target, None, flags)
 
 
-def python_candidates() -> list[str]:
-    """Where this process's interpreter, standard library and site-packages
-    live (each also as its real path)."""
-    import sys
-    found = {sys.prefix, sys.base_prefix, *(p for p in sys.path if p and os.path.isdir(p))}
-    return sorted({os.path.realpath(p) for p in found} | found)
-
-
-def python_paths(hidden: list[str], candidates: list[str] | None = None) -> list[str]:
-    """The Python paths (`candidates`, by default this process's) that are not
-    and hold no secret folder of `hidden` (the repository root on sys.path,
-    for instance: the worker already imported what it needs)."""
-    return sorted(p for p in (python_candidates() if candidates is None else candidates)
-                  if not any(h == p or h.startswith(p.rstrip("/") + "/") for h in hidden))
-
-
 def enter_new_root(spec: dict) -> None:
     """In the namespace's init: the new root, and a /proc of this namespace only."""
     os.chroot(spec["workdir"])

@@ -9,7 +9,7 @@ process that runs student code) and {"ready": 1} once the worker is fully
 confined, or {"failed": reason} if confinement failed: no student code runs
 before "ready". Once its imports are done, the template says first, in one
 JSON line on the control channel, where its Python lives
-(confine.python_candidates); a worker's spec then names the folders it may
+(kernel/allowlist.py); a worker's spec then names the folders it may
 read, never which are secret.
 
 What must stay true: the template never runs student code and holds
@@ -31,8 +31,8 @@ import sys
 import time
 
 from autograder import protocol
-from autograder.worker import (confine, disk, landlock, modes, permissions, seccomp, server,
-                               sweep)
+from autograder.kernel import allowlist, disk, landlock, modes, seccomp, sweep
+from autograder.worker import confine, permissions, server
 
 MAX_AUDIT_ORDER = 16 << 20
 """Bytes of paths an audit reads from the grader."""
@@ -68,7 +68,7 @@ def run_template(control_fd: int, modules: list[str]) -> None:
     # grader starts another), never the grader
     confine.first_to_go_when_out_of_memory(confine.TEMPLATE_OOM_SCORE)
     control = socket.socket(fileno=control_fd)
-    control.sendall(json.dumps({"python": confine.python_candidates()}).encode() + b"\n")
+    control.sendall(json.dumps({"python": allowlist.python_candidates()}).encode() + b"\n")
     while True:
         try:
             msg, fds, _, _ = socket.recv_fds(control, 1 << 20, 4)
@@ -208,7 +208,7 @@ def _waiter(sock, spec: dict) -> str:
 
 def _reap_within_disk(spec: dict) -> None:
     """The waiter's loop: reap the worker and every adopted orphan until none is
-    left; when the worker's files pass disk_mb (worker/disk.py: it writes to
+    left; when the worker's files pass disk_mb (kernel/disk.py: it writes to
     the machine's disk, where RLIMIT_FSIZE bounds each file, not their
     number), kill every process of its uid."""
     mode = modes.BY_NAME[spec["sandbox"]]
@@ -253,7 +253,7 @@ def _none(sock, spec: dict) -> str:
     return spec["workdir"]
 
 
-CONFINE = {  # worker/modes.py: Mode.confine
+CONFINE = {  # kernel/modes.py: Mode.confine
     "namespaces": _namespaces,
     "userns": lambda sock, spec: _namespaces(sock, spec, user_ns=True),
     "waiter": _waiter,

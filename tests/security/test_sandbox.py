@@ -21,7 +21,7 @@ import pytest
 from autograder.engine import assignment as assignment_mod
 from autograder.engine.isolation import cgroups, processes, sandbox
 from autograder.engine.isolation.workers import Template, WorkerDied
-from autograder.worker import landlock, sweep
+from autograder.kernel import landlock, sweep
 from tests.security import sandbox_modes
 from tests.conftest import write_notebook
 
@@ -159,9 +159,10 @@ def test_landlock_and_seccomp_refuse_what_a_worker_must_not_do(tmp_path):
     code = f"""
 import ctypes, os, socket, sys
 sys.path[:0] = {sys.path!r}
-from autograder.worker import confine, landlock, seccomp
+from autograder.kernel import allowlist, landlock, seccomp
+from autograder.worker import confine
 confine.no_new_privs()
-landlock.restrict(read=[*confine.SYSTEM_DIRS, *confine.python_paths([]), {str(readable)!r}],
+landlock.restrict(read=[*confine.SYSTEM_DIRS, *allowlist.python_paths([]), {str(readable)!r}],
                   write=[{str(own)!r}], devices=["/dev/null"])
 seccomp.install(allow_exec=False)
 libc = ctypes.CDLL(None, use_errno=True)

@@ -1,6 +1,6 @@
 """Choosing the workers' sandbox, once, when grading starts.
 
-The modes and what each needs and gives are declared in worker/modes.py
+The modes and what each needs and gives are declared in kernel/modes.py
 (namespaces, userns, landlock, uid; none only with --unsafe-no-sandbox);
 the first whose needs hold and in which a real worker starts wins.
 
@@ -23,7 +23,7 @@ from typing import Callable
 
 from autograder.engine.isolation.cgroups import Cgroups
 from autograder.engine.isolation.uidpool import UidPool
-from autograder.worker import confine, landlock, modes, seccomp
+from autograder.kernel import allowlist, landlock, modes, seccomp
 
 FALLBACK_PROCESSES = 4
 """Without a memory cgroup: processes per submission, each with 1/4 of memory_mb."""
@@ -145,7 +145,7 @@ def _libseccomp(needs: Needs) -> str | None:
 
 
 def _python_open(needs: Needs) -> str | None:
-    closed = closed_to_others(confine.python_paths(needs.hide))
+    closed = closed_to_others(allowlist.python_paths(needs.hide))
     if closed:
         return (f"Python lives inside {closed}, which other users cannot enter, and each "
                 "worker runs as a uid of its own: install Python (or the grader's venv) in "
@@ -158,7 +158,7 @@ def _secrets_closed(needs: Needs) -> str | None:
     pass through: stat() is governed by file permissions alone in the modes
     that share the machine's file system), and the Python it runs cannot be
     changed by it."""
-    found = needs.audit(needs.hide, confine.python_paths(needs.hide)) if needs.audit else \
+    found = needs.audit(needs.hide, allowlist.python_paths(needs.hide)) if needs.audit else \
         "file permissions cannot be checked as a worker's uid here"
     if found:
         return (f"{found}, and without namespaces file permissions are what keeps a worker "

@@ -36,8 +36,8 @@ from autograder.engine.isolation.callbacks import Callbacks
 from autograder.engine.config import Config
 from autograder.engine.isolation.processes import alive
 from autograder.engine.isolation.uidpool import UidPool, UidsUnavailable
-from autograder.worker import confine, disk, landlock
-from autograder.worker.sweep import SECONDS as SWEEP_SECONDS
+from autograder.kernel import allowlist, disk, landlock
+from autograder.kernel.sweep import SECONDS as SWEEP_SECONDS
 
 PROBE_CELL = ("import os, sysconfig\n"
               "for key in ('stdlib', 'platstdlib', 'purelib', 'platlib'):\n"
@@ -49,7 +49,7 @@ OUT_OF_MEMORY = (": its processes used more memory than the submission may (memo
 """Said after how a worker ended, where the kernel killed for memory meanwhile."""
 OUT_OF_DISK = (": its files took more disk than a submission may (disk_mb, for all of its "
                "files), and it was stopped")
-"""Said after how a worker ended, where its files had passed disk_mb (worker/disk.py)."""
+"""Said after how a worker ended, where its files had passed disk_mb (kernel/disk.py)."""
 
 
 class WorkerDied(Exception):
@@ -185,7 +185,7 @@ class Template:
                 os.chown(workdir, uid, uid)
             procs = self._cgroups(name)
             spec = json.dumps({"sandbox": self.sandbox.mode, "uid": uid, "workdir": str(workdir),
-                               "read": confine.python_paths(self.hide, self.python),
+                               "read": allowlist.python_paths(self.hide, self.python),
                                "cgroups": procs, "seed": self.config.seed,
                                "limits": self.limits, "forbid": list(self.config.forbid)}).encode()
         except BaseException:
@@ -220,7 +220,7 @@ class Template:
 
     def _over_disk(self, workdir: Path, uid: int | None) -> Callable[[], bool]:
         """Whether this worker's files are past disk_mb, where its waiter meters
-        them (worker/disk.py; elsewhere a tmpfs of disk_mb holds them)."""
+        them (kernel/disk.py; elsewhere a tmpfs of disk_mb holds them)."""
         if not self.sandbox.spec.meters_disk:
             return lambda: False
         limit = self.config.limits.disk_mb * 2**20
