@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
+from autograder import protocol
 from autograder.engine.isolation.cgroups import Cgroups
 from autograder.engine.isolation.uidpool import UidPool
 from autograder.kernel import allowlist, landlock, modes, seccomp
@@ -57,20 +58,20 @@ class Sandbox:
     def spec(self) -> modes.Mode:
         return modes.BY_NAME[self.mode]
 
-    def worker_limits(self, limits) -> dict:
+    def worker_limits(self, limits) -> protocol.WorkerLimits:
         """The kernel limits a worker sets on itself in this sandbox."""
         processes = limits.processes if self.cgroups else min(limits.processes,
                                                               FALLBACK_PROCESSES)
         own_count = self.uids is not None or self.spec.user_namespace
-        return {"cpu_seconds": limits.cpu_seconds, "disk_mb": limits.disk_mb,
-                "processes": processes,
-                # one process may use the whole budget; all together are held by the cgroup,
-                # or, without one, by processes x (memory_mb / processes)
-                "as_mb": limits.memory_mb if self.cgroups else limits.memory_mb // processes,
-                # the waiter of a user namespace counts there too
-                "nproc": processes + self.spec.user_namespace if own_count else None,
-                # a new program would start outside the per-process memory share
-                "exec": self.cgroups is not None}
+        return protocol.WorkerLimits(
+            cpu_seconds=limits.cpu_seconds, disk_mb=limits.disk_mb, processes=processes,
+            # one process may use the whole budget; all together are held by the cgroup,
+            # or, without one, by processes x (memory_mb / processes)
+            as_mb=limits.memory_mb if self.cgroups else limits.memory_mb // processes,
+            # the waiter of a user namespace counts there too
+            nproc=processes + self.spec.user_namespace if own_count else None,
+            # a new program would start outside the per-process memory share
+            exec=self.cgroups is not None)
 
     def line(self, limits) -> str:
         w = self.worker_limits(limits)
@@ -78,8 +79,8 @@ class Sandbox:
             memory = (f"memory: {limits.memory_mb} MB for all of a submission's processes "
                       f"({self.cgroups.describe()})")
         else:
-            count = w["processes"] if w["nproc"] else "any number of"
-            memory = f"memory: no cgroup, so {count} processes x {w['as_mb']} MB each"
+            count = w.processes if w.nproc else "any number of"
+            memory = f"memory: no cgroup, so {count} processes x {w.as_mb} MB each"
         memory += f", {self.memory_note}" if self.memory_note else ""
         return f"sandbox: {self.mode} ({self._what()}; {memory})"
 
