@@ -41,7 +41,7 @@ from autograder import paths
 from autograder.engine import assignment as assignment_mod
 from autograder.engine.isolation import uidpool
 from autograder.engine.results import OUTPUT_NAMES
-from autograder.worker import modes
+from autograder.kernel import modes
 from tests.security import bombs, leaks, sandbox_modes
 from tests.security.cgroup import MemoryLimit
 from tests.conftest import grade, write_notebook
