@@ -69,6 +69,13 @@ def main(argv: list[str] | None = None) -> int:
     grade.add_argument("--roster", type=Path, default=None, metavar="FILE",
                        help="CSV of the class (a Canvas gradebook export works): the "
                             "gradebook then lists every student, missing ones as missing")
+    grade.add_argument("--canvas-column", default=None, metavar='"TITLE (ID)"',
+                       help="the Canvas gradebook column canvas.csv fills, as its header reads "
+                            "in a gradebook export (default: the roster's column of this "
+                            "assignment; without one, canvas.csv makes a new assignment)")
+    grade.add_argument("--excused", type=Path, default=None, metavar="FILE",
+                       help="students canvas.csv marks excused (EX): one id a line (Canvas "
+                            "user id, SIS id, login or submission id)")
     grade.add_argument("--unsafe-no-sandbox", action="store_true",
                        help="grade even where no sandbox works (student code then runs with "
                             "your permissions and network); without it grading is refused "
@@ -164,7 +171,8 @@ def main(argv: list[str] | None = None) -> int:
     return grade(submissions=args.submissions, assignment=args.assignment, out=args.out,
                  jobs=args.jobs, quiet=args.quiet, limits=tuple(args.limit), roster=args.roster,
                  due=args.due, scheduler=args.scheduler, resume=args.resume,
-                 allow_unsafe=args.unsafe_no_sandbox)
+                 allow_unsafe=args.unsafe_no_sandbox, canvas_column=args.canvas_column,
+                 excused=args.excused)
 
 
 def _sizes(text: str) -> list[int]:

@@ -19,8 +19,8 @@ from pathlib import Path
 
 from autograder.writing import write_atomic
 from autograder.hooks import BatchReports
-from autograder.report import (classreport, feedback, gradebook, guard, lateness, regrade,
-                               roster, similarity)
+from autograder.report import (canvas, classreport, excused, feedback, gradebook, guard,
+                               lateness, regrade, roster, similarity)
 
 
 @dataclass
@@ -28,12 +28,18 @@ class Prepared:
     roster: roster.Roster | None = None
     previous: dict[str, regrade.Tests] = field(default_factory=dict)
     due: datetime | None = None
+    canvas_column: str | None = None
+    excused: frozenset[str] = frozenset()
 
 
-def prepare(out: Path, roster_path: Path | None = None, due: str | None = None) -> Prepared:
-    """Raises roster.RosterError or ValueError (bad --due) with a message for the user."""
+def prepare(out: Path, roster_path: Path | None = None, due: str | None = None,
+            canvas_column: str | None = None, excused_path: Path | None = None) -> Prepared:
+    """Raises roster.RosterError or ValueError (bad --due, --canvas-column or
+    --excused) with a message for the user."""
     return Prepared(roster.read(roster_path) if roster_path else None,
-                    regrade.snapshot(out), lateness.parse_time(due) if due else None)
+                    regrade.snapshot(out), lateness.parse_time(due) if due else None,
+                    canvas.check_column(canvas_column) if canvas_column else None,
+                    excused.read(excused_path) if excused_path else frozenset())
 
 
 def write_all(batch, submissions: Path, prepared: Prepared,
@@ -66,10 +72,9 @@ def write_all(batch, submissions: Path, prepared: Prepared,
                         "folder or .zip per student there")
     _attempt(lines, "gradebook.csv", lambda: write_atomic(
         out / "gradebook.csv", gradebook.gradebook_csv(rows, a.max_total)))
-    column = (prepared.roster and prepared.roster.assignment_column(a.id, a.config.title)) \
-        or a.config.title
-    _attempt(lines, "canvas.csv", lambda: write_atomic(
-        out / "canvas.csv", gradebook.canvas_csv(rows, column, a.max_total)))
+    canvas_lines = _attempt(lines, "canvas.csv", canvas.write, out / "canvas.csv", rows, a,
+                            prepared) or []
+    lines, sections = lines + canvas_lines, sections + canvas.section(canvas_lines)
     _attempt(lines, "report.html", classreport.write, out / "report.html", batch, sections)
     lines += [f"feedback for students: {out}/<submission>/feedback.md and feedback.html",
               f"gradebook: {out / 'gradebook.csv'} (status per student), "
