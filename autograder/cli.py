@@ -73,6 +73,9 @@ def main(argv: list[str] | None = None) -> int:
                        help="the Canvas gradebook column canvas.csv fills, as its header reads "
                             "in a gradebook export (default: the roster's column of this "
                             "assignment; without one, canvas.csv makes a new assignment)")
+    grade.add_argument("--groups", type=Path, default=None, metavar="FILE",
+                       help="Canvas's export of the group set (CSV: group_name, "
+                            "canvas_user_id ...): a group's submission counts for each member")
     grade.add_argument("--excused", type=Path, default=None, metavar="FILE",
                        help="students canvas.csv marks excused (EX): one id a line (Canvas "
                             "user id, SIS id, login or submission id)")
@@ -172,7 +175,7 @@ def main(argv: list[str] | None = None) -> int:
                  jobs=args.jobs, quiet=args.quiet, limits=tuple(args.limit), roster=args.roster,
                  due=args.due, scheduler=args.scheduler, resume=args.resume,
                  allow_unsafe=args.unsafe_no_sandbox, canvas_column=args.canvas_column,
-                 excused=args.excused)
+                 groups=args.groups, excused=args.excused)
 
 
 def _sizes(text: str) -> list[int]:

@@ -24,7 +24,7 @@ def main(*, submissions: Path, assignment: str, out: Path, jobs: int | None = No
          quiet: bool = False, limits: tuple[str, ...] = (), roster: Path | None = None,
          due: str | None = None, scheduler: str | None = None, resume: bool = False,
          allow_unsafe: bool = False, canvas_column: str | None = None,
-         excused: Path | None = None) -> int:
+         groups: Path | None = None, excused: Path | None = None) -> int:
     """Grade, then report; 0 when it could grade, 2 with a message when it cannot,
     1 when it graded but could not write all it graded (a full disk: the table
     says what is missing), NEEDS_REGRADE when hidden tests raised on the
@@ -40,7 +40,7 @@ def main(*, submissions: Path, assignment: str, out: Path, jobs: int | None = No
     if problem:
         return _refuse(problem)
     try:
-        prepared = report_run.prepare(out, roster, due, canvas_column, excused)
+        prepared = report_run.prepare(out, roster, due, canvas_column, excused, groups)
     except (RosterError, ValueError) as exc:
         return _refuse(str(exc))
     try:

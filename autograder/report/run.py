@@ -19,8 +19,8 @@ from pathlib import Path
 
 from autograder.writing import write_atomic
 from autograder.hooks import BatchReports
-from autograder.report import (canvas, classreport, excused, feedback, gradebook, guard,
-                               lateness, regrade, roster, similarity)
+from autograder.report import (canvas, classreport, excused, feedback, gradebook, groups,
+                               guard, lateness, regrade, roster, similarity)
 
 
 @dataclass
@@ -30,16 +30,19 @@ class Prepared:
     due: datetime | None = None
     canvas_column: str | None = None
     excused: frozenset[str] = frozenset()
+    groups: groups.Groups | None = None
 
 
 def prepare(out: Path, roster_path: Path | None = None, due: str | None = None,
-            canvas_column: str | None = None, excused_path: Path | None = None) -> Prepared:
-    """Raises roster.RosterError or ValueError (bad --due, --canvas-column or
-    --excused) with a message for the user."""
+            canvas_column: str | None = None, excused_path: Path | None = None,
+            groups_path: Path | None = None) -> Prepared:
+    """Raises roster.RosterError or ValueError (bad --due, --canvas-column, --excused
+    or --groups) with a message for the user."""
     return Prepared(roster.read(roster_path) if roster_path else None,
                     regrade.snapshot(out), lateness.parse_time(due) if due else None,
                     canvas.check_column(canvas_column) if canvas_column else None,
-                    excused.read(excused_path) if excused_path else frozenset())
+                    excused.read(excused_path) if excused_path else frozenset(),
+                    groups.read(groups_path) if groups_path else None)
 
 
 def write_all(batch, submissions: Path, prepared: Prepared,
@@ -61,8 +64,9 @@ def write_all(batch, submissions: Path, prepared: Prepared,
         _attempt(lines, f"the feedback of {r.submission}", feedback.write,
                  out, r, ctx, lateness.status_line(timings[r.submission]))
     students = prepared.roster.students if prepared.roster else None
-    rows, found = _rows(batch.results, students, timings)
-    lines += found
+    credited, found = groups.credit(batch.results, prepared.groups)
+    rows, matched = _rows(credited, students, timings)
+    lines += found + matched
     late = sorted(sid for sid, t in timings.items() if t.late)
     if late:
         lines.append(f"late: {len(late)} submissions after the due date: "

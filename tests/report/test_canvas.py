@@ -16,7 +16,7 @@ from autograder.engine import assignment as assignment_mod
 from autograder.engine.batch import Batch
 from autograder.engine.results import SubmissionResult
 from autograder.engine.results import TestResult as Case  # not collected by pytest
-from autograder.report import canvas, gradebook, roster
+from autograder.report import canvas, gradebook, groups, roster
 from autograder.report import run as report_run
 
 ID = "hw1_attention"
@@ -186,6 +186,44 @@ def test_anonymous_submissions_are_graded_and_said_to_be_unmatched(tmp_path):
     assert "names no student (no Canvas user id" in book["anon_Xy3k9"]["note"]
 
 
+GROUPS = """name,canvas_user_id,user_id,login_id,sections,group_name,canvas_group_id,group_id
+"Lovelace, Ada",1001,s01,ada,A,Team A,77,
+"Hopper, Grace",1002,s02,grace,A,Team A,77,
+"Turing, Alan",1003,s03,alan,B,Team B,78,
+"Noether, Emmy",1005,s05,emmy,B,,,
+"""
+
+
+def test_every_member_of_the_uploaders_group_is_credited(tmp_path):
+    """A group's one file (uploaded by Grace) counts for Ada too, on the roster and off it."""
+    (tmp_path / "groups.csv").write_text(GROUPS)
+    teams = groups.read(tmp_path / "groups.csv")
+    r = write_roster(tmp_path, [f"{TITLE} (5)"], ["18"],
+                     '"Lovelace, Ada",1001,s01,ada,A,\n"Hopper, Grace",1002,s02,grace,A,\n'
+                     '"Noether, Emmy",1005,s05,emmy,B,\n')
+    team = result("teama_1002", 12.0, name="teama", canvas_user_id="1002")
+    lone = result("noetheremmy_1005", 6.0, name="noetheremmy", canvas_user_id="1005")
+    lines, (_, _, rows) = report(tmp_path, [team, lone], roster=r, groups=teams)
+    assert {k: v[5] for k, v in rows.items()} == {"1001": "12", "1002": "12", "1005": "6"}
+    with open(tmp_path / "gradebook.csv", newline="") as f:
+        book = {r["student"]: r for r in csv.DictReader(f)}
+    assert book["Lovelace, Ada"]["status"] == "graded"  # not missing
+    assert book["Lovelace, Ada"]["submission"] == "teama_1002"
+    assert "group submission of Lovelace, Ada, Hopper, Grace" in book["Lovelace, Ada"]["note"]
+    assert any("1 submissions credited to every member of their group (2 students)" in line
+               for line in lines)
+    assert any("in no group" in line and "noetheremmy_1005" in line for line in lines)
+    assert team.metadata["users"] == [{"name": "teama", "canvas_user_id": "1002"}]  # untouched
+    _, (_, _, alone) = report(tmp_path, [team], groups=teams)  # without a roster
+    assert {k: v[5] for k, v in alone.items()} == {"1001": "12", "1002": "12"}
+
+
+def test_a_groups_file_that_is_not_canvass_export_is_refused(tmp_path):
+    (tmp_path / "g.csv").write_text("team,who\nA,ada\n")
+    with pytest.raises(ValueError, match="group_name column and canvas_user_id"):
+        groups.read(tmp_path / "g.csv")
+
+
 # --- report.html ---------------------------------------------------------------------
 
 def test_class_report_counts_graded_entries_only(tmp_path):
@@ -202,20 +240,21 @@ def test_class_report_counts_graded_entries_only(tmp_path):
 # --- the command line ------------------------------------------------------------------
 
 def test_the_command_line_options_reach_canvas_csv(tmp_path, monkeypatch, capsys):
-    """--canvas-column and --excused through `grade` (grading stood in for)."""
+    """--canvas-column, --excused and --groups through `grade` (grading stood in for)."""
     (tmp_path / "subs").mkdir()
     (tmp_path / "subs" / "ada.ipynb").write_text("{}")
+    (tmp_path / "groups.csv").write_text(GROUPS)
     (tmp_path / "excused.txt").write_text("1003\n")
     out = tmp_path / "out"
     out.mkdir()
+    team = result("teama_1002", 12.0, name="teama", canvas_user_id="1002")
     monkeypatch.setattr(pipeline, "hidden_tests_disagree", lambda assignment: None)
     monkeypatch.setattr(pipeline, "grade_stage", lambda *a, **k: Batch(
-        assignment_mod.load(ID), out, results=[result("ada", 12.0, canvas_user_id="1002"),
-                                               result("alan", 3.0, canvas_user_id="1003")]))
+        assignment_mod.load(ID), out, results=[team, result("alan", 3.0, canvas_user_id="1003")]))
     assert cli.main(["grade", str(tmp_path / "subs"), "--assignment", ID, "--out", str(out),
                      "--canvas-column", f"{TITLE} (98765)", "--excused",
-                     str(tmp_path / "excused.txt")]) == 0
+                     str(tmp_path / "excused.txt"), "--groups", str(tmp_path / "groups.csv")]) == 0
     head, _, rows = canvas_rows((out / "canvas.csv").read_text())
     assert head[5] == f"{TITLE} (98765)"
-    assert {k: v[5] for k, v in rows.items()} == {"1002": "12", "1003": "EX"}
+    assert {k: v[5] for k, v in rows.items()} == {"1001": "12", "1002": "12", "1003": "EX"}
     assert "must be worth 18 points" in capsys.readouterr().out

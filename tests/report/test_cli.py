@@ -73,6 +73,7 @@ def test_no_command_prints_help(capsys):
     (["--limit", "notebook_seconds=soon"], "the value must be a number"),
     (["--jobs", "0"], "--jobs must be 1 or more"),
     (["--canvas-column", "Homework 1"], "names no Canvas assignment id"),
+    (["--groups", "{tmp}/bad.csv"], "expected Canvas's group export"),
     (["--excused", "{tmp}/none.txt"], "--excused {tmp}/none.txt does not exist"),
 ])
 def test_user_mistakes_stop_before_grading(capsys, tmp_path, args, says):
