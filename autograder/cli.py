@@ -46,7 +46,8 @@ def main(argv: list[str] | None = None) -> int:
         description="Grade every entry of SUBMISSIONS (.ipynb, folder or .zip), writing "
                     "DIR/grades.csv and DIR/<submission id>/results.json, the students' "
                     "feedback DIR/<submission id>/feedback.md and .html, the gradebooks "
-                    "DIR/gradebook.csv and DIR/canvas.csv, the class report DIR/report.html, "
+                    "DIR/gradebook.csv and DIR/canvas.csv (and DIR/feedback_for_canvas.zip for a "
+                    "Canvas download), the class report DIR/report.html, "
                     "DIR/similarity.html (pairs of unusually alike answers, to look at) "
                     "and, when DIR held an earlier run, DIR/regrade.md (whose scores changed "
                     "and why).",

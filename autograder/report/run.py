@@ -19,8 +19,8 @@ from pathlib import Path
 
 from autograder.writing import write_atomic
 from autograder.hooks import BatchReports
-from autograder.report import (canvas, classreport, excused, feedback, gradebook, groups,
-                               guard, lateness, regrade, roster, similarity)
+from autograder.report import (canvas, canvas_feedback, classreport, excused, feedback,
+                               gradebook, groups, guard, lateness, regrade, roster, similarity)
 
 
 @dataclass
@@ -63,6 +63,7 @@ def write_all(batch, submissions: Path, prepared: Prepared,
     for r in batch.results:
         _attempt(lines, f"the feedback of {r.submission}", feedback.write,
                  out, r, ctx, lateness.status_line(timings[r.submission]))
+    lines += _attempt(lines, canvas_feedback.NAME, canvas_feedback.write, out, batch.results) or []
     students = prepared.roster.students if prepared.roster else None
     credited, found = groups.credit(batch.results, prepared.groups)
     rows, matched = _rows(credited, students, timings)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import io
+import zipfile
 
 import pytest
 
@@ -14,9 +15,9 @@ from autograder import cli
 from autograder import grade as pipeline
 from autograder.engine import assignment as assignment_mod
 from autograder.engine.batch import Batch
-from autograder.engine.results import SubmissionResult
+from autograder.engine.results import OUTPUT_NAMES, SubmissionResult
 from autograder.engine.results import TestResult as Case  # not collected by pytest
-from autograder.report import canvas, gradebook, groups, roster
+from autograder.report import canvas, canvas_feedback, gradebook, groups, roster
 from autograder.report import run as report_run
 
 ID = "hw1_attention"
@@ -222,6 +223,39 @@ def test_a_groups_file_that_is_not_canvass_export_is_refused(tmp_path):
     (tmp_path / "g.csv").write_text("team,who\nA,ada\n")
     with pytest.raises(ValueError, match="group_name column and canvas_user_id"):
         groups.read(tmp_path / "g.csv")
+
+
+# --- feedback for Canvas's Re-Upload Submissions ------------------------------------------
+
+def canvas_result(sid: str, prefix: str, points: float = 18.0, **kw) -> SubmissionResult:
+    r = result(sid, points, **kw)
+    r.metadata = {"lms": "canvas", "users": [{"name": sid.split("_")[0],
+                                               "canvas_user_id": sid.split("_")[-1]}],
+                  "canvas_prefix": prefix}
+    return r
+
+
+def test_feedback_zip_names_each_file_as_the_download_did(tmp_path):
+    results = [canvas_result("hoppergrace_1002", "hoppergrace_LATE_1002_50003_", 9.0),
+               canvas_result("lovelaceada_1001", "lovelaceada_1001_50007_"),
+               canvas_result("babbagecharles_1004", "babbagecharles_1004_50005_", 0.0,
+                             error="attention.py is not a notebook")]
+    lines, _ = report(tmp_path, results)
+    with zipfile.ZipFile(tmp_path / canvas_feedback.NAME) as zf:
+        names = zf.namelist()
+        page = zf.read("hoppergrace_LATE_1002_50003_feedback.html")
+    assert names == ["hoppergrace_LATE_1002_50003_feedback.html",
+                     "lovelaceada_1001_50007_feedback.html"]  # the ungraded one is not sent
+    assert page == (tmp_path / "hoppergrace_1002" / "feedback.html").read_bytes()
+    assert any("Re-Upload Submissions" in line for line in lines)
+    assert any("not in it: babbagecharles_1004" in line for line in lines)
+    assert canvas_feedback.NAME in OUTPUT_NAMES
+
+
+def test_no_feedback_zip_without_a_canvas_download(tmp_path):
+    (tmp_path / canvas_feedback.NAME).write_bytes(b"an earlier run's")
+    report(tmp_path, [result("ada")])
+    assert not (tmp_path / canvas_feedback.NAME).exists()
 
 
 # --- report.html ---------------------------------------------------------------------
