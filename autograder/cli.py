@@ -48,7 +48,8 @@ def main(argv: list[str] | None = None) -> int:
         description="Grade every entry of SUBMISSIONS (.ipynb, folder or .zip), writing "
                     "DIR/grades.csv and DIR/<submission id>/results.json, the students' "
                     "feedback DIR/<submission id>/feedback.md and .html, the gradebooks "
-                    "DIR/gradebook.csv and DIR/canvas.csv, the class report DIR/report.html, "
+                    "DIR/gradebook.csv and DIR/canvas.csv (and DIR/feedback_for_canvas.zip for a "
+                    "Canvas download), the class report DIR/report.html, "
                     "DIR/similarity.html (pairs of unusually alike answers, to look at) "
                     "and, when DIR held an earlier run, DIR/regrade.md (whose scores changed "
                     "and why).",
@@ -71,6 +72,16 @@ def main(argv: list[str] | None = None) -> int:
     grade.add_argument("--roster", type=Path, default=None, metavar="FILE",
                        help="CSV of the class (a Canvas gradebook export works): the "
                             "gradebook then lists every student, missing ones as missing")
+    grade.add_argument("--canvas-column", default=None, metavar='"TITLE (ID)"',
+                       help="the Canvas gradebook column canvas.csv fills, as its header reads "
+                            "in a gradebook export (default: the roster's column of this "
+                            "assignment; without one, canvas.csv makes a new assignment)")
+    grade.add_argument("--groups", type=Path, default=None, metavar="FILE",
+                       help="Canvas's export of the group set (CSV: group_name, "
+                            "canvas_user_id ...): a group's submission counts for each member")
+    grade.add_argument("--excused", type=Path, default=None, metavar="FILE",
+                       help="students canvas.csv marks excused (EX): one id a line (Canvas "
+                            "user id, SIS id, login or submission id)")
     grade.add_argument("--unsafe-no-sandbox", action="store_true",
                        help="grade even where no sandbox works (student code then runs with "
                             "your permissions and network); without it grading is refused "
@@ -174,7 +185,8 @@ def main(argv: list[str] | None = None) -> int:
     return grade(submissions=args.submissions, assignment=args.assignment, out=args.out,
                  jobs=args.jobs, quiet=args.quiet, limits=tuple(args.limit), roster=args.roster,
                  due=args.due, scheduler=args.scheduler, resume=args.resume,
-                 allow_unsafe=args.unsafe_no_sandbox, policy=args.policy)
+                 allow_unsafe=args.unsafe_no_sandbox, policy=args.policy,
+                 canvas_column=args.canvas_column, groups=args.groups, excused=args.excused)
 
 
 MAX_BENCH = 100_000

@@ -29,7 +29,9 @@ if TYPE_CHECKING:  # annotations only: importing the engine's batch starts torch
 def main(*, submissions: Path, assignment: str, out: Path, jobs: int | None = None,
          quiet: bool = False, limits: tuple[str, ...] = (), roster: Path | None = None,
          due: str | None = None, scheduler: str | None = None, resume: bool = False,
-         allow_unsafe: bool = False, policy: Path | None = None) -> int:
+         allow_unsafe: bool = False, policy: Path | None = None,
+         canvas_column: str | None = None, groups: Path | None = None,
+         excused: Path | None = None) -> int:
     """Grade, then report; 0 when it could grade, 2 with a message when it cannot,
     1 when it graded but could not write all it graded (a full disk: the table
     says what is missing), NEEDS_REGRADE when hidden tests raised on the
@@ -49,7 +51,8 @@ def main(*, submissions: Path, assignment: str, out: Path, jobs: int | None = No
     except UsageError as exc:
         return _refuse(str(exc))
     try:
-        prepared = report_run.prepare(out, roster, due, policy, assignment)
+        prepared = report_run.prepare(out, roster, due, policy, assignment,
+                                      canvas_column, excused, groups)
     except (RosterError, ValueError) as exc:
         return _refuse(str(exc))
     try:

@@ -19,10 +19,12 @@ Possible" row). Canvas matches a row to a student by ID (its user id), then
 SIS User ID, then SIS Login ID, then the name. Keyed by the roster's
 identifiers; without a roster by what the submission says: the Canvas user
 id of a Canvas download, the sid and e-mail of a Gradescope submitter, else
-the submission id (as SIS Login ID). The score column is the roster's own
-column for this assignment when it is a Canvas export ("<title> (<id>)"),
-else the assignment's title. Missing students get an empty cell, which
-Canvas leaves ungraded.
+the submission id (as SIS Login ID). The score column is chosen by
+report/canvas.py. Missing students, entries that were not graded (not a
+notebook, unreadable: the reason is gradebook.csv's note) and scores waiting
+for a regrade get an empty cell, which Canvas leaves ungraded, never a 0;
+excused students get EX. Scores are out of the Canvas assignment's points
+possible when it differs from the assignment's (scaled).
 
 Names and notes are the students' text: like every CSV of the package, both
 files are made by writing.csv_text, which writes a cell a spreadsheet would
@@ -128,14 +130,33 @@ def gradebook_csv(rows: list[Row], max_total: float) -> str:
     return csv_text([GRADEBOOK_COLUMNS, *_each_row(rows, cells, unwritten)])
 
 
-def canvas_csv(rows: list[Row], column: str, max_total: float) -> str:
-    def cells(row: Row) -> list:  # a score with points withheld waits for the regrade: blank
-        graded = row.result is not None and not row.result.needs_regrade
-        final = row.final if graded else None  # None: excused too (blank until EX)
-        return [*_canvas_ids(row), _num(final) if final is not None else ""]
-    placed = [row for row in rows if row.on_roster != "no"]  # "no": Canvas could not match it
+EXCUSED = "EX"
+"""What Canvas's gradebook import reads as "excused"."""
+
+
+def canvas_csv(rows: list[Row], column: str, max_total: float,
+               points_possible: float | None = None,
+               excused: frozenset[str] | set[str] = frozenset()) -> str:
+    """`points_possible`: the Canvas assignment's, when it differs from
+    max_total (scores are scaled to it, to 2 decimals); `excused`: identifiers
+    (case-folded) of rows that get EX (excused_row), as do rows the course
+    policy excused. The score is the row's final (the policy's, else the raw one)."""
+    out_of = points_possible or max_total
+
+    def score(row: Row) -> str:
+        if not scored(row) or row.final is None:  # final None: the policy gave none
+            return ""
+        if points_possible and max_total:
+            return _num(round(row.final * points_possible / max_total, 2))
+        return _num(row.final)
+
+    def cells(row: Row) -> list:
+        policy_excused = row.outcome is not None and row.outcome.excused
+        return [*_canvas_ids(row),
+                EXCUSED if policy_excused or excused_row(row, excused) else score(row)]
+    placed = [row for row in rows if in_canvas(row)]
     return csv_text([[*CANVAS_ID_COLUMNS, column],
-                     ["Points Possible", "", "", "", "", _num(max_total)],
+                     ["Points Possible", "", "", "", "", _num(out_of)],
                      *_each_row(placed, cells, lambda row, error: None)])  # gradebook.csv says
 
 
@@ -154,6 +175,41 @@ def _policy_cells(row: Row) -> list[str]:
     if o.final is None:  # excused, or the policy could not be applied: no score to give
         return ["", "", "", o.note]
     return [str(o.late_days) if o.late_days else "", _num(o.penalty), _num(o.final), o.note]
+def in_canvas(row: Row) -> bool:
+    """Whether the row is one Canvas can place: on the roster, or (without one) a
+    submitter Canvas knows ("no": no roster row; anonymous: no Canvas user id)."""
+    if row.on_roster == "no":
+        return False
+    return row.student is not None or not _anonymous(row.member or {})
+
+
+def scored(row: Row) -> bool:
+    """Whether the row has a score for Canvas: graded, not waiting for a regrade
+    (points withheld), not an entry that could not be graded (its 0 is no score)."""
+    r = row.result
+    return r is not None and not r.error and not r.needs_regrade
+
+
+def excused_row(row: Row, excused) -> bool:
+    """Whether one of the row's identifiers (roster keys, submission id,
+    submitter's ids) is in `excused` (case-folded)."""
+    return bool(excused) and not excused.isdisjoint(identifiers(row))
+
+
+def identifiers(row: Row) -> set[str]:
+    """Every identifier naming this row, case-folded: the roster's keys (else
+    the submitter's ids), the submission id."""
+    if row.student is not None:  # its own keys, never a group partner's
+        found = set(row.student.keys.values())
+    else:
+        found = {v for k, v in (row.member or {}).items() if k != "name" and isinstance(v, str)}
+    if row.result is not None:
+        found |= {row.result.submission, row.result.submitter}
+    return {v.strip().casefold() for v in found if v and v.strip()}
+
+
+def _anonymous(member: dict) -> bool:
+    return isinstance(member.get("canvas_anonymous_id"), str) and not member.get("canvas_user_id")
 
 
 def withheld(result: SubmissionResult) -> str:

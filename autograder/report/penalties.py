@@ -131,7 +131,8 @@ def status(rows: list, result, timing: lateness.Timing | None, max_total: float,
         return lateness.status_line(timing) if timing else ""
     rule, said = terms.course.rule(result.assignment), {}
     for row in rows:
-        if row.result is result and row.outcome is not None:
+        if row.result is not None and row.result.submission == result.submission \
+                and row.outcome is not None:  # a group's rows hold copies (groups.credit)
             line = policy.explain(row.outcome, rule, max_total, terms.course.zone)
             said.setdefault(line or ON_TIME, row.name)
     if len(said) == 1:  # one line for everyone (the one student, or the whole group)

@@ -20,8 +20,10 @@ from typing import TYPE_CHECKING
 
 from autograder.writing import write_atomic
 from autograder.hooks import BatchReports
-from autograder.report import (classreport, feedback, gradebook, guard, lateness, penalties,
-                               regrade, roster, similarity)
+from autograder.report import (canvas, canvas_feedback, classreport, excused, feedback,
+                               gradebook, groups, guard, lateness, penalties, regrade, roster,
+                               similarity)
+from autograder.report.accommodations import excused_ids
 
 if TYPE_CHECKING:  # annotations only: importing the engine's batch starts torch
     from autograder.engine.batch import Batch
@@ -33,16 +35,28 @@ class Prepared:
     previous: dict[str, regrade.Tests] = field(default_factory=dict)
     due: datetime | None = None
     policy: penalties.Terms | None = None
+    canvas_column: str | None = None
+    excused: frozenset[str] = frozenset()
+    groups: groups.Groups | None = None
 
 
 def prepare(out: Path, roster_path: Path | None = None, due: str | None = None,
-            policy: Path | None = None, assignment: str = "") -> Prepared:
+            policy: Path | None = None, assignment: str = "",
+            canvas_column: str | None = None, excused_path: Path | None = None,
+            groups_path: Path | None = None) -> Prepared:
     """Raises roster.RosterError or ValueError (bad --due, a mistake in the
-    --policy file or its CSV files) with a message for the user."""
+    --policy file or its CSV files, a bad --canvas-column, --excused or
+    --groups) with a message for the user. The excused are --excused's and the
+    policy's accommodations' (excused for `assignment`), as one set."""
     terms = penalties.prepare(policy) if policy else None
     due_time = penalties.parse_due(due, terms) if due else None
+    excused_set = excused.read(excused_path) if excused_path else frozenset()
+    if terms:
+        excused_set |= {i.strip().casefold() for i in excused_ids(terms.accommodations, assignment)}
     return Prepared(roster.read(roster_path) if roster_path else None, regrade.snapshot(out),
-                    due_time or (terms and terms.course.due(assignment)), terms)
+                    due_time or (terms and terms.course.due(assignment)), terms,
+                    canvas.check_column(canvas_column) if canvas_column else None,
+                    frozenset(excused_set), groups.read(groups_path) if groups_path else None)
 
 
 def write_all(batch: Batch, submissions: Path, prepared: Prepared,
@@ -61,13 +75,15 @@ def write_all(batch: Batch, submissions: Path, prepared: Prepared,
     ctx = feedback.Context(a.config.title, a.questions,
                            {q: a.config.max_points(q) for q in a.questions})
     students = prepared.roster.students if prepared.roster else None
-    rows, found = _rows(batch.results, students, timings)
-    lines += found
+    credited, found = groups.credit(batch.results, prepared.groups)
+    rows, matched = _rows(credited, students, timings)
+    lines += found + matched
     rows, policy = _attempt(lines, "the course policy", penalties.apply, rows, a.id,
                             prepared.due, prepared.policy) or penalties.failed(rows)
     for r in batch.results:
         _attempt(lines, f"the feedback of {r.submission}", feedback.write, out, r, ctx,
                  penalties.status(rows, r, timings[r.submission], a.max_total, prepared.policy))
+    lines += _attempt(lines, canvas_feedback.NAME, canvas_feedback.write, out, batch.results) or []
     lines += policy.lines
     late = penalties.late(rows, timings)
     if late:
@@ -78,10 +94,9 @@ def write_all(batch: Batch, submissions: Path, prepared: Prepared,
                         "folder or .zip per student there")
     _attempt(lines, "gradebook.csv", lambda: write_atomic(
         out / "gradebook.csv", gradebook.gradebook_csv(rows, a.max_total)))
-    column = (prepared.roster and prepared.roster.assignment_column(a.id, a.config.title)) \
-        or a.config.title
-    _attempt(lines, "canvas.csv", lambda: write_atomic(
-        out / "canvas.csv", gradebook.canvas_csv(rows, column, a.max_total)))
+    canvas_lines = _attempt(lines, "canvas.csv", canvas.write, out / "canvas.csv", rows, a,
+                            prepared) or []
+    lines, sections = lines + canvas_lines, sections + canvas.section(canvas_lines)
     lines += _attempt(lines, "the late-day ledger", policy.write_ledger) or []
     _attempt(lines, "report.html", classreport.write, out / "report.html", batch, sections)
     lines += [f"feedback for students: {out}/<submission>/feedback.md and feedback.html",

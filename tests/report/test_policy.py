@@ -266,7 +266,7 @@ def test_an_excused_student_gets_no_score(tmp_path):
                  accommodations_csv=NO_ACCOMMODATIONS + "ADA,,,,yes,leave of absence\n")
     ada = made["book"]["ada"]
     assert (ada["status"], ada["final"], ada["late_days"]) == ("excused", "", "")
-    assert canvas_scores(made["out"])["ADA"] == ""  # Canvas leaves it alone; EX once merged
+    assert canvas_scores(made["out"])["ADA"] == "EX"  # Canvas's excused
     assert "Excused from this assignment" in feedback_line(made["out"], "ada")
     assert not (tmp_path / "late_days.csv").read_text().count("ADA")
     found = accommodations.read(tmp_path / "accommodations.csv", NY)
