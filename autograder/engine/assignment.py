@@ -78,7 +78,7 @@ def load(assignment_id: str, limits: dict | None = None) -> LoadedAssignment:
             raise ConfigError(f"{file}: no QUESTION = '<stub name>'")
         found.setdefault(question, []).extend(collect.collect(module))
     return LoadedAssignment(assignment_id, config, _cases(config, found), reference,
-                            diagnose.load(package))
+                            diagnose.load(package, reference))
 
 
 def _cases(config: Config, found: dict[str, list[collect.Collected]]) -> tuple[Case, ...]:

@@ -12,8 +12,10 @@ type; see Calls). Only when the test fails on the answer are the mistakes
 replayed on copies of the same arguments: a mistake matches when it gives every
 recorded answer (same types, dtypes and shapes, values within its tolerance,
 the same exception). The test is a function of those answers, so a mistake that
-matches fails the test in the same way. Feedback names the mistake only when
-exactly one matches; a test that passes costs one list append per call.
+matches fails the test in the same way; it must also differ from the reference
+somewhere on those inputs (else the test's inputs do not reveal it). Feedback
+names the mistake only when exactly one matches; a test that passes costs one
+list append per call.
 
 Nothing here changes a score: the diagnosis is TestResult.diagnosis, shown
 beside the output by the feedback and by results.json's test output.
@@ -84,8 +86,9 @@ class Calls:
             self.calls.append((args, kwargs, answer))
 
 
-def load(package: str) -> dict[str, tuple[Diagnosis, ...]]:
-    """{question: its diagnoses} of the assignment package (empty without diagnoses.py)."""
+def load(package: str, reference) -> dict[str, tuple[Diagnosis, ...]]:
+    """{question: its diagnoses} of the assignment package (empty without diagnoses.py);
+    each question must be a stub of the `reference` module (its answers are compared)."""
     if importlib.util.find_spec(f"{package}.diagnoses") is None:
         return {}
     module = importlib.import_module(f"{package}.diagnoses")
@@ -93,28 +96,42 @@ def load(package: str) -> dict[str, tuple[Diagnosis, ...]]:
     for d in getattr(module, "DIAGNOSES", ()):
         if not isinstance(d, Diagnosis):
             raise TypeError(f"{package}.diagnoses: DIAGNOSES holds a {type(d).__name__}")
+        if not callable(getattr(reference, d.question, None)):
+            raise TypeError(f"{package}.diagnoses: {d.question} is not a stub of the reference")
         found.setdefault(d.question, []).append(d)
     return {q: tuple(ds) for q, ds in found.items()}
 
 
-def diagnose(candidates: tuple[Diagnosis, ...], record: Calls) -> str:
+def diagnose(candidates: tuple[Diagnosis, ...], record: Calls, reference: Callable) -> str:
     """The one matching diagnosis's text, "" when none or several match (or the
-    record cannot be replayed). Never raises: a mistake that breaks is no match."""
+    record cannot be replayed). A mistake matches when it gives every recorded
+    answer and, on one call at least, not the reference's answer (the `reference`
+    stub): a mistake that the test's inputs do not reveal explains nothing. Never
+    raises: a mistake that breaks is no match."""
     if record.spoiled or not record.calls:
         return ""
-    matching = [d for d in candidates if _matches(d, record)]
+    try:
+        answers = [_replay(reference, args, kwargs) for args, kwargs, _ in record.calls]
+    except Unreplayable:
+        return ""
+    except Exception:  # the reference raising outside a call: no diagnosis, a log line
+        log.warning("diagnosis of %s: the reference raised", record.name, exc_info=True)
+        return ""
+    matching = [d for d in candidates if _matches(d, record, answers)]
     return matching[0].text() if len(matching) == 1 else ""
 
 
-def _matches(d: Diagnosis, record: Calls) -> bool:
+def _matches(d: Diagnosis, record: Calls, reference_answers: list) -> bool:
     try:
-        return all(_same(answer, _replay(d.mistake, args, kwargs), d.rtol, d.atol)
-                   for args, kwargs, answer in record.calls)
+        mistaken = [_replay(d.mistake, args, kwargs) for args, kwargs, _ in record.calls]
     except Unreplayable:
         return False
     except Exception:  # the author's mistake function broke on these inputs
         log.warning("diagnosis of %s: %s raised", d.question, d.mistake.__name__, exc_info=True)
         return False
+    same = lambda a, b: _same(a, b, d.rtol, d.atol)
+    return (all(same(answer, m) for (_, _, answer), m in zip(record.calls, mistaken))
+            and not all(same(r, m) for r, m in zip(reference_answers, mistaken)))
 
 
 def _replay(mistake: Callable, args, kwargs):

@@ -191,8 +191,11 @@ def run_case(case: Case, session: NotebookSession) -> TestResult:
                         case.visibility)
     start = time.perf_counter()
     meters: list[Meter] = []
-    candidates = session.grader.assignment.diagnoses.get(case.question, ())
+    assignment = session.grader.assignment
+    candidates = assignment.diagnoses.get(case.question, ())
     record = diagnose.Calls(case.question) if candidates else None
+    explain = lambda: diagnose.diagnose(candidates, record,
+                                        getattr(assignment.reference, case.question))
     try:
         # the test alone is measured: the worker's start and notebook are done
         call_case(case, session,
@@ -201,18 +204,18 @@ def run_case(case: Case, session: NotebookSession) -> TestResult:
         result.score, result.output = case.points, "passed"
     except Fail as exc:
         result.output = str(exc)
-        result.diagnosis = diagnose.diagnose(candidates, record) if record else ""
+        result.diagnosis = explain() if record else ""
     except StudentError as exc:
         result.output = (f"{exc.call} raised {exc.type_name}: {exc.message}"
                          if exc.type_name != "NameError" else exc.message)
-        result.diagnosis = diagnose.diagnose(candidates, record) if record else ""
+        result.diagnosis = explain() if record else ""
     except StudentTimeout as exc:
         result.output, result.stopped = f"timed out: {exc}", stopped_by(exc)
     except WorkerDied as exc:
         result.output, result.stopped = f"not checked: {exc}", stopped_by(exc)
     except AssertionError as exc:
         result.output = str(exc) or "a check on your answer failed"
-        result.diagnosis = diagnose.diagnose(candidates, record) if record else ""
+        result.diagnosis = explain() if record else ""
     except Exception as exc:  # the test broke on its own side: the grader's error, not the answer's
         log.warning("%s %s: %s", session.result.submission, case.id, exc, exc_info=True)
         result.grader_error = type(exc).__name__
