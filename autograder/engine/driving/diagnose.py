@@ -37,6 +37,10 @@ from autograder.engine.threads import torch  # None without torch (numpy-only in
 log = logging.getLogger(__name__)
 MAX_CALLS = 10_000
 """Calls recorded per test (a sampling loop of more is not replayed: no diagnosis)."""
+MAX_ELEMENTS = 1 << 19
+"""Array entries the recorded answers of one test may hold in all: replaying every
+mistake on larger inputs (a table of 100,000 positions) would cost a failing test
+tens of milliseconds; such a test is not diagnosed (the smaller ones of its question are)."""
 
 
 @dataclass(frozen=True)
@@ -78,12 +82,25 @@ class Calls:
         self.name = name
         self.calls: list[tuple] = []
         self.spoiled = False
+        self.elements = 0
 
     def add(self, args, kwargs, answer) -> None:
-        if len(self.calls) >= MAX_CALLS:
+        self.elements += _elements(answer)
+        if len(self.calls) >= MAX_CALLS or self.elements > MAX_ELEMENTS:
             self.spoiled = True
-        else:
+        if not self.spoiled:
             self.calls.append((args, kwargs, answer))
+
+
+def _elements(value) -> int:
+    """Array entries in an answer (its arrays and tensors, in tuples and lists)."""
+    if isinstance(value, (tuple, list)):
+        return sum(_elements(v) for v in value)
+    if isinstance(value, np.ndarray):
+        return value.size
+    if torch is not None and isinstance(value, torch.Tensor):
+        return value.numel()
+    return 0
 
 
 def load(package: str, reference) -> dict[str, tuple[Diagnosis, ...]]:
@@ -110,28 +127,34 @@ def diagnose(candidates: tuple[Diagnosis, ...], record: Calls, reference: Callab
     raises: a mistake that breaks is no match."""
     if record.spoiled or not record.calls:
         return ""
+    reference_answers: list = []  # replayed once, and only for a mistake that gives every answer
     try:
-        answers = [_replay(reference, args, kwargs) for args, kwargs, _ in record.calls]
+        matching = [d for d in candidates if _matches(d, record, reference, reference_answers)]
     except Unreplayable:
         return ""
-    except Exception:  # the reference raising outside a call: no diagnosis, a log line
-        log.warning("diagnosis of %s: the reference raised", record.name, exc_info=True)
-        return ""
-    matching = [d for d in candidates if _matches(d, record, answers)]
     return matching[0].text() if len(matching) == 1 else ""
 
 
-def _matches(d: Diagnosis, record: Calls, reference_answers: list) -> bool:
-    try:
-        mistaken = [_replay(d.mistake, args, kwargs) for args, kwargs, _ in record.calls]
-    except Unreplayable:
-        return False
-    except Exception:  # the author's mistake function broke on these inputs
-        log.warning("diagnosis of %s: %s raised", d.question, d.mistake.__name__, exc_info=True)
-        return False
+def _matches(d: Diagnosis, record: Calls, reference: Callable, reference_answers: list) -> bool:
+    """Call by call, stopping at the first answer the mistake does not give (most
+    mistakes differ on a test's first, small input: the large ones are not replayed)."""
     same = lambda a, b: _same(a, b, d.rtol, d.atol)
-    return (all(same(answer, m) for (_, _, answer), m in zip(record.calls, mistaken))
-            and not all(same(r, m) for r, m in zip(reference_answers, mistaken)))
+    mistaken = []
+    for args, kwargs, answer in record.calls:
+        try:
+            mistaken.append(_replay(d.mistake, args, kwargs))
+        except Unreplayable:
+            raise
+        except Exception:  # the author's mistake function broke outside a call
+            log.warning("diagnosis of %s: %s broke", d.question, d.mistake.__name__,
+                        exc_info=True)
+            return False
+        if not same(answer, mistaken[-1]):
+            return False
+    if not reference_answers:
+        reference_answers.extend(_replay(reference, args, kwargs)
+                                 for args, kwargs, _ in record.calls)
+    return not all(same(r, m) for r, m in zip(reference_answers, mistaken))
 
 
 def _replay(mistake: Callable, args, kwargs):
