@@ -18,6 +18,7 @@ from autograder.checks import (ROUNDING, agrees, as_array, as_int, changed, expe
                                expect_ndarray, expect_number, expect_raises, expect_shape,
                                expect_tensor, seeded)
 from autograder.engine.isolation.callbacks import MAX_ARG_BYTES, MAX_CALLS
+from autograder.engine.driving.diagnose import Diagnosis
 from autograder.engine.driving.fail import Fail, fail
 from autograder.engine.driving.once import once
 from autograder.engine.driving.remote_modules import Memo, StudentModule, lend_module
@@ -44,6 +45,6 @@ __all__ = [
     "MAX_ARG_BYTES", "MAX_CALLS", "Memo", "StudentModule", "lend_module",
     # an exam's grading helpers: whose numbers count, short answers and their formats
     "grading", "formats",
-    # what an assignment's other modules provide
-    "BatchReports", "Examples",
+    # what an assignment's other modules provide (diagnoses.py: known mistakes, explained)
+    "BatchReports", "Examples", "Diagnosis",
 ]

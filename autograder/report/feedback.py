@@ -81,7 +81,8 @@ def _markdown_test(t: TestResult) -> list[str]:
     head = f"- **{_mark(t)}** ({points}): {md_text(t.title)}"
     if t.status == "passed" or _not_run(t):
         return [head]
-    return [head, "", _indent(_fence(cap(t.output))), ""]
+    diagnosis = ["  " + md_text(t.diagnosis), ""] if t.diagnosis else []
+    return [head, "", _indent(_fence(cap(t.output))), "", *diagnosis]
 
 
 def _not_run(t: TestResult) -> bool:
@@ -132,4 +133,5 @@ def _html_test(t: TestResult) -> str:
             f"{esc(t.title)}")
     if t.status == "passed" or _not_run(t):
         return head + "</li>"
-    return head + htmlpage.pre(cap(t.output)) + "</li>"
+    diagnosis = f"<p>{esc(t.diagnosis)}</p>" if t.diagnosis else ""
+    return head + htmlpage.pre(cap(t.output)) + diagnosis + "</li>"

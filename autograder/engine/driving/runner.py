@@ -12,6 +12,7 @@ import re
 import time
 
 from autograder import protocol
+from autograder.engine.driving import diagnose
 from autograder.engine.driving.fail import Fail
 from autograder.engine.intake import untrusted
 from autograder.engine.assignment import Case
@@ -137,13 +138,16 @@ def _no_handle(handle):
     raise protocol.ProtocolError("a cell report holds no objects")
 
 
-def call_case(case: Case, session: NotebookSession, started=None) -> None:
+def call_case(case: Case, session: NotebookSession, started=None, record=None) -> None:
     """Run one test against the session's notebook, seeded, with the grader's
     fixtures; raises as the test raises (the pytest plugin shows it as is,
-    run_case scores it). `started(conn)` is called once the worker is up."""
+    run_case scores it). `started(conn)` is called once the worker is up;
+    `record` (a diagnose.Calls) keeps the calls of the question's stub."""
     student = session.student()
     if student is None:
         raise WorkerDied("the notebook's process could not be (re)started")
+    if record is not None:
+        student.record_calls(record)
     if started is not None:
         started(session.conn)
     assignment = session.grader.assignment
@@ -187,22 +191,31 @@ def run_case(case: Case, session: NotebookSession) -> TestResult:
                         case.visibility)
     start = time.perf_counter()
     meters: list[Meter] = []
+    assignment = session.grader.assignment
+    candidates = assignment.diagnoses.get(case.question, ())
+    record = diagnose.Calls(case.question) if candidates else None
+    explain = lambda: diagnose.diagnose(candidates, record,
+                                        getattr(assignment.reference, case.question))
     try:
         # the test alone is measured: the worker's start and notebook are done
         call_case(case, session,
-                  (lambda conn: meters.append(Meter(conn))) if session.grader.profile else None)
+                  (lambda conn: meters.append(Meter(conn))) if session.grader.profile else None,
+                  record)
         result.score, result.output = case.points, "passed"
     except Fail as exc:
         result.output = str(exc)
+        result.diagnosis = explain() if record else ""
     except StudentError as exc:
         result.output = (f"{exc.call} raised {exc.type_name}: {exc.message}"
                          if exc.type_name != "NameError" else exc.message)
+        result.diagnosis = explain() if record else ""
     except StudentTimeout as exc:
         result.output, result.stopped = f"timed out: {exc}", stopped_by(exc)
     except WorkerDied as exc:
         result.output, result.stopped = f"not checked: {exc}", stopped_by(exc)
     except AssertionError as exc:
         result.output = str(exc) or "a check on your answer failed"
+        result.diagnosis = explain() if record else ""
     except Exception as exc:  # the test broke on its own side: the grader's error, not the answer's
         log.warning("%s %s: %s", session.result.submission, case.id, exc, exc_info=True)
         result.grader_error = type(exc).__name__
