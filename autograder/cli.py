@@ -78,6 +78,14 @@ def main(argv: list[str] | None = None) -> int:
     grade.add_argument("--due", default=None, metavar="DATETIME",
                        help="due date, e.g. 2026-03-01T23:59 (local time) or with +01:00; "
                             "later submissions show as late (default: Gradescope's due date)")
+    grade.add_argument("--manual-scores", type=Path, default=None, metavar="FILE",
+                       help="the rubric-scores CSV (code, question, points, comment) a grader "
+                            "filled from DIR/manual/rubric_scores.csv: merged into "
+                            "gradebook.csv, canvas.csv and the feedback (see docs/exam.md)")
+    grade.add_argument("--no-anonymous", action="store_true",
+                       help="the export for grading by hand (DIR/manual/, written for "
+                            "assignments with manual questions) shows each code's submission "
+                            "and submitters")
     grade.add_argument("--scheduler", default=None, metavar="ADDRESS",
                        help="grade on the Dask cluster whose scheduler is at ADDRESS "
                             "(tcp://host:8786, or tls://... with Dask's TLS configuration); "
@@ -168,7 +176,8 @@ def main(argv: list[str] | None = None) -> int:
     return grade(submissions=args.submissions, assignment=args.assignment, out=args.out,
                  jobs=args.jobs, quiet=args.quiet, limits=tuple(args.limit), roster=args.roster,
                  due=args.due, scheduler=args.scheduler, resume=args.resume,
-                 allow_unsafe=args.unsafe_no_sandbox)
+                 allow_unsafe=args.unsafe_no_sandbox, manual_scores=args.manual_scores,
+                 anonymous=not args.no_anonymous)
 
 
 MAX_BENCH = 100_000

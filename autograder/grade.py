@@ -8,8 +8,8 @@
 
 The Gradescope entry (gradescope/run.py) and `bench` run stage 1 only. What
 must stay true: a failure of stage 2 never touches what stage 1 wrote; the
-roster, --due and --limit are read before stage 1, so a bad one costs no
-grading time; only the user's mistakes end in `error: ...` and status 2 (a
+roster, --due, --limit and --manual-scores are read before stage 1, so a bad
+one costs no grading time; only the user's mistakes end in `error: ...` and status 2 (a
 bug of the grader's shows its traceback).
 """
 from __future__ import annotations
@@ -25,12 +25,15 @@ from autograder import hooks, registry
 def main(*, submissions: Path, assignment: str, out: Path, jobs: int | None = None,
          quiet: bool = False, limits: tuple[str, ...] = (), roster: Path | None = None,
          due: str | None = None, scheduler: str | None = None, resume: bool = False,
-         allow_unsafe: bool = False) -> int:
+         allow_unsafe: bool = False, manual_scores: Path | None = None,
+         anonymous: bool = True) -> int:
     """Grade, then report; 0 when it could grade, 2 with a message when it cannot,
     1 when it graded but could not write all it graded (a full disk: the table
     says what is missing), NEEDS_REGRADE when hidden tests raised on the
     grader's side (points withheld). `limits`: NAME=VALUE overrides of the
-    grading config's limits."""
+    grading config's limits; `manual_scores`: a rubric-scores file to merge
+    (report/manual_scores.py); `anonymous`: whether the export for grading
+    by hand hides who each code is."""
     from autograder.cluster import ClusterError  # the exception only: no Dask import
     from autograder.engine import summary
     from autograder.engine.config import ConfigError
@@ -45,8 +48,8 @@ def main(*, submissions: Path, assignment: str, out: Path, jobs: int | None = No
     except UsageError as exc:
         return _refuse(str(exc))
     try:
-        prepared = report_run.prepare(out, roster, due)
-    except (RosterError, ValueError) as exc:
+        prepared = report_run.prepare(out, roster, due, manual_scores, assignment, anonymous)
+    except (RosterError, ValueError, ConfigError) as exc:
         return _refuse(str(exc))
     try:
         # checked here, not on a cluster's client, which may have no sandbox: build checks too

@@ -8,7 +8,10 @@ taken, the note says which), not graded (the submission could not be run,
 or was not a notebook) or needs regrade (a hidden test raised on the
 grader's side: its points are withheld, the note names it, and canvas.csv
 leaves the score blank until the regrade); a submission no roster row claims is listed with
-on_roster "no", and the note says why when the match was unclear.
+on_roster "no", and the note says why when the match was unclear. With
+rubric scores merged (report/manual_scores.py), total includes the points
+graded by hand, and a row with a manual question not graded yet is "not yet
+graded" (the note names the questions; canvas.csv leaves its score blank).
 
 DIR/canvas.csv: Canvas's gradebook import format (Student, ID, SIS User ID,
 SIS Login ID, Section, then one column for this assignment and a "Points
@@ -52,6 +55,8 @@ class Row:
     """Without a roster: the submitter this row is for (one row per member of a group)."""
     problem: str = ""
     """Why matching the roster left this row or submission unmatched (roster.Matching)."""
+    pending: tuple[str, ...] = ()
+    """The manual questions of its submission without a grader's score yet."""
 
     @property
     def status(self) -> str:
@@ -61,6 +66,8 @@ class Row:
             return "not graded"
         if self.result.needs_regrade:
             return "needs regrade"
+        if self.pending:
+            return "not yet graded"
         return "late" if self.timing and self.timing.late else "graded"
 
     @property
@@ -83,6 +90,8 @@ class Row:
             return r.error
         if r.needs_regrade:
             return "points withheld: " + withheld(r)
+        if self.pending:
+            return "not yet graded by hand: " + ", ".join(self.pending)
         if r.notes:
             return r.notes[0]
         group = roster.members(r)
@@ -109,8 +118,8 @@ def gradebook_csv(rows: list[Row], max_total: float) -> str:
 
 
 def canvas_csv(rows: list[Row], column: str, max_total: float) -> str:
-    def cells(row: Row) -> list:  # a score with points withheld waits for the regrade: blank
-        graded = row.result is not None and not row.result.needs_regrade
+    def cells(row: Row) -> list:  # a score with points withheld or not yet graded waits: blank
+        graded = row.result is not None and not row.result.needs_regrade and not row.pending
         return [*_canvas_ids(row), _num(row.result.score) if graded else ""]
     placed = [row for row in rows if row.on_roster != "no"]  # "no": Canvas could not match it
     return csv_text([[*CANVAS_ID_COLUMNS, column],

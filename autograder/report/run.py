@@ -19,8 +19,8 @@ from pathlib import Path
 
 from autograder.writing import write_atomic
 from autograder.hooks import BatchReports
-from autograder.report import (classreport, feedback, gradebook, guard, lateness, regrade,
-                               roster, similarity)
+from autograder.report import (classreport, feedback, gradebook, guard, lateness,
+                               manual_export, manual_scores, regrade, roster, similarity)
 
 
 @dataclass
@@ -28,12 +28,18 @@ class Prepared:
     roster: roster.Roster | None = None
     previous: dict[str, regrade.Tests] = field(default_factory=dict)
     due: datetime | None = None
+    manual: manual_scores.Given | None = None
+    anonymous: bool = True
+    """Whether the export for grading by hand hides who each code is."""
 
 
-def prepare(out: Path, roster_path: Path | None = None, due: str | None = None) -> Prepared:
-    """Raises roster.RosterError or ValueError (bad --due) with a message for the user."""
+def prepare(out: Path, roster_path: Path | None = None, due: str | None = None,
+            manual: Path | None = None, assignment: str = "", anonymous: bool = True) -> Prepared:
+    """Raises roster.RosterError or ValueError (bad --due, a mistake in the
+    --manual-scores file: rubric.RubricError) with a message for the user."""
     return Prepared(roster.read(roster_path) if roster_path else None,
-                    regrade.snapshot(out), lateness.parse_time(due) if due else None)
+                    regrade.snapshot(out), lateness.parse_time(due) if due else None,
+                    manual_scores.prepare(manual, assignment, out) if manual else None, anonymous)
 
 
 def write_all(batch, submissions: Path, prepared: Prepared,
@@ -48,14 +54,20 @@ def write_all(batch, submissions: Path, prepared: Prepared,
         lines += _attempt(lines, f"the {a.id} reports", reports.write, batch) or []
         sections += _attempt(lines, f"the {a.id} part of report.html",
                              reports.class_report_section, batch) or []
+    lines += _attempt(lines, "the export for grading by hand", manual_export.write, batch,
+                      prepared.anonymous) or []
+    manual = _attempt(lines, "the rubric scores", manual_scores.Merge, batch,
+                      prepared.manual) or manual_scores.Merge(batch, None)
+    lines += manual.lines
     timings = _timings(batch, prepared.due, lines)
-    ctx = feedback.Context(a.config.title, a.questions,
-                           {q: a.config.max_points(q) for q in a.questions})
+    ctx = manual.context(feedback.Context(a.config.title, a.questions,
+                                          {q: a.config.max_points(q) for q in a.questions}))
     for r in batch.results:
         _attempt(lines, f"the feedback of {r.submission}", feedback.write,
-                 out, r, ctx, lateness.status_line(timings[r.submission]))
+                 out, manual.result(r), ctx, lateness.status_line(timings[r.submission]))
     students = prepared.roster.students if prepared.roster else None
     rows, found = _rows(batch.results, students, timings)
+    rows = manual.rows(rows)
     lines += found
     late = sorted(sid for sid, t in timings.items() if t.late)
     if late:
@@ -65,11 +77,11 @@ def write_all(batch, submissions: Path, prepared: Prepared,
         lines.insert(0, f"warning: no submissions found in {submissions}; put one .ipynb, "
                         "folder or .zip per student there")
     _attempt(lines, "gradebook.csv", lambda: write_atomic(
-        out / "gradebook.csv", gradebook.gradebook_csv(rows, a.max_total)))
+        out / "gradebook.csv", gradebook.gradebook_csv(rows, manual.max_total)))
     column = (prepared.roster and prepared.roster.assignment_column(a.id, a.config.title)) \
         or a.config.title
     _attempt(lines, "canvas.csv", lambda: write_atomic(
-        out / "canvas.csv", gradebook.canvas_csv(rows, column, a.max_total)))
+        out / "canvas.csv", gradebook.canvas_csv(rows, column, manual.max_total)))
     _attempt(lines, "report.html", classreport.write, out / "report.html", batch, sections)
     lines += [f"feedback for students: {out}/<submission>/feedback.md and feedback.html",
               f"gradebook: {out / 'gradebook.csv'} (status per student), "
