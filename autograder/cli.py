@@ -48,7 +48,8 @@ def main(argv: list[str] | None = None) -> int:
         description="Grade every entry of SUBMISSIONS (.ipynb, folder or .zip), writing "
                     "DIR/grades.csv and DIR/<submission id>/results.json, the students' "
                     "feedback DIR/<submission id>/feedback.md and .html, the gradebooks "
-                    "DIR/gradebook.csv and DIR/canvas.csv, the class report DIR/report.html, "
+                    "DIR/gradebook.csv and DIR/canvas.csv (and DIR/feedback_for_canvas.zip for a "
+                    "Canvas download), the class report DIR/report.html, "
                     "DIR/similarity.html (pairs of unusually alike answers, to look at) "
                     "and, when DIR held an earlier run, DIR/regrade.md (whose scores changed "
                     "and why).",
@@ -71,13 +72,29 @@ def main(argv: list[str] | None = None) -> int:
     grade.add_argument("--roster", type=Path, default=None, metavar="FILE",
                        help="CSV of the class (a Canvas gradebook export works): the "
                             "gradebook then lists every student, missing ones as missing")
+    grade.add_argument("--canvas-column", default=None, metavar='"TITLE (ID)"',
+                       help="the Canvas gradebook column canvas.csv fills, as its header reads "
+                            "in a gradebook export (default: the roster's column of this "
+                            "assignment; without one, canvas.csv makes a new assignment)")
+    grade.add_argument("--groups", type=Path, default=None, metavar="FILE",
+                       help="Canvas's export of the group set (CSV: group_name, "
+                            "canvas_user_id ...): a group's submission counts for each member")
+    grade.add_argument("--excused", type=Path, default=None, metavar="FILE",
+                       help="students canvas.csv marks excused (EX): one id a line (Canvas "
+                            "user id, SIS id, login or submission id)")
     grade.add_argument("--unsafe-no-sandbox", action="store_true",
                        help="grade even where no sandbox works (student code then runs with "
                             "your permissions and network); without it grading is refused "
                             "there, with a message saying what to enable")
     grade.add_argument("--due", default=None, metavar="DATETIME",
                        help="due date, e.g. 2026-03-01T23:59 (local time) or with +01:00; "
-                            "later submissions show as late (default: Gradescope's due date)")
+                            "later submissions show as late (default: the --policy file's, else "
+                            "Gradescope's due date)")
+    grade.add_argument("--policy", type=Path, default=None, metavar="FILE",
+                       help="the course policy (TOML): due dates, grace, late penalties, "
+                            "late days with their ledger, extensions and excused students; "
+                            "gradebook.csv shows raw score, penalty and final score, canvas.csv "
+                            "the final score (see README.md)")
     grade.add_argument("--manual-scores", type=Path, default=None, metavar="FILE",
                        help="the rubric-scores CSV (code, question, points, comment) a grader "
                             "filled from DIR/manual/rubric_scores.csv: merged into "
@@ -176,8 +193,9 @@ def main(argv: list[str] | None = None) -> int:
     return grade(submissions=args.submissions, assignment=args.assignment, out=args.out,
                  jobs=args.jobs, quiet=args.quiet, limits=tuple(args.limit), roster=args.roster,
                  due=args.due, scheduler=args.scheduler, resume=args.resume,
-                 allow_unsafe=args.unsafe_no_sandbox, manual_scores=args.manual_scores,
-                 anonymous=not args.no_anonymous)
+                 allow_unsafe=args.unsafe_no_sandbox, policy=args.policy,
+                 canvas_column=args.canvas_column, groups=args.groups, excused=args.excused,
+                 manual_scores=args.manual_scores, anonymous=not args.no_anonymous)
 
 
 MAX_BENCH = 100_000

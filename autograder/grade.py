@@ -8,9 +8,9 @@
 
 The Gradescope entry (gradescope/run.py) and `bench` run stage 1 only. What
 must stay true: a failure of stage 2 never touches what stage 1 wrote; the
-roster, --due, --limit and --manual-scores are read before stage 1, so a bad
-one costs no grading time; only the user's mistakes end in `error: ...` and status 2 (a
-bug of the grader's shows its traceback).
+roster, --due, --policy, --limit and --manual-scores are read before
+stage 1, so a bad one costs no grading time; only the user's mistakes end
+in `error: ...` and status 2 (a bug of the grader's shows its traceback).
 """
 from __future__ import annotations
 
@@ -18,22 +18,28 @@ import re
 import sys
 import traceback
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from autograder import hooks, registry
+
+if TYPE_CHECKING:  # annotations only: importing the engine's batch starts torch
+    from autograder.engine.batch import Batch
 
 
 def main(*, submissions: Path, assignment: str, out: Path, jobs: int | None = None,
          quiet: bool = False, limits: tuple[str, ...] = (), roster: Path | None = None,
          due: str | None = None, scheduler: str | None = None, resume: bool = False,
-         allow_unsafe: bool = False, manual_scores: Path | None = None,
-         anonymous: bool = True) -> int:
+         allow_unsafe: bool = False, policy: Path | None = None,
+         canvas_column: str | None = None, groups: Path | None = None,
+         excused: Path | None = None,
+         manual_scores: Path | None = None, anonymous: bool = True) -> int:
     """Grade, then report; 0 when it could grade, 2 with a message when it cannot,
     1 when it graded but could not write all it graded (a full disk: the table
     says what is missing), NEEDS_REGRADE when hidden tests raised on the
     grader's side (points withheld). `limits`: NAME=VALUE overrides of the
-    grading config's limits; `manual_scores`: a rubric-scores file to merge
-    (report/manual_scores.py); `anonymous`: whether the export for grading
-    by hand hides who each code is."""
+    grading config's limits; `policy`: the course policy file (report/penalties.py);
+    `manual_scores`: a rubric-scores file to merge (report/manual_scores.py);
+    `anonymous`: whether the export for grading by hand hides who each code is."""
     from autograder.cluster import ClusterError  # the exception only: no Dask import
     from autograder.engine import summary
     from autograder.engine.config import ConfigError
@@ -48,7 +54,9 @@ def main(*, submissions: Path, assignment: str, out: Path, jobs: int | None = No
     except UsageError as exc:
         return _refuse(str(exc))
     try:
-        prepared = report_run.prepare(out, roster, due, manual_scores, assignment, anonymous)
+        prepared = report_run.prepare(out, roster, due, policy, assignment,
+                                      canvas_column, excused, groups,
+                                      manual_scores, anonymous)
     except (RosterError, ValueError, ConfigError) as exc:
         return _refuse(str(exc))
     try:
@@ -109,7 +117,7 @@ def _refuse(problem: str) -> int:
 
 
 def grade_stage(assignment: str, submissions: Path, out: Path, *, jobs, quiet, limits,
-                scheduler, resume, allow_unsafe):
+                scheduler, resume, allow_unsafe) -> Batch:
     """Stage 1, locally or on a Dask cluster (Dask is imported only then): the Batch."""
     if scheduler is None:
         from autograder.engine import batch
@@ -120,7 +128,7 @@ def grade_stage(assignment: str, submissions: Path, out: Path, *, jobs, quiet, l
                                progress=not quiet, limits=limits)
 
 
-def report_stage(batch, submissions: Path, prepared) -> list[str]:
+def report_stage(batch: Batch, submissions: Path, prepared) -> list[str]:
     """Stage 2: every report; the lines to print. grades.csv is written already,
     so a failure here is reported, not fatal."""
     from autograder.report import run as report_run
@@ -132,7 +140,7 @@ def report_stage(batch, submissions: Path, prepared) -> list[str]:
                 "grades.csv and results.json are complete"]
 
 
-def assignment_reports(batch) -> list[hooks.BatchReports]:
+def assignment_reports(batch: Batch) -> list[hooks.BatchReports]:
     """The assignment's own reports (autograder/<id>/reports.py), if it has any."""
     record = registry.get(batch.assignment.id)
     if not record.has_reports:

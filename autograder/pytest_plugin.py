@@ -128,7 +128,7 @@ class HiddenTest(pytest.Item):
         if skipped:  # the grader's rule: this test gets no points, as in `grade`
             pytest.fail(skipped, pytrace=False)
         try:
-            call_case(self.case, self.notebook.session(), self.notebook.assignment)
+            call_case(self.case, self.notebook.session())
         except Exception as exc:
             self.notebook.stalled.record(self.case, stopped_by(exc))
             raise
@@ -140,15 +140,19 @@ class HiddenTest(pytest.Item):
 
 
 class Notebook:
-    """One notebook's worker for the whole pytest session, started at its first test."""
+    """One notebook's grader and worker for the whole pytest session, started
+    at its first test."""
 
     def __init__(self, config, assignment_id: str):
         from autograder.engine.driving.runner import Stalled
-        self.config = config
-        self.assignment = assignment_mod.load(assignment_id)
+        from autograder.engine.grader import Grader
+        self.path = config.getoption("notebook").resolve()
+        self.grader = Grader(assignment_mod.load(assignment_id), [self.path.parent],
+                             allow_unsafe=config.getoption("unsafe_no_sandbox"))
+        self.assignment = self.grader.assignment
         self.stalled = Stalled()
         """Questions whose later tests are not run (engine/runner.Stalled)."""
-        self._session = self._template = self.result = None
+        self._session = self.result = None
 
     @classmethod
     def of(cls, config, assignment_id: str) -> "Notebook":
@@ -163,12 +167,11 @@ class Notebook:
         return self._session
 
     def _start(self):
-        from autograder.engine import batch, threads
+        from autograder.engine import batch
         from autograder.engine.intake import foreign, submissions
         from autograder.engine.driving import runner
         from autograder.engine.intake.notebook import code_cells, parse_cells
-        from autograder.engine.isolation.workers import Template
-        path = self.config.getoption("notebook").resolve()
+        path = self.path
         entries, _ = submissions.discover(path)
         if len(entries) != 1:
             raise pytest.UsageError(f"--notebook {path}: not one notebook")
@@ -176,17 +179,12 @@ class Notebook:
         self.result = batch.new_result(entries[0], self.assignment.id)
         cells = parse_cells(raw)
         foreign.check(cells, self.assignment.id, self.result)
-        threads.one_thread_for_references()
-        self._template = Template(self.assignment.config, paths.secret_paths() + [path.parent],
-                                  allow_unsafe=self.config.getoption("unsafe_no_sandbox"))
-        return runner.open_session(self._template, code_cells(cells), self.assignment,
-                                   self.result)
+        return runner.open_session(self.grader.start(), code_cells(cells), self.result)
 
     def close(self) -> None:
         if self._session is not None:
             self._session.close()
-        if self._template is not None:
-            self._template.close()
+        self.grader.close()
 
 
 def pytest_collection_modifyitems(items) -> None:

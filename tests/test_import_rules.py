@@ -2,8 +2,13 @@
 every import statement, those inside functions included)
 
 * the worker (untrusted side) imports the standard library, numpy, torch,
-  the protocol and its own modules, nothing else of the package;
-* the protocol imports the standard library, numpy and torch only;
+  the protocol, the kernel helpers and its own modules, nothing else of the
+  package;
+* the kernel helpers (autograder/kernel) import the standard library and each
+  other only, and the protocol the standard library, numpy and torch only:
+  with them, it is all the two sides share;
+* nothing of the package outside the worker imports it (the engine names its
+  entry module, as a string, to start the template);
 * the engine imports neither the reports, the exam, the cluster, nor what
   authors of hidden tests import (autograder.testing, autograder.checks);
 * inside the engine, the intake (engine/intake) imports neither the sandbox
@@ -59,18 +64,29 @@ def outside(name: str, allowed: tuple[str, ...]) -> bool:
     return not any(name == a or name.startswith(a + ".") for a in allowed)
 
 
-def stdlib_or_numeric(name: str) -> bool:
+def stdlib_or_numeric(name: str, numeric: bool = True) -> bool:
     top = name.split(".")[0]
-    return top in sys.stdlib_module_names or top in NUMERIC or top == "__future__"
+    return top in sys.stdlib_module_names or numeric and top in NUMERIC or top == "__future__"
 
 
-@pytest.mark.parametrize("folder, allowed", [
-    ("worker", ("autograder.protocol", "autograder.worker")), ("", ())])
-def test_the_worker_and_the_protocol_import_only_the_protocol(folder, allowed):
+@pytest.mark.parametrize("folder, allowed, numeric", [
+    ("worker", ("autograder.protocol", "autograder.kernel", "autograder.worker"), True),
+    ("kernel", ("autograder.kernel",), False),
+    ("", (), True)])
+def test_the_worker_the_kernel_and_the_protocol_import_only_what_both_sides_share(
+        folder, allowed, numeric):
     bad = {f"{p.name}: {name}" for p in modules(folder) for name in imports(p)
            if (ours(name) and outside(name, allowed) and name != "autograder")
-           or (not ours(name) and not stdlib_or_numeric(name))}
+           or (not ours(name) and not stdlib_or_numeric(name, numeric))}
     assert modules(folder) and not bad, sorted(bad)
+
+
+def test_nothing_outside_the_worker_imports_it():
+    worker = paths.PACKAGE / "worker"
+    rest = [p for p in modules(".") if worker not in p.parents]
+    bad = {f"{p.relative_to(paths.PACKAGE)}: {name}" for p in rest for name in imports(p)
+           if not outside(name, ("autograder.worker",))}
+    assert len(rest) > 50 and not bad, sorted(bad)
 
 
 @pytest.mark.parametrize("folder, forbidden", [

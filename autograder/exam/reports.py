@@ -17,17 +17,21 @@ from __future__ import annotations
 
 import statistics
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from autograder.writing import csv_text, write_atomic
 from autograder.exam import free_response, grading, identity, variants
 from autograder.report import guard
 from autograder.report.htmlpage import esc, fmt, table
 
+if TYPE_CHECKING:  # annotations only: importing the engine's batch starts torch
+    from autograder.engine.batch import Batch
+
 UNREAD = "NOT CHECKED"
 """How the flag of a submission whose sheet could not be made starts."""
 
 
-def write(batch, ref) -> list[str]:
+def write(batch: Batch, ref) -> list[str]:
     """Write every report; the lines returned are printed under the summary."""
     out: Path = batch.out
     a = batch.assignment
@@ -149,7 +153,7 @@ def difficulty_html(rows: list[dict], ref, title: str) -> str:
     return free_response.page(f"{title}: difficulty per variant", body)
 
 
-def class_report_section(batch) -> list[str]:
+def class_report_section(batch: Batch) -> list[str]:
     """HTML for the class report: difficulty per variant ([] for a homework)."""
     a = batch.assignment
     if not any(getattr(r, "annotations", {}).get("exam") for r in batch.results):

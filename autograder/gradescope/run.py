@@ -147,7 +147,7 @@ def close_secrets(root: Path) -> tuple[Path, ...]:
     results folder (Gradescope writes the grader's output there, for
     instructors) and the metadata (earlier submissions' results among it),
     closed to other users, since in a mode whose wall is file permissions
-    (worker/modes.py) that is what keeps them out; the grader reads them as root."""
+    (kernel/modes.py) that is what keeps them out; the grader reads them as root."""
     found = tuple(p for p in (root / "results", root / METADATA) if os.path.lexists(p))
     for path in found:
         try:

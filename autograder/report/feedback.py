@@ -81,8 +81,7 @@ def _fence(text: str) -> str:
 def markdown(result: SubmissionResult, ctx: Context, status: str = "") -> str:
     lines = [f"# Feedback: {ctx.title}", "", f"Submission {_code(result.submission)}  ",
              _headline(result, ctx) + "  "]
-    if status:
-        lines.append(status + "  ")
+    lines += [md_text(line) + "  " for line in status.splitlines()]  # timing, late policy
     if result.notes:
         lines += ["", "## About your notebook", ""]
         lines += [_fence(cap(n)) for n in result.notes]
@@ -140,7 +139,7 @@ def html(result: SubmissionResult, ctx: Context, status: str = "") -> str:
     body = [f"<h1>Feedback: {esc(ctx.title)}</h1>",
             f"<p>Submission <code>{esc(result.submission)}</code><br>"
             f"<strong>{esc(_headline(result, ctx))}</strong>"
-            + (f"<br>{esc(status)}" if status else "") + "</p>"]
+            + "".join(f"<br>{esc(line)}" for line in status.splitlines()) + "</p>"]
     if result.notes:
         body += ["<h2>About your notebook</h2>", *(htmlpage.pre(cap(n)) for n in result.notes)]
     waiting = _not_yet_graded(result, ctx)

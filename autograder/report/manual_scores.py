@@ -64,7 +64,6 @@ class Merge:
         self.max_total = a.max_total + sum(m.points for m in self.manual.values())
         self.lines: list[str] = []
         self._marks: dict[str, dict[str, Score | None]] = {}
-        self._merged: dict[str, SubmissionResult] = {}
         if self.manual:
             ids = [r.submission for r in batch.results]
             codes = manual_codes.issue(batch.out, a.id, ids)
@@ -82,12 +81,9 @@ class Merge:
         marks = self._marks.get(result.submission)
         if marks is None:
             return result
-        if result.submission not in self._merged:
-            tests = [TestResult(q, MANUAL_TEST, MANUAL_TEST, mark.points, self.manual[q].points,
-                                mark.comment, "visible") for q, mark in marks.items() if mark]
-            self._merged[result.submission] = dataclasses.replace(
-                result, tests=[*result.tests, *tests])
-        return self._merged[result.submission]
+        tests = [TestResult(q, MANUAL_TEST, MANUAL_TEST, mark.points, self.manual[q].points,
+                            mark.comment, "visible") for q, mark in marks.items() if mark]
+        return dataclasses.replace(result, tests=[*result.tests, *tests])
 
     def context(self, ctx):
         """The feedback's context (report/feedback.py) with the manual questions."""

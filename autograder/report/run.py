@@ -16,11 +16,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from autograder.writing import write_atomic
 from autograder.hooks import BatchReports
-from autograder.report import (classreport, feedback, gradebook, guard, lateness,
-                               manual_export, manual_scores, regrade, roster, similarity)
+from autograder.report import (canvas, canvas_feedback, classreport, excused, feedback,
+                               gradebook, groups, guard, lateness, manual_export, manual_scores,
+                               penalties, regrade, roster, similarity)
+from autograder.report.accommodations import excused_ids
+
+if TYPE_CHECKING:  # annotations only: importing the engine's batch starts torch
+    from autograder.engine.batch import Batch
 
 
 @dataclass
@@ -28,21 +34,38 @@ class Prepared:
     roster: roster.Roster | None = None
     previous: dict[str, regrade.Tests] = field(default_factory=dict)
     due: datetime | None = None
+    policy: penalties.Terms | None = None
+    canvas_column: str | None = None
+    excused: frozenset[str] = frozenset()
+    groups: groups.Groups | None = None
     manual: manual_scores.Given | None = None
     anonymous: bool = True
     """Whether the export for grading by hand hides who each code is."""
 
 
 def prepare(out: Path, roster_path: Path | None = None, due: str | None = None,
-            manual: Path | None = None, assignment: str = "", anonymous: bool = True) -> Prepared:
+            policy: Path | None = None, assignment: str = "",
+            canvas_column: str | None = None, excused_path: Path | None = None,
+            groups_path: Path | None = None, manual: Path | None = None,
+            anonymous: bool = True) -> Prepared:
     """Raises roster.RosterError or ValueError (bad --due, a mistake in the
-    --manual-scores file: rubric.RubricError) with a message for the user."""
-    return Prepared(roster.read(roster_path) if roster_path else None,
-                    regrade.snapshot(out), lateness.parse_time(due) if due else None,
+    --policy file or its CSV files, a bad --canvas-column, --excused or
+    --groups, a mistake in the --manual-scores file: rubric.RubricError) with
+    a message for the user. The excused are --excused's and the
+    policy's accommodations' (excused for `assignment`), as one set."""
+    terms = penalties.prepare(policy) if policy else None
+    due_time = penalties.parse_due(due, terms) if due else None
+    excused_set = excused.read(excused_path) if excused_path else frozenset()
+    if terms:
+        excused_set |= {i.strip().casefold() for i in excused_ids(terms.accommodations, assignment)}
+    return Prepared(roster.read(roster_path) if roster_path else None, regrade.snapshot(out),
+                    due_time or (terms and terms.course.due(assignment)), terms,
+                    canvas.check_column(canvas_column) if canvas_column else None,
+                    frozenset(excused_set), groups.read(groups_path) if groups_path else None,
                     manual_scores.prepare(manual, assignment, out) if manual else None, anonymous)
 
 
-def write_all(batch, submissions: Path, prepared: Prepared,
+def write_all(batch: Batch, submissions: Path, prepared: Prepared,
               extra: Sequence[BatchReports] = ()) -> list[str]:
     """Every report, `extra` first (the assignment's own); one that fails (one
     student's feedback, one export) is reported in the lines returned and the
@@ -62,14 +85,20 @@ def write_all(batch, submissions: Path, prepared: Prepared,
     timings = _timings(batch, prepared.due, lines)
     ctx = manual.context(feedback.Context(a.config.title, a.questions,
                                           {q: a.config.max_points(q) for q in a.questions}))
-    for r in batch.results:
-        _attempt(lines, f"the feedback of {r.submission}", feedback.write,
-                 out, manual.result(r), ctx, lateness.status_line(timings[r.submission]))
     students = prepared.roster.students if prepared.roster else None
-    rows, found = _rows(batch.results, students, timings)
-    rows = manual.rows(rows)
-    lines += found
-    late = sorted(sid for sid, t in timings.items() if t.late)
+    credited, found = groups.credit(batch.results, prepared.groups)
+    rows, matched = _rows(credited, students, timings)
+    rows = manual.rows(rows)  # before the policy: a late penalty is on the whole score
+    lines += found + matched
+    rows, policy = _attempt(lines, "the course policy", penalties.apply, rows, a.id,
+                            prepared.due, prepared.policy) or penalties.failed(rows)
+    for r in batch.results:
+        _attempt(lines, f"the feedback of {r.submission}", feedback.write, out, manual.result(r),
+                 ctx, penalties.status(rows, r, timings[r.submission], manual.max_total,
+                                       prepared.policy))
+    lines += _attempt(lines, canvas_feedback.NAME, canvas_feedback.write, out, batch.results) or []
+    lines += policy.lines
+    late = penalties.late(rows, timings)
     if late:
         lines.append(f"late: {len(late)} submissions after the due date: "
                      + ", ".join(late[:10]) + (" ..." if len(late) > 10 else ""))
@@ -78,10 +107,10 @@ def write_all(batch, submissions: Path, prepared: Prepared,
                         "folder or .zip per student there")
     _attempt(lines, "gradebook.csv", lambda: write_atomic(
         out / "gradebook.csv", gradebook.gradebook_csv(rows, manual.max_total)))
-    column = (prepared.roster and prepared.roster.assignment_column(a.id, a.config.title)) \
-        or a.config.title
-    _attempt(lines, "canvas.csv", lambda: write_atomic(
-        out / "canvas.csv", gradebook.canvas_csv(rows, column, manual.max_total)))
+    canvas_lines = _attempt(lines, "canvas.csv", canvas.write, out / "canvas.csv", rows, a,
+                            prepared, manual.max_total) or []
+    lines, sections = lines + canvas_lines, sections + canvas.section(canvas_lines)
+    lines += _attempt(lines, "the late-day ledger", policy.write_ledger) or []
     _attempt(lines, "report.html", classreport.write, out / "report.html", batch, sections)
     lines += [f"feedback for students: {out}/<submission>/feedback.md and feedback.html",
               f"gradebook: {out / 'gradebook.csv'} (status per student), "
@@ -102,7 +131,7 @@ def _attempt(lines: list[str], what: str, write, *args):
     return done
 
 
-def _timings(batch, due: datetime | None, lines: list[str]) -> dict[str, lateness.Timing]:
+def _timings(batch: Batch, due: datetime | None, lines: list[str]) -> dict[str, lateness.Timing]:
     """Each submission's timing; one that cannot be read is unknown (and said)."""
     paths = {e.id: e.path for e in batch.entries}  # as grading found them
     timings, unknown = {}, []
@@ -154,7 +183,7 @@ def _rows(results, students, timings) -> tuple[list[gradebook.Row], list[str]]:
     return rows, lines
 
 
-def _similarity(batch) -> list[str]:
+def _similarity(batch: Batch) -> list[str]:
     path = batch.out / "similarity.html"
     if len(batch.results) < 2:
         path.unlink(missing_ok=True)  # never leave a page that belongs to another run
@@ -162,7 +191,7 @@ def _similarity(batch) -> list[str]:
     return [similarity.write(path, batch)]
 
 
-def _regrade(batch, previous) -> list[str]:
+def _regrade(batch: Batch, previous) -> list[str]:
     path = batch.out / "regrade.md"
     if not previous:
         path.unlink(missing_ok=True)  # never leave a diff that belongs to another run
