@@ -95,6 +95,14 @@ def main(argv: list[str] | None = None) -> int:
                             "late days with their ledger, extensions and excused students; "
                             "gradebook.csv shows raw score, penalty and final score, canvas.csv "
                             "the final score (see README.md)")
+    grade.add_argument("--manual-scores", type=Path, default=None, metavar="FILE",
+                       help="the rubric-scores CSV (code, question, points, comment) a grader "
+                            "filled from DIR/manual/rubric_scores.csv: merged into "
+                            "gradebook.csv, canvas.csv and the feedback (see docs/exam.md)")
+    grade.add_argument("--no-anonymous", action="store_true",
+                       help="the export for grading by hand (DIR/manual/, written for "
+                            "assignments with manual questions) shows each code's submission "
+                            "and submitters")
     grade.add_argument("--scheduler", default=None, metavar="ADDRESS",
                        help="grade on the Dask cluster whose scheduler is at ADDRESS "
                             "(tcp://host:8786, or tls://... with Dask's TLS configuration); "
@@ -186,7 +194,8 @@ def main(argv: list[str] | None = None) -> int:
                  jobs=args.jobs, quiet=args.quiet, limits=tuple(args.limit), roster=args.roster,
                  due=args.due, scheduler=args.scheduler, resume=args.resume,
                  allow_unsafe=args.unsafe_no_sandbox, policy=args.policy,
-                 canvas_column=args.canvas_column, groups=args.groups, excused=args.excused)
+                 canvas_column=args.canvas_column, groups=args.groups, excused=args.excused,
+                 manual_scores=args.manual_scores, anonymous=not args.no_anonymous)
 
 
 MAX_BENCH = 100_000

@@ -8,9 +8,9 @@
 
 The Gradescope entry (gradescope/run.py) and `bench` run stage 1 only. What
 must stay true: a failure of stage 2 never touches what stage 1 wrote; the
-roster, --due, --policy and --limit are read before stage 1, so a bad one
-costs no grading time; only the user's mistakes end in `error: ...` and
-status 2 (a bug of the grader's shows its traceback).
+roster, --due, --policy, --limit and --manual-scores are read before
+stage 1, so a bad one costs no grading time; only the user's mistakes end
+in `error: ...` and status 2 (a bug of the grader's shows its traceback).
 """
 from __future__ import annotations
 
@@ -31,12 +31,15 @@ def main(*, submissions: Path, assignment: str, out: Path, jobs: int | None = No
          due: str | None = None, scheduler: str | None = None, resume: bool = False,
          allow_unsafe: bool = False, policy: Path | None = None,
          canvas_column: str | None = None, groups: Path | None = None,
-         excused: Path | None = None) -> int:
+         excused: Path | None = None,
+         manual_scores: Path | None = None, anonymous: bool = True) -> int:
     """Grade, then report; 0 when it could grade, 2 with a message when it cannot,
     1 when it graded but could not write all it graded (a full disk: the table
     says what is missing), NEEDS_REGRADE when hidden tests raised on the
     grader's side (points withheld). `limits`: NAME=VALUE overrides of the
-    grading config's limits; `policy`: the course policy file (report/penalties.py)."""
+    grading config's limits; `policy`: the course policy file (report/penalties.py);
+    `manual_scores`: a rubric-scores file to merge (report/manual_scores.py);
+    `anonymous`: whether the export for grading by hand hides who each code is."""
     from autograder.cluster import ClusterError  # the exception only: no Dask import
     from autograder.engine import summary
     from autograder.engine.config import ConfigError
@@ -52,8 +55,9 @@ def main(*, submissions: Path, assignment: str, out: Path, jobs: int | None = No
         return _refuse(str(exc))
     try:
         prepared = report_run.prepare(out, roster, due, policy, assignment,
-                                      canvas_column, excused, groups)
-    except (RosterError, ValueError) as exc:
+                                      canvas_column, excused, groups,
+                                      manual_scores, anonymous)
+    except (RosterError, ValueError, ConfigError) as exc:
         return _refuse(str(exc))
     try:
         # checked here, not on a cluster's client, which may have no sandbox: build checks too

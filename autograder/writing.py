@@ -95,3 +95,12 @@ def csv_text(rows: Iterable[Iterable]) -> str:
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerows([spreadsheet_cell(cell) for cell in row] for row in rows)
     return buf.getvalue()
+
+
+def spreadsheet_value(cell: str) -> str:
+    """The text spreadsheet_cell made `cell` from (its leading apostrophe
+    dropped): how a CSV the package wrote, or a spreadsheet saved, is read back."""
+    if cell.startswith("'") and cell[1:].startswith(FORMULA_START) \
+            and not NUMBER.fullmatch(cell[1:]):
+        return cell[1:]
+    return cell

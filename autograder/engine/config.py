@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import math
+import re
 import tomllib
 from dataclasses import dataclass, field
 
@@ -82,6 +83,24 @@ class TestPoints:
 
 
 @dataclass(frozen=True)
+class ManualQuestion:
+    """A question graded by hand ([manual.<id>] of the grading config): its
+    answer is the notebook's cells after the Markdown cell that holds
+    `<!-- free response: <id> -->`; a grader's rubric score (0 to `points`)
+    is merged into the gradebooks and the feedback, never into grades.csv."""
+    points: float
+    numbers: tuple[str, ...] = ()
+    """Autograded questions whose per-student numbers (an exam's variants)
+    the grader needs beside the answer; only those are shown."""
+
+
+MANUAL_ID = re.compile(r"[\w.-]+")
+"""What a manual question's id may be: what the free-response marker reads."""
+MAX_MANUAL_POINTS = 1000.0
+"""More points than this for one question is a typo."""
+
+
+@dataclass(frozen=True)
 class Config:
     assignment: str
     title: str
@@ -96,6 +115,9 @@ class Config:
     """question id -> test function name -> points and visibility, in order."""
     exam: dict = field(default_factory=dict)
     """The [exam] table (per-student variants, identity fields); {} for homework."""
+    manual: dict[str, ManualQuestion] = field(default_factory=dict)
+    """question id -> a question graded by hand ([manual.<id>]), in order;
+    not among `questions`, which are the autograded ones (grades.csv's)."""
 
     @property
     def questions(self) -> list[str]:
@@ -123,6 +145,8 @@ def load(assignment: str) -> Config:
         raise ConfigError(f"{path}: [limits] {exc}") from None
     tests = {q: {name: _points(path, q, name, v) for name, v in cases.items()}
              for q, cases in raw.get("tests", {}).items()}
+    exam = raw.get("exam", {})
+    manual = _manual(path, raw.get("manual", {}), tests, exam)
     return Config(
         assignment=assignment,
         title=meta.get("title", assignment),
@@ -131,8 +155,43 @@ def load(assignment: str) -> Config:
         limits=Limits(**limits),
         seed=int(meta.get("seed", 0)),
         tests=tests,
-        exam=raw.get("exam", {}),
+        exam=exam,
+        manual=manual,
     )
+
+
+def _manual(path, table, tests: dict, exam: dict) -> dict[str, ManualQuestion]:
+    """The [manual] table: `<id> = points` or `[manual.<id>]` with points
+    (and numbers); an exam's free_response ids must all be among them."""
+    if not isinstance(table, dict):
+        raise ConfigError(f"{path}: [manual] must be a table of questions")
+    found = {}
+    for q, value in table.items():
+        where = f"{path}: [manual.{q}]"
+        if not MANUAL_ID.fullmatch(q):
+            raise ConfigError(f"{where}: a manual question's id is letters, digits, _ . - only "
+                              "(as in the notebook's <!-- free response: ID --> marker)")
+        if q in tests:
+            raise ConfigError(f"{where}: {q!r} is also an autograded question ([tests.{q}])")
+        value = value if isinstance(value, dict) else {"points": value}
+        unknown = sorted(set(value) - {"points", "numbers"})
+        if unknown:
+            raise ConfigError(f"{where}: unknown keys {unknown}; known: points, numbers")
+        points = value.get("points")
+        if isinstance(points, bool) or not isinstance(points, (int, float)) \
+                or not 0 < points <= MAX_MANUAL_POINTS:
+            raise ConfigError(f"{where}: points must be a number above 0 and at most "
+                              f"{MAX_MANUAL_POINTS:g}, got {points!r}")
+        numbers = value.get("numbers", [])
+        if not isinstance(numbers, list) or any(n not in tests for n in numbers):
+            raise ConfigError(f"{where}: numbers must list autograded questions "
+                              f"([tests.<id>]), got {numbers!r}")
+        found[q] = ManualQuestion(float(points), tuple(numbers))
+    undeclared = [q for q in exam.get("free_response", []) if q not in found]
+    if undeclared:
+        raise ConfigError(f"{path}: the free-response questions {undeclared} of [exam] have "
+                          "no points: declare each as [manual.<id>] with points = N")
+    return found
 
 
 def _points(path, question, name, value) -> TestPoints:

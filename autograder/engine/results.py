@@ -19,7 +19,7 @@ fifty, the last saying that more were left out)."""
 OUTPUT_NAMES = ("grades.csv", "gradebook.csv", "canvas.csv", "report.html", "regrade.md",
                 "similarity.html", "free_responses.html", "free_responses.pdf",
                 "variant_difficulty.csv", "variant_difficulty.html", "identity_flags.csv",
-                "feedback_for_canvas.zip")
+                "feedback_for_canvas.zip", "manual", "manual_key.csv", ".manual_secret")
 """Every file `grade` writes at the top of DIR, beside one folder per
 submission: no submission id takes one of these names, in any case."""
 

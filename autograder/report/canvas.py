@@ -98,14 +98,17 @@ def target(roster: Roster | None, assignment_id: str, title: str, max_total: flo
     return Target(column, points if points != max_total else None, lines)
 
 
-def write(path: Path, rows: list[gradebook.Row], assignment, prepared) -> list[str]:
+def write(path: Path, rows: list[gradebook.Row], assignment, prepared,
+          max_total: float | None = None) -> list[str]:
     """canvas.csv, and the lines to print: the column's, then who is blank or
     excused and why. `prepared`: report/run.py's Prepared (roster, the
-    --canvas-column text, the excused identifiers)."""
+    --canvas-column text, the excused identifiers); `max_total`: the points
+    possible when not the assignment's autograded ones (with manual scores)."""
     excused = frozenset(prepared.excused)
-    t = target(prepared.roster, assignment.id, assignment.config.title, assignment.max_total,
+    max_total = assignment.max_total if max_total is None else max_total
+    t = target(prepared.roster, assignment.id, assignment.config.title, max_total,
                prepared.canvas_column)
-    write_atomic(path, gradebook.canvas_csv(rows, t.column, assignment.max_total,
+    write_atomic(path, gradebook.canvas_csv(rows, t.column, max_total,
                                             t.points_possible, excused))
     return [*t.lines, *_not_graded(rows, excused), *_excused(rows, excused),
             *_anonymous(rows)]

@@ -11,7 +11,10 @@ leaves the score blank until the regrade), or excused (--policy: no score); a
 submission no roster row claims is listed with on_roster "no", and the note
 says why when the match was unclear. With --policy, total stays the raw
 score and late_days, penalty, final and policy (how, for the instructor) say
-what the course policy made of it (report/penalties.py).
+what the course policy made of it (report/penalties.py). With
+rubric scores merged (report/manual_scores.py), total includes the points
+graded by hand, and a row with a manual question not graded yet is "not yet
+graded" (the note names the questions; canvas.csv leaves its score blank).
 
 DIR/canvas.csv: Canvas's gradebook import format (Student, ID, SIS User ID,
 SIS Login ID, Section, then one column for this assignment and a "Points
@@ -22,7 +25,7 @@ id of a Canvas download, the sid and e-mail of a Gradescope submitter, else
 the submission id (as SIS Login ID). The score column is chosen by
 report/canvas.py. Missing students, entries that were not graded (not a
 notebook, unreadable: the reason is gradebook.csv's note) and scores waiting
-for a regrade get an empty cell, which Canvas leaves ungraded, never a 0;
+for a regrade or a manual score get an empty cell, which Canvas leaves ungraded, never a 0;
 excused students get EX. Scores are out of the Canvas assignment's points
 possible when it differs from the assignment's (scaled).
 
@@ -63,6 +66,8 @@ class Row:
     """Why matching the roster left this row or submission unmatched (roster.Matching)."""
     outcome: Outcome | None = None
     """What the course policy made of it (report/penalties.py); None without --policy."""
+    pending: tuple[str, ...] = ()
+    """The manual questions of its submission without a grader's score yet."""
 
     @property
     def status(self) -> str:
@@ -74,6 +79,8 @@ class Row:
             return "not graded"
         if self.result.needs_regrade:
             return "needs regrade"
+        if self.pending:
+            return "not yet graded"
         if self.outcome is not None:  # late against the student's own due date
             return "late" if self.outcome.late else "graded"
         return "late" if self.timing and self.timing.late else "graded"
@@ -105,6 +112,8 @@ class Row:
             return r.error
         if r.needs_regrade:
             return "points withheld: " + withheld(r)
+        if self.pending:
+            return "not yet graded by hand: " + ", ".join(self.pending)
         if r.notes:
             return r.notes[0]
         group = roster.members(r)
@@ -185,9 +194,10 @@ def in_canvas(row: Row) -> bool:
 
 def scored(row: Row) -> bool:
     """Whether the row has a score for Canvas: graded, not waiting for a regrade
-    (points withheld), not an entry that could not be graded (its 0 is no score)."""
+    (points withheld) or for a manual score, not an entry that could not be
+    graded (its 0 is no score)."""
     r = row.result
-    return r is not None and not r.error and not r.needs_regrade
+    return r is not None and not r.error and not r.needs_regrade and not row.pending
 
 
 def excused_row(row: Row, excused) -> bool:

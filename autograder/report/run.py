@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING
 from autograder.writing import write_atomic
 from autograder.hooks import BatchReports
 from autograder.report import (canvas, canvas_feedback, classreport, excused, feedback,
-                               gradebook, groups, guard, lateness, penalties, regrade, roster,
-                               similarity)
+                               gradebook, groups, guard, lateness, manual_export, manual_scores,
+                               penalties, regrade, roster, similarity)
 from autograder.report.accommodations import excused_ids
 
 if TYPE_CHECKING:  # annotations only: importing the engine's batch starts torch
@@ -38,15 +38,20 @@ class Prepared:
     canvas_column: str | None = None
     excused: frozenset[str] = frozenset()
     groups: groups.Groups | None = None
+    manual: manual_scores.Given | None = None
+    anonymous: bool = True
+    """Whether the export for grading by hand hides who each code is."""
 
 
 def prepare(out: Path, roster_path: Path | None = None, due: str | None = None,
             policy: Path | None = None, assignment: str = "",
             canvas_column: str | None = None, excused_path: Path | None = None,
-            groups_path: Path | None = None) -> Prepared:
+            groups_path: Path | None = None, manual: Path | None = None,
+            anonymous: bool = True) -> Prepared:
     """Raises roster.RosterError or ValueError (bad --due, a mistake in the
     --policy file or its CSV files, a bad --canvas-column, --excused or
-    --groups) with a message for the user. The excused are --excused's and the
+    --groups, a mistake in the --manual-scores file: rubric.RubricError) with
+    a message for the user. The excused are --excused's and the
     policy's accommodations' (excused for `assignment`), as one set."""
     terms = penalties.prepare(policy) if policy else None
     due_time = penalties.parse_due(due, terms) if due else None
@@ -56,7 +61,8 @@ def prepare(out: Path, roster_path: Path | None = None, due: str | None = None,
     return Prepared(roster.read(roster_path) if roster_path else None, regrade.snapshot(out),
                     due_time or (terms and terms.course.due(assignment)), terms,
                     canvas.check_column(canvas_column) if canvas_column else None,
-                    frozenset(excused_set), groups.read(groups_path) if groups_path else None)
+                    frozenset(excused_set), groups.read(groups_path) if groups_path else None,
+                    manual_scores.prepare(manual, assignment, out) if manual else None, anonymous)
 
 
 def write_all(batch: Batch, submissions: Path, prepared: Prepared,
@@ -71,18 +77,25 @@ def write_all(batch: Batch, submissions: Path, prepared: Prepared,
         lines += _attempt(lines, f"the {a.id} reports", reports.write, batch) or []
         sections += _attempt(lines, f"the {a.id} part of report.html",
                              reports.class_report_section, batch) or []
+    lines += _attempt(lines, "the export for grading by hand", manual_export.write, batch,
+                      prepared.anonymous) or []
+    manual = _attempt(lines, "the rubric scores", manual_scores.Merge, batch,
+                      prepared.manual) or manual_scores.Merge(batch, None)
+    lines += manual.lines
     timings = _timings(batch, prepared.due, lines)
-    ctx = feedback.Context(a.config.title, a.questions,
-                           {q: a.config.max_points(q) for q in a.questions})
+    ctx = manual.context(feedback.Context(a.config.title, a.questions,
+                                          {q: a.config.max_points(q) for q in a.questions}))
     students = prepared.roster.students if prepared.roster else None
     credited, found = groups.credit(batch.results, prepared.groups)
     rows, matched = _rows(credited, students, timings)
+    rows = manual.rows(rows)  # before the policy: a late penalty is on the whole score
     lines += found + matched
     rows, policy = _attempt(lines, "the course policy", penalties.apply, rows, a.id,
                             prepared.due, prepared.policy) or penalties.failed(rows)
     for r in batch.results:
-        _attempt(lines, f"the feedback of {r.submission}", feedback.write, out, r, ctx,
-                 penalties.status(rows, r, timings[r.submission], a.max_total, prepared.policy))
+        _attempt(lines, f"the feedback of {r.submission}", feedback.write, out, manual.result(r),
+                 ctx, penalties.status(rows, r, timings[r.submission], manual.max_total,
+                                       prepared.policy))
     lines += _attempt(lines, canvas_feedback.NAME, canvas_feedback.write, out, batch.results) or []
     lines += policy.lines
     late = penalties.late(rows, timings)
@@ -93,9 +106,9 @@ def write_all(batch: Batch, submissions: Path, prepared: Prepared,
         lines.insert(0, f"warning: no submissions found in {submissions}; put one .ipynb, "
                         "folder or .zip per student there")
     _attempt(lines, "gradebook.csv", lambda: write_atomic(
-        out / "gradebook.csv", gradebook.gradebook_csv(rows, a.max_total)))
+        out / "gradebook.csv", gradebook.gradebook_csv(rows, manual.max_total)))
     canvas_lines = _attempt(lines, "canvas.csv", canvas.write, out / "canvas.csv", rows, a,
-                            prepared) or []
+                            prepared, manual.max_total) or []
     lines, sections = lines + canvas_lines, sections + canvas.section(canvas_lines)
     lines += _attempt(lines, "the late-day ledger", policy.write_ledger) or []
     _attempt(lines, "report.html", classreport.write, out / "report.html", batch, sections)
