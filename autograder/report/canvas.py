@@ -106,6 +106,7 @@ def write(path: Path, rows: list[gradebook.Row], assignment, prepared,
     possible when not the assignment's autograded ones (with manual scores)."""
     excused = frozenset(prepared.excused)
     max_total = assignment.max_total if max_total is None else max_total
+    max_total = _out_of(prepared, assignment, max_total)
     t = target(prepared.roster, assignment.id, assignment.config.title, max_total,
                prepared.canvas_column)
     write_atomic(path, gradebook.canvas_csv(rows, t.column, max_total,
@@ -129,6 +130,19 @@ def _listing(roster: Roster) -> str:
         return "it has no assignment columns: is it Canvas's gradebook export?"
     more = f" and {len(columns) - SHOWN} more" if len(columns) > SHOWN else ""
     return "its assignment columns: " + "; ".join(repr(c) for c in columns[:SHOWN]) + more
+
+
+def _out_of(prepared, assignment, max_total: float) -> float:
+    """What canvas.csv's scores are out of. Before the points graded by hand are
+    merged, a Canvas column worth more than the autograded points holds the whole
+    assignment: the autograded points are then out of the whole (21 of 28), never
+    scaled up as if they were all of it (21 -> 28 before any free response is read)."""
+    whole = assignment.max_total + sum(m.points for m in assignment.config.manual.values())
+    if max_total >= whole:
+        return max_total
+    t = target(prepared.roster, assignment.id, assignment.config.title, max_total,
+               prepared.canvas_column)
+    return whole if t.points_possible is not None else max_total
 
 
 def _not_graded(rows: list[gradebook.Row], excused) -> list[str]:

@@ -137,6 +137,30 @@ def test_without_scores_the_gradebooks_stay_autograded(graded, tmp_path):
     assert "autograded points only" in lines and "--manual-scores FILE" in lines
 
 
+@pytest.mark.parametrize("possible, expected", [
+    ("28", AUTOGRADED),  # the Canvas column is the whole exam: 21 of 28 until merged
+    ("21", AUTOGRADED),  # the column is the autograded part alone
+    ("100", {s: round(t * 100 / 28, 2) for s, t in AUTOGRADED.items()}),
+])
+def test_before_the_merge_canvas_scores_are_never_scaled_up_to_the_whole(
+        graded, tmp_path, possible, expected):
+    """Scaling 21 autograded points to a 28-point column would give full marks
+    before any free response was read."""
+    out = tmp_path / "out"
+    roster = tmp_path / "roster.csv"
+    sis = {sid: "s1005" if sid == "123456" else sid for sid in AUTOGRADED}  # the export's sid
+    roster.write_text("Student,ID,SIS User ID,SIS Login ID,Section,Midterm (777)\n"
+                      f"    Points Possible,,,,,{possible}\n"
+                      + "".join(f"Student {sid},{9000 + i},{sid},,A,\n"
+                                for i, sid in enumerate(sis.values())))
+    prepared = report_run.prepare(out, roster_path=roster, assignment="exam_midterm",
+                                  canvas_column="Midterm (777)")
+    pipeline.report_stage(into(graded, out), DEMO, prepared)
+    canvas = list(csv.reader(io.StringIO((out / "canvas.csv").read_text())))
+    assert canvas[0][-1] == "Midterm (777)"
+    assert {row[2]: float(row[-1]) for row in canvas[2:]} == {sis[s]: t for s, t in expected.items()}
+
+
 def test_no_anonymous_shows_who_each_code_is(graded, tmp_path):
     out = tmp_path / "out"
     report(into(graded, out), anonymous=False)
