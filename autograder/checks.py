@@ -237,8 +237,13 @@ def expect_raises(exc_type: type, what: str):
 
 
 def _scalar(x) -> str:
-    """A number as Python writes it (0.25, -inf), not numpy's repr (np.float64(0.25))."""
-    return repr(complex(x)) if np.iscomplexobj(x) else repr(float(x))
+    """A number as Python writes it (0.25, -inf), not numpy's repr (np.float64(0.25)),
+    to six significant digits: a float32 result differs in its last bits from one
+    CPU to another (vector kernels sum in other orders), and a message must read
+    the same on every machine."""
+    if np.iscomplexobj(x):
+        return repr(complex(f"{complex(x).real:.6g}{complex(x).imag:+.6g}j"))
+    return repr(float(f"{float(x):.6g}"))
 
 
 def _plain_equal(a, e) -> bool:

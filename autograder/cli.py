@@ -3,10 +3,12 @@ the module that does the work."""
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from pathlib import Path
 
 from autograder import registry
+from autograder.grade import MAX_JOBS, UsageError, parse_number
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -46,7 +48,8 @@ def main(argv: list[str] | None = None) -> int:
         description="Grade every entry of SUBMISSIONS (.ipynb, folder or .zip), writing "
                     "DIR/grades.csv and DIR/<submission id>/results.json, the students' "
                     "feedback DIR/<submission id>/feedback.md and .html, the gradebooks "
-                    "DIR/gradebook.csv and DIR/canvas.csv, the class report DIR/report.html, "
+                    "DIR/gradebook.csv and DIR/canvas.csv (and DIR/feedback_for_canvas.zip for a "
+                    "Canvas download), the class report DIR/report.html, "
                     "DIR/similarity.html (pairs of unusually alike answers, to look at) "
                     "and, when DIR held an earlier run, DIR/regrade.md (whose scores changed "
                     "and why).",
@@ -61,7 +64,7 @@ def main(argv: list[str] | None = None) -> int:
     grade.add_argument("--out", required=True, type=Path, metavar="DIR",
                        help="where results and reports go; grading into the folder of an "
                             "earlier run writes DIR/regrade.md")
-    grade.add_argument("--jobs", type=int, default=None,
+    grade.add_argument("--jobs", type=_whole(), default=None,
                        help="submissions graded in parallel (default: one per core)")
     grade.add_argument("--quiet", action="store_true", help="no progress and no table")
     grade.add_argument("--limit", action="append", default=[], metavar="NAME=VALUE",
@@ -69,13 +72,37 @@ def main(argv: list[str] | None = None) -> int:
     grade.add_argument("--roster", type=Path, default=None, metavar="FILE",
                        help="CSV of the class (a Canvas gradebook export works): the "
                             "gradebook then lists every student, missing ones as missing")
+    grade.add_argument("--canvas-column", default=None, metavar='"TITLE (ID)"',
+                       help="the Canvas gradebook column canvas.csv fills, as its header reads "
+                            "in a gradebook export (default: the roster's column of this "
+                            "assignment; without one, canvas.csv makes a new assignment)")
+    grade.add_argument("--groups", type=Path, default=None, metavar="FILE",
+                       help="Canvas's export of the group set (CSV: group_name, "
+                            "canvas_user_id ...): a group's submission counts for each member")
+    grade.add_argument("--excused", type=Path, default=None, metavar="FILE",
+                       help="students canvas.csv marks excused (EX): one id a line (Canvas "
+                            "user id, SIS id, login or submission id)")
     grade.add_argument("--unsafe-no-sandbox", action="store_true",
                        help="grade even where no sandbox works (student code then runs with "
                             "your permissions and network); without it grading is refused "
                             "there, with a message saying what to enable")
     grade.add_argument("--due", default=None, metavar="DATETIME",
                        help="due date, e.g. 2026-03-01T23:59 (local time) or with +01:00; "
-                            "later submissions show as late (default: Gradescope's due date)")
+                            "later submissions show as late (default: the --policy file's, else "
+                            "Gradescope's due date)")
+    grade.add_argument("--policy", type=Path, default=None, metavar="FILE",
+                       help="the course policy (TOML): due dates, grace, late penalties, "
+                            "late days with their ledger, extensions and excused students; "
+                            "gradebook.csv shows raw score, penalty and final score, canvas.csv "
+                            "the final score (see README.md)")
+    grade.add_argument("--manual-scores", type=Path, default=None, metavar="FILE",
+                       help="the rubric-scores CSV (code, question, points, comment) a grader "
+                            "filled from DIR/manual/rubric_scores.csv: merged into "
+                            "gradebook.csv, canvas.csv and the feedback (see docs/exam.md)")
+    grade.add_argument("--no-anonymous", action="store_true",
+                       help="the export for grading by hand (DIR/manual/, written for "
+                            "assignments with manual questions) shows each code's submission "
+                            "and submitters")
     grade.add_argument("--scheduler", default=None, metavar="ADDRESS",
                        help="grade on the Dask cluster whose scheduler is at ADDRESS "
                             "(tcp://host:8786, or tls://... with Dask's TLS configuration); "
@@ -93,7 +120,7 @@ def main(argv: list[str] | None = None) -> int:
                     "a cascade or a corpus variant that is not as declared.",
         epilog="example: python -m autograder audit hw1_attention")
     audit.add_argument("id", metavar="ID", help=f"one of: {', '.join(registry.ids())}")
-    audit.add_argument("--jobs", type=int, default=None, metavar="N",
+    audit.add_argument("--jobs", type=_whole(1, MAX_JOBS), default=None, metavar="N",
                        help="mutants graded in parallel (default: one per core)")
     audit.add_argument("--html", type=Path, default=None, metavar="FILE",
                        help="where to write the page (default: build/audit/ID.html)")
@@ -118,12 +145,14 @@ def main(argv: list[str] | None = None) -> int:
                     "ratio and peak memory. A benchmark: it never fails on a slow machine.")
     bench.add_argument("--assignment", action="append", default=[], metavar="ID",
                        help="repeatable (default: every assignment with a master notebook)")
-    bench.add_argument("-n", type=int, default=50, help="submissions for our grader")
-    bench.add_argument("--otter-n", type=int, default=10, help="submissions for `otter run`")
+    bench.add_argument("-n", type=_whole(1, MAX_BENCH), default=50,
+                       help="submissions for our grader")
+    bench.add_argument("--otter-n", type=_whole(0, MAX_BENCH), default=10,
+                       help="submissions for `otter run`")
     bench.add_argument("--skip-otter", action="store_true", help="time our grader only")
-    bench.add_argument("--jobs", type=int, default=None,
+    bench.add_argument("--jobs", type=_whole(1, MAX_JOBS), default=None,
                        help="submissions graded in parallel (default: one per core)")
-    bench.add_argument("--seed", type=int, default=0, help="seed of the generated submissions")
+    bench.add_argument("--seed", type=_whole(), default=0, help="seed of the generated submissions")
     bench.add_argument("--keep", type=Path, default=None, metavar="DIR",
                        help="keep the generated submissions and results in DIR")
     bench.add_argument("--dask", type=_sizes, default=None, metavar="K,...",
@@ -164,7 +193,31 @@ def main(argv: list[str] | None = None) -> int:
     return grade(submissions=args.submissions, assignment=args.assignment, out=args.out,
                  jobs=args.jobs, quiet=args.quiet, limits=tuple(args.limit), roster=args.roster,
                  due=args.due, scheduler=args.scheduler, resume=args.resume,
-                 allow_unsafe=args.unsafe_no_sandbox)
+                 allow_unsafe=args.unsafe_no_sandbox, policy=args.policy,
+                 canvas_column=args.canvas_column, groups=args.groups, excused=args.excused,
+                 manual_scores=args.manual_scores, anonymous=not args.no_anonymous)
+
+
+MAX_BENCH = 100_000
+"""More generated submissions than a benchmark needs."""
+
+
+def _whole(low: int | None = None, high: int | None = None):
+    """An argparse type: a whole number, also written as 1e3, from `low` to `high`."""
+    def parse(text: str) -> int:
+        try:
+            value = parse_number(text)
+        except UsageError:
+            value = math.nan
+        if isinstance(value, float) and not (math.isfinite(value) and value.is_integer()):
+            raise argparse.ArgumentTypeError(
+                f"expected a whole number (such as 4 or 1e3), got {text!r}")
+        value = int(value)
+        if (low is not None and value < low) or (high is not None and value > high):
+            raise argparse.ArgumentTypeError(f"expected a whole number from {low} to {high}, "
+                                             f"got {text!r}")
+        return value
+    return parse
 
 
 def _sizes(text: str) -> list[int]:

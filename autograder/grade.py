@@ -8,29 +8,40 @@
 
 The Gradescope entry (gradescope/run.py) and `bench` run stage 1 only. What
 must stay true: a failure of stage 2 never touches what stage 1 wrote; the
-roster and --due are read, and the assignment's own reports loaded, before
-stage 1, so a bad one costs no grading time; stage 1 gives no submission the
-name of a file stage 2 writes (report_run.reserved_names).
+roster, --due, --policy, --limit and --manual-scores are read, and the
+assignment's own reports loaded, before stage 1, so a bad one costs no
+grading time; stage 1 gives no submission the name of a file stage 2 writes
+(report_run.reserved_names); only the user's mistakes end in `error: ...`
+and status 2 (a bug of the grader's shows its traceback).
 """
 from __future__ import annotations
 
+import re
 import sys
 import traceback
-from dataclasses import fields
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from autograder import hooks, registry
+
+if TYPE_CHECKING:  # annotations only: importing the engine's batch starts torch
+    from autograder.engine.batch import Batch
 
 
 def main(*, submissions: Path, assignment: str, out: Path, jobs: int | None = None,
          quiet: bool = False, limits: tuple[str, ...] = (), roster: Path | None = None,
          due: str | None = None, scheduler: str | None = None, resume: bool = False,
-         allow_unsafe: bool = False) -> int:
+         allow_unsafe: bool = False, policy: Path | None = None,
+         canvas_column: str | None = None, groups: Path | None = None,
+         excused: Path | None = None,
+         manual_scores: Path | None = None, anonymous: bool = True) -> int:
     """Grade, then report; 0 when it could grade, 2 with a message when it cannot,
     1 when it graded but could not write all it graded (a full disk: the table
     says what is missing), NEEDS_REGRADE when hidden tests raised on the
     grader's side (points withheld). `limits`: NAME=VALUE overrides of the
-    grading config's limits."""
+    grading config's limits; `policy`: the course policy file (report/penalties.py);
+    `manual_scores`: a rubric-scores file to merge (report/manual_scores.py);
+    `anonymous`: whether the export for grading by hand hides who each code is."""
     from autograder.cluster import ClusterError  # the exception only: no Dask import
     from autograder.engine import summary
     from autograder.engine.config import ConfigError
@@ -41,8 +52,14 @@ def main(*, submissions: Path, assignment: str, out: Path, jobs: int | None = No
     if problem:
         return _refuse(problem)
     try:
-        prepared = report_run.prepare(out, roster, due)
-    except (RosterError, ValueError) as exc:
+        parsed_limits = parse_limits(limits)
+    except UsageError as exc:
+        return _refuse(str(exc))
+    try:
+        prepared = report_run.prepare(out, roster, due, policy, assignment,
+                                      canvas_column, excused, groups,
+                                      manual_scores, anonymous)
+    except (RosterError, ValueError, ConfigError) as exc:
         return _refuse(str(exc))
     try:
         # checked here, not on a cluster's client, which may have no sandbox: build checks too
@@ -51,11 +68,11 @@ def main(*, submissions: Path, assignment: str, out: Path, jobs: int | None = No
             return _refuse(wrong)
         extra = assignment_reports(assignment)
         batch = grade_stage(assignment, submissions, out, jobs=jobs, quiet=quiet,
-                            limits=parse_limits(limits), scheduler=scheduler, resume=resume,
+                            limits=parsed_limits, scheduler=scheduler, resume=resume,
                             allow_unsafe=allow_unsafe,
                             reserved=report_run.reserved_names(assignment, extra))
-    except (ClusterError, ConfigError, SandboxUnavailable, TypeError, ValueError) as exc:
-        return _refuse(str(exc))
+    except (ClusterError, ConfigError, SandboxUnavailable) as exc:  # the user's to fix;
+        return _refuse(str(exc))  # any other exception is ours: its traceback, exit 1
     lines = report_stage(batch, prepared, extra)
     if not quiet:
         print(summary.table(batch, lines))
@@ -88,6 +105,14 @@ def hidden_tests_disagree(assignment: str) -> str | None:
 
 NEEDS_REGRADE = 3
 """grade's exit status when everyone was graded but some points are withheld."""
+MAX_JOBS = 1024
+"""More submissions graded at once than this is a typo (1e9), not a machine."""
+
+
+class UsageError(Exception):
+    """A mistake in the grade command's arguments; the message says what to do
+    (exit 2, no traceback). Only the parsing of arguments raises it, so that a
+    TypeError or ValueError of the grader's own is never mistaken for one."""
 
 
 def _refuse(problem: str) -> int:
@@ -96,7 +121,7 @@ def _refuse(problem: str) -> int:
 
 
 def grade_stage(assignment: str, submissions: Path, out: Path, *, jobs, quiet, limits,
-                scheduler, resume, allow_unsafe, reserved: tuple[str, ...] = ()):
+                scheduler, resume, allow_unsafe, reserved: tuple[str, ...] = ()) -> Batch:
     """Stage 1, locally or on a Dask cluster (Dask is imported only then): the Batch.
     `reserved`: the files stage 2 writes beside the submission folders."""
     if scheduler is None:
@@ -109,7 +134,8 @@ def grade_stage(assignment: str, submissions: Path, out: Path, *, jobs, quiet, l
                                progress=not quiet, limits=limits, reserved=reserved)
 
 
-def report_stage(batch, prepared, extra: list[hooks.BatchReports] | None = None) -> list[str]:
+def report_stage(batch: Batch, prepared,
+                 extra: list[hooks.BatchReports] | None = None) -> list[str]:
     """Stage 2: every report; the lines to print. grades.csv is written already,
     so a failure here is reported, not fatal. `extra`: the assignment's own
     reports as `main` loaded them before grading (None: loaded here)."""
@@ -144,8 +170,15 @@ def bad_options(submissions: Path, assignment: str, out: Path, jobs, scheduler, 
         return problem
     if out.exists() and not out.is_dir():
         return f"--out {out} is a file; give a folder (it is created if needed)"
+    if submissions.is_dir() and out.resolve().is_relative_to(submissions.resolve()):
+        where = "is the submissions folder" if out.resolve() == submissions.resolve() \
+            else f"is inside the submissions folder {submissions}"
+        return (f"--out {out} {where}: the next run would grade the grader's own files as "
+                "a student's; give a folder outside it (such as one beside it)")
     if jobs is not None and jobs < 1:
         return "--jobs must be 1 or more"
+    if jobs is not None and jobs > MAX_JOBS:
+        return f"--jobs {jobs} is more than {MAX_JOBS}: give about one per core"
     if resume and not scheduler:
         return "--resume needs --scheduler (it finishes an interrupted cluster run)"
     if scheduler and allow_unsafe:
@@ -157,20 +190,40 @@ def bad_options(submissions: Path, assignment: str, out: Path, jobs, scheduler, 
     return None
 
 
+NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+"""A number as written on a command line: 20, 2.5, .5, 1e3 (not nan, inf or 1_000)."""
+
+
+def parse_number(text: str) -> int | float:
+    """'20' -> 20, '2.5' -> 2.5, '1e3' -> 1000.0; UsageError for anything else."""
+    text = text.strip()
+    if not NUMBER.fullmatch(text):
+        raise UsageError(f"{text!r} is not a number (write it like 20, 2.5 or 1e3)")
+    try:
+        return int(text)
+    except ValueError:
+        return float(text)
+
+
 def parse_limits(pairs) -> dict:
-    """["notebook_seconds=20", ...] -> {"notebook_seconds": 20}; ValueError with a message."""
-    from autograder.engine.config import Limits
-    known = [f.name for f in fields(Limits)]
+    """["notebook_seconds=20", ...] -> {"notebook_seconds": 20.0}, each value
+    within its limit's range (engine/config.py LIMIT_RANGES); UsageError with a
+    message naming the limit and what it accepts."""
+    from autograder.engine.config import LIMIT_RANGES, ConfigError, check_limit
     limits = {}
     for pair in pairs:
         name, sep, value = pair.partition("=")
+        name = name.strip()
         if not sep:
-            raise ValueError(f"--limit expects NAME=VALUE, got {pair!r}")
-        if name.strip() not in known:
-            raise ValueError(f"--limit {pair}: unknown limit {name.strip()!r}; "
-                             f"known: {', '.join(known)}")
+            raise UsageError(f"--limit expects NAME=VALUE, got {pair!r}")
+        if name not in LIMIT_RANGES:
+            raise UsageError(f"--limit {pair}: unknown limit {name!r}; "
+                             f"known: {', '.join(LIMIT_RANGES)}")
         try:
-            limits[name.strip()] = float(value) if "." in value else int(value)
-        except ValueError:
-            raise ValueError(f"--limit {pair}: the value must be a number") from None
+            limits[name] = check_limit(name, parse_number(value))
+        except UsageError:
+            raise UsageError(f"--limit {pair}: the value must be a number "
+                             "(such as 20, 2.5 or 1e3)") from None
+        except ConfigError as exc:
+            raise UsageError(f"--limit {pair}: {exc}") from None
     return limits

@@ -12,7 +12,10 @@ silently skipped.
 from __future__ import annotations
 
 import importlib
-from typing import Protocol, runtime_checkable
+from typing import Protocol, TYPE_CHECKING, runtime_checkable
+
+if TYPE_CHECKING:  # annotations only: importing the engine's batch starts torch
+    from autograder.engine.batch import Batch
 
 
 @runtime_checkable
@@ -35,12 +38,12 @@ class BatchReports(Protocol):
     folders: the report stage declares them with its own, and no submission id
     takes one of these names (engine.intake.submissions.discover)."""
 
-    def write(self, batch) -> list[str]:
+    def write(self, batch: Batch) -> list[str]:
         """Write this assignment's files into batch.out, from the graded
         results (what grading kept of each notebook included: no submission
         is read again); the lines returned are printed under the summary."""
 
-    def class_report_section(self, batch) -> list[str]:
+    def class_report_section(self, batch: Batch) -> list[str]:
         """HTML for the class report (report.html); [] for nothing."""
 
 

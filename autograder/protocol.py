@@ -4,15 +4,22 @@ A frame is a 4-byte big-endian length, a JSON header of that length, then the
 raw bytes of every buffer the header names (arrays and tensors), each
 length-prefixed the same way. Values are encoded as tagged JSON; nothing is
 ever pickled, imported or evaluated when decoding, so a hostile peer can at
-worst send wrong data. Both sides import this module; it imports only the
-standard library and, lazily, numpy and torch.
+worst send wrong data. The template's orders (a worker's spec, a sweep, an
+audit) are declared here too, each with its one encoding (encode_order,
+decode_order). Both sides import this module; it imports only the standard
+library and, lazily, numpy and torch.
 """
 from __future__ import annotations
 
+import dataclasses
+import functools
 import json
 import math
 import struct
 import sys
+import types
+import typing
+from dataclasses import dataclass
 from typing import Callable
 
 # Limits on what one side accepts from the other. A header holds tags and small
@@ -305,3 +312,162 @@ def unpack(obj, buffers, from_handle):
         raise
     except (LookupError, ValueError, TypeError, OverflowError, RecursionError) as exc:
         raise ProtocolError(f"undecodable value ({type(exc).__name__}: {str(exc)[:200]})") from None
+
+
+# ---------------------------------------------------------------- the template's orders
+#
+# The control channel: the grader (engine/isolation/workers.py) sends the
+# template (worker/template.py) one order at a time, with one descriptor
+# attached: start a worker (WorkerSpec), sweep a uid (SweepOrder) or audit
+# one (AuditOrder). Each is declared once, here, and travels only through
+# encode_order / decode_order, which both check every field against its
+# declared type: a missing, unknown or mistyped field is a ProtocolError,
+# on the grader's side before anything is sent, on the template's before
+# anything is forked.
+
+SPAWN = "spawn"
+"""Not a worker request: the template's order to fork a worker (WorkerSpec)."""
+MAX_ORDER = 1 << 20
+"""Bytes of one order the template reads."""
+
+
+@dataclass(frozen=True)
+class WorkerLimits:
+    """The kernel limits a worker sets on itself (engine/isolation/sandbox.py
+    chooses them for the batch's mode, worker/confine.apply_limits sets them)."""
+    cpu_seconds: int
+    disk_mb: int
+    """Its tmpfs, or (kernel/disk.py) all of its files; and any one file."""
+    processes: int
+    """Processes of the submission (its pids cgroup, or the fallback count)."""
+    as_mb: int
+    """What each process may map beyond what the template maps."""
+    nproc: int | None
+    """RLIMIT_NPROC, where the count is the worker's own (its uid or its user
+    namespace); None: not set."""
+    exec: bool
+    """Whether it may start new programs (only where a cgroup bounds memory)."""
+
+
+@dataclass(frozen=True)
+class WorkerSpec:
+    """Fork a worker, confine it and serve on the attached socket. Names no
+    secret path: every worker is a copy of the template's memory."""
+    sandbox: str
+    """The batch's mode, by name (kernel/modes.BY_NAME)."""
+    uid: int | None
+    """Its own uid from the pool (the grader is root), else None."""
+    workdir: str
+    """Its folder, made for it by the grader."""
+    read: tuple[str, ...]
+    """The Python paths it may read (kernel/allowlist.python_paths)."""
+    cgroups: tuple[str, ...]
+    """The cgroup.procs files it joins first."""
+    seed: int
+    limits: WorkerLimits
+    forbid: tuple[str, ...]
+    """Modules the student's code may not import."""
+
+
+@dataclass(frozen=True)
+class SweepOrder:
+    """As `uid`, kill its processes (and, with `shared`, remove its IPC
+    objects and files in the shared temporary folders: kernel/sweep.py);
+    b"1" on the attached socket if nothing of it is left."""
+    uid: int
+    shared: bool
+
+
+@dataclass(frozen=True)
+class AuditOrder:
+    """As `uid`, judge which of the paths that come on the attached socket
+    file permissions leave open to it (worker/permissions.py)."""
+    uid: int
+
+
+Order = WorkerSpec | SweepOrder | AuditOrder
+ORDERS: dict[str, type] = {SPAWN: WorkerSpec, SWEEP: SweepOrder, AUDIT: AuditOrder}
+
+
+def encode_order(order: Order) -> bytes:
+    """The order as one JSON object, {"op": <its kind>, <its fields>}, once
+    every field is checked (ProtocolError: a bug of the grader's, told before
+    anything is sent)."""
+    op = next((name for name, kind in ORDERS.items() if type(order) is kind), None)
+    if op is None:
+        raise ProtocolError(f"not an order: {type(order).__name__}")
+    _check_fields(order, type(order).__name__)
+    return json.dumps({"op": op, **dataclasses.asdict(order)}, separators=(",", ":")).encode()
+
+
+def decode_order(data: bytes) -> Order:
+    """The inverse of encode_order; ProtocolError, naming the field, for
+    anything else (not JSON, an unknown kind, a missing, unknown or mistyped field)."""
+    if len(data) > MAX_ORDER:
+        raise ProtocolError(f"an order of {len(data)} bytes (at most {MAX_ORDER})")
+    try:
+        plain = json.loads(data)
+    except (ValueError, RecursionError) as exc:
+        raise ProtocolError(f"an order that is not JSON ({type(exc).__name__})") from None
+    if type(plain) is not dict:
+        raise ProtocolError("an order that is not a JSON object")
+    op = plain.pop("op", None)
+    if type(op) is not str or op not in ORDERS:
+        raise ProtocolError(f"unknown order {repr(op)[:40]}")
+    return _from_plain(ORDERS[op], plain, ORDERS[op].__name__)
+
+
+def _from_plain(kind: type, plain, where: str):
+    if type(plain) is not dict:
+        raise ProtocolError(f"{where}: expected an object, got {type(plain).__name__}")
+    hints = _hints(kind)
+    missing, unknown = hints.keys() - plain.keys(), plain.keys() - hints.keys()
+    if missing or unknown:
+        said = [f"{what} field(s) {', '.join(sorted(names))[:200]}"
+                for what, names in (("missing", missing), ("unknown", unknown)) if names]
+        raise ProtocolError(f"{where}: {'; '.join(said)}")
+    values = {}
+    for name, hint in hints.items():
+        value = plain[name]
+        if dataclasses.is_dataclass(hint):
+            value = _from_plain(hint, value, f"{where}.{name}")
+        elif typing.get_origin(hint) is tuple and type(value) is list:
+            value = tuple(value)  # JSON has lists only
+        values[name] = value
+    order = kind(**values)
+    _check_fields(order, where)
+    return order
+
+
+def _check_fields(obj, where: str) -> None:
+    for name, hint in _hints(type(obj)).items():
+        value = getattr(obj, name)
+        if dataclasses.is_dataclass(hint) and type(value) is hint:
+            _check_fields(value, f"{where}.{name}")
+        elif not _fits(value, hint):
+            raise ProtocolError(f"{where}.{name}: expected {_name(hint)}, "
+                                f"got {type(value).__name__}")
+
+
+def _fits(value, hint) -> bool:
+    """Whether `value` is of `hint` (the few types orders use); bool is no int here."""
+    if hint is type(None):
+        return value is None
+    if hint in (int, bool, str):
+        return type(value) is hint
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin is types.UnionType:
+        return any(_fits(value, a) for a in args)
+    if origin is tuple and args[1:] == (...,):
+        return type(value) is tuple and all(_fits(v, args[0]) for v in value)
+    return False  # a dataclass of the wrong type; any other hint: declare no such field
+
+
+def _name(hint) -> str:
+    return str(hint) if typing.get_args(hint) else hint.__name__
+
+
+@functools.cache
+def _hints(kind: type) -> dict:
+    """Field name -> its type (the annotations are strings: __future__)."""
+    return typing.get_type_hints(kind)

@@ -16,6 +16,7 @@ its points.
 """
 from __future__ import annotations
 
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -37,9 +38,15 @@ def pytest_addoption(parser) -> None:
 
 
 def pytest_configure(config) -> None:
-    """Hidden tests without --notebook are a usage error, said before collecting."""
+    """Hidden tests without --notebook, or with one that is missing, unreadable
+    or no notebook, are a usage error: one line, said before collecting (not a
+    traceback per test)."""
     config.stash[SESSIONS] = {}
-    if config.getoption("notebook") is None:
+    notebook = config.getoption("notebook")
+    problem = notebook_problem(notebook) if notebook is not None else None
+    if problem:
+        raise pytest.UsageError(f"--notebook {notebook} {problem}")
+    if notebook is None:
         for arg in config.args:
             path = Path(str(arg).split("::")[0]).resolve()
             inside = path.relative_to(paths.PACKAGE).parts if path.is_relative_to(
@@ -47,6 +54,33 @@ def pytest_configure(config) -> None:
             if inside and _assignment_in(paths.PACKAGE / inside[0]):
                 raise pytest.UsageError(f"{arg} holds hidden tests: give the notebook to run "
                                         "them against, --notebook PATH.ipynb")
+
+
+def notebook_problem(path: Path) -> str | None:
+    """Why `path` cannot be the notebook the hidden tests run against, to follow
+    its name in a sentence; None when it can (a folder is taken as `grade` takes
+    one entry: the notebook inside)."""
+    from autograder.engine.intake.notebook import MAX_NOTEBOOK_BYTES, NotebookError, parse_cells
+    if not path.exists():
+        return "does not exist: give the path of a .ipynb notebook"
+    if path.is_dir():
+        return None
+    if not path.is_file():
+        return "is not a regular file: give a .ipynb notebook"
+    if path.suffix.lower() not in (".ipynb", ".zip"):
+        return "is not a notebook: give a .ipynb file (or the .zip an otter export makes)"
+    try:
+        with open(path, "rb") as f:
+            raw = f.read(MAX_NOTEBOOK_BYTES + 1)
+    except OSError as exc:
+        return f"cannot be read ({exc.strerror or type(exc).__name__})"
+    if path.suffix.lower() == ".zip":
+        return None if zipfile.is_zipfile(path) else "is not a zip file"
+    try:
+        parse_cells(raw)
+    except NotebookError as exc:
+        return f"is not a notebook that can be read: {exc}"
+    return None
 
 
 def pytest_pycollect_makemodule(module_path: Path, parent):
@@ -94,7 +128,7 @@ class HiddenTest(pytest.Item):
         if skipped:  # the grader's rule: this test gets no points, as in `grade`
             pytest.fail(skipped, pytrace=False)
         try:
-            call_case(self.case, self.notebook.session(), self.notebook.assignment)
+            call_case(self.case, self.notebook.session())
         except Exception as exc:
             self.notebook.stalled.record(self.case, stopped_by(exc))
             raise
@@ -106,15 +140,19 @@ class HiddenTest(pytest.Item):
 
 
 class Notebook:
-    """One notebook's worker for the whole pytest session, started at its first test."""
+    """One notebook's grader and worker for the whole pytest session, started
+    at its first test."""
 
     def __init__(self, config, assignment_id: str):
         from autograder.engine.driving.runner import Stalled
-        self.config = config
-        self.assignment = assignment_mod.load(assignment_id)
+        from autograder.engine.grader import Grader
+        self.path = config.getoption("notebook").resolve()
+        self.grader = Grader(assignment_mod.load(assignment_id), [self.path.parent],
+                             allow_unsafe=config.getoption("unsafe_no_sandbox"))
+        self.assignment = self.grader.assignment
         self.stalled = Stalled()
         """Questions whose later tests are not run (engine/runner.Stalled)."""
-        self._session = self._template = self.result = None
+        self._session = self.result = None
 
     @classmethod
     def of(cls, config, assignment_id: str) -> "Notebook":
@@ -129,12 +167,11 @@ class Notebook:
         return self._session
 
     def _start(self):
-        from autograder.engine import batch, threads
+        from autograder.engine import batch
         from autograder.engine.intake import foreign, submissions
         from autograder.engine.driving import runner
         from autograder.engine.intake.notebook import code_cells, parse_cells
-        from autograder.engine.isolation.workers import Template
-        path = self.config.getoption("notebook").resolve()
+        path = self.path
         entries, _ = submissions.discover(path)
         if len(entries) != 1:
             raise pytest.UsageError(f"--notebook {path}: not one notebook")
@@ -142,17 +179,12 @@ class Notebook:
         self.result = batch.new_result(entries[0], self.assignment.id)
         cells = parse_cells(raw)
         foreign.check(cells, self.assignment.id, self.result)
-        threads.one_thread_for_references()
-        self._template = Template(self.assignment.config, paths.secret_paths() + [path.parent],
-                                  allow_unsafe=self.config.getoption("unsafe_no_sandbox"))
-        return runner.open_session(self._template, code_cells(cells), self.assignment,
-                                   self.result)
+        return runner.open_session(self.grader.start(), code_cells(cells), self.result)
 
     def close(self) -> None:
         if self._session is not None:
             self._session.close()
-        if self._template is not None:
-            self._template.close()
+        self.grader.close()
 
 
 def pytest_collection_modifyitems(items) -> None:

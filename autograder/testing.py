@@ -18,9 +18,11 @@ from autograder.checks import (ROUNDING, agrees, as_array, as_int, changed, expe
                                expect_ndarray, expect_number, expect_raises, expect_shape,
                                expect_tensor, seeded)
 from autograder.engine.isolation.callbacks import MAX_ARG_BYTES, MAX_CALLS
+from autograder.engine.driving.diagnose import Diagnosis
 from autograder.engine.driving.fail import Fail, fail
 from autograder.engine.driving.once import once
 from autograder.engine.driving.remote_modules import Memo, StudentModule, lend_module
+from autograder.engine.driving.sent import sent_source
 from autograder.engine.driving.student import (RemoteFunction, RemoteObject, Student, StudentError,
                                        StudentTimeout)
 from autograder.exam import formats, grading
@@ -37,10 +39,12 @@ __all__ = [
     "once",
     # the student's notebook, seen from the test
     "Student", "RemoteFunction", "RemoteObject", "StudentError", "StudentTimeout",
+    # code that only the worker runs: sent_to_worker/<name>.py beside the test, as text
+    "sent_source",
     # known-good code the worker calls back into (never sent there)
     "MAX_ARG_BYTES", "MAX_CALLS", "Memo", "StudentModule", "lend_module",
     # an exam's grading helpers: whose numbers count, short answers and their formats
     "grading", "formats",
-    # what an assignment's other modules provide
-    "BatchReports", "Examples",
+    # what an assignment's other modules provide (diagnoses.py: known mistakes, explained)
+    "BatchReports", "Examples", "Diagnosis",
 ]

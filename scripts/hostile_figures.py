@@ -38,7 +38,7 @@ HERE = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(HERE))
 
 from autograder.engine import assignment as assignment_mod  # noqa: E402
-from autograder.engine.notebook import MAX_NOTEBOOK_BYTES  # noqa: E402
+from autograder.engine.intake.notebook import MAX_NOTEBOOK_BYTES  # noqa: E402
 from tests.conftest import write_notebook  # noqa: E402
 from tests.security import bombs  # noqa: E402
 

@@ -92,3 +92,15 @@ def test_expect_finite_names_what_holds_nan():
     assert checks.expect_finite(np.arange(3), "x").tolist() == [0, 1, 2]
     assert "x: holds nan or inf" in _message(checks.expect_finite, [1.0, np.nan], "x")
     assert "not numbers" in _message(checks.expect_finite, np.array(["a"]), "x")
+
+
+def test_a_message_reads_the_same_whatever_the_last_bits():
+    """float32 results differ in their last bit between CPUs (the order of a
+    vector kernel's sums); the student's entry is shown to six digits."""
+    expected = torch.tensor([1.0])
+    messages = set()
+    for yours in (0.45553556084632874, 0.45553553104400635):
+        with pytest.raises(Fail) as caught:
+            checks.expect_close(torch.tensor([yours]), expected, what="w")
+        messages.add(str(caught.value))
+    assert len(messages) == 1 and "yours is 0.455536" in messages.pop()

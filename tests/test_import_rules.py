@@ -2,8 +2,13 @@
 every import statement, those inside functions included)
 
 * the worker (untrusted side) imports the standard library, numpy, torch,
-  the protocol and its own modules, nothing else of the package;
-* the protocol imports the standard library, numpy and torch only;
+  the protocol, the kernel helpers and its own modules, nothing else of the
+  package;
+* the kernel helpers (autograder/kernel) import the standard library and each
+  other only, and the protocol the standard library, numpy and torch only:
+  with them, it is all the two sides share;
+* nothing of the package outside the worker imports it (the engine names its
+  entry module, as a string, to start the template);
 * the engine imports neither the reports, the exam, the cluster, nor what
   authors of hidden tests import (autograder.testing, autograder.checks);
 * inside the engine, the intake (engine/intake) imports neither the sandbox
@@ -13,11 +18,15 @@ every import statement, those inside functions included)
 * the reports do not import the exam (an exam's reports reach the report
   stage as a hooks.BatchReports);
 * of the engine, the reports import only its public data: engine.results
-  (a graded result and its files) and engine.intake.kept_cells (what grading
-  kept of each notebook, and how to read a kept cell). Never the batch, the
-  intake's readers and parsers, the sandbox or the test driving: a report
-  works from the batch it is handed and never reads a submission again; the
-  names of the files it writes reach the engine from the driver (grade.py);
+  (a graded result and its files), engine.intake.kept_cells (what grading
+  kept of each notebook, and how to read a kept cell), engine.config (the
+  grading config: the points of the questions graded by hand, read before
+  grading) and engine.intake.untrusted (the cleaner of hostile text, which
+  reads nothing). Never the batch (but as an annotation, under
+  TYPE_CHECKING), the intake's readers and parsers, the sandbox or the test
+  driving: a report works from the batch it is handed and never reads a
+  submission again; the names of the files it writes reach the engine from
+  the driver (grade.py);
 * hidden tests (autograder/<id>/test_*.py) import of the package only
   autograder.testing and their own assignment's modules.
 """
@@ -34,12 +43,18 @@ from autograder import paths
 NUMERIC = {"numpy", "torch"}
 
 
-def imports(path: Path, package: str | None = None) -> set[str]:
+def imports(path: Path, package: str | None = None, annotations: bool = True) -> set[str]:
     """Every module name `path` (a module of `package`, by default the one its
-    place in the repository says) imports, relative imports resolved."""
+    place in the repository says) imports, relative imports resolved;
+    without `annotations`, not those under `if TYPE_CHECKING:` (never run)."""
     found = set()
     package = package or ".".join(path.relative_to(paths.ROOT).with_suffix("").parts[:-1])
-    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+    tree = ast.parse(path.read_text(), str(path))
+    if not annotations:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+                node.body = []  # its else, if any, still runs
+    for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             found |= {alias.name for alias in node.names}
         elif isinstance(node, ast.ImportFrom):
@@ -65,18 +80,29 @@ def outside(name: str, allowed: tuple[str, ...]) -> bool:
     return not any(name == a or name.startswith(a + ".") for a in allowed)
 
 
-def stdlib_or_numeric(name: str) -> bool:
+def stdlib_or_numeric(name: str, numeric: bool = True) -> bool:
     top = name.split(".")[0]
-    return top in sys.stdlib_module_names or top in NUMERIC or top == "__future__"
+    return top in sys.stdlib_module_names or numeric and top in NUMERIC or top == "__future__"
 
 
-@pytest.mark.parametrize("folder, allowed", [
-    ("worker", ("autograder.protocol", "autograder.worker")), ("", ())])
-def test_the_worker_and_the_protocol_import_only_the_protocol(folder, allowed):
+@pytest.mark.parametrize("folder, allowed, numeric", [
+    ("worker", ("autograder.protocol", "autograder.kernel", "autograder.worker"), True),
+    ("kernel", ("autograder.kernel",), False),
+    ("", (), True)])
+def test_the_worker_the_kernel_and_the_protocol_import_only_what_both_sides_share(
+        folder, allowed, numeric):
     bad = {f"{p.name}: {name}" for p in modules(folder) for name in imports(p)
            if (ours(name) and outside(name, allowed) and name != "autograder")
-           or (not ours(name) and not stdlib_or_numeric(name))}
+           or (not ours(name) and not stdlib_or_numeric(name, numeric))}
     assert modules(folder) and not bad, sorted(bad)
+
+
+def test_nothing_outside_the_worker_imports_it():
+    worker = paths.PACKAGE / "worker"
+    rest = [p for p in modules(".") if worker not in p.parents]
+    bad = {f"{p.relative_to(paths.PACKAGE)}: {name}" for p in rest for name in imports(p)
+           if not outside(name, ("autograder.worker",))}
+    assert len(rest) > 50 and not bad, sorted(bad)
 
 
 @pytest.mark.parametrize("folder, forbidden", [
@@ -90,7 +116,8 @@ def test_the_engine_and_the_reports_stay_in_their_layer(folder, forbidden):
     assert modules(folder) and not bad, sorted(bad)
 
 
-REPORTS_FROM_THE_ENGINE = ("autograder.engine.results", "autograder.engine.intake.kept_cells")
+REPORTS_FROM_THE_ENGINE = ("autograder.engine.results", "autograder.engine.intake.kept_cells",
+                           "autograder.engine.config", "autograder.engine.intake.untrusted")
 
 
 def engine_internals(names: set[str]) -> set[str]:
@@ -103,7 +130,8 @@ def engine_internals(names: set[str]) -> set[str]:
 
 
 def test_the_reports_import_only_the_engines_public_data():
-    bad = {f"{p.name}: {name}" for p in modules("report") for name in engine_internals(imports(p))}
+    bad = {f"{p.name}: {name}" for p in modules("report")
+           for name in engine_internals(imports(p, annotations=False))}
     assert modules("report") and not bad, sorted(bad)
 
 
@@ -188,3 +216,8 @@ def test_the_rules_can_fail(tmp_path):
     assert engine_internals(imports(probe, "autograder.report")) == {
         "autograder.engine.batch", "autograder.engine.intake.notebook",
         "autograder.engine.intake.notebook.cell_source"}
+    probe.write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
+                     "    from autograder.engine.batch import Batch\n"
+                     "else:\n    from autograder.engine import sandbox\n")
+    assert engine_internals(imports(probe, "autograder.report", annotations=False)) == {
+        "autograder.engine.sandbox"}  # the annotation is not an import, the else is

@@ -10,6 +10,7 @@ refused with a message.
 from __future__ import annotations
 
 import inspect
+import os
 import re
 import shutil
 import subprocess
@@ -102,3 +103,31 @@ def test_hidden_tests_need_a_notebook():
                           "-p", "no:cacheprovider"], cwd=paths.ROOT, capture_output=True,
                          text=True, timeout=120)
     assert run.returncode == 4 and "--notebook" in run.stderr, run.stderr
+
+
+@pytest.mark.parametrize("name, content, says", [
+    ("missing.ipynb", None, "does not exist"),
+    ("answers.txt", b"print(1)\n", "is not a notebook: give a .ipynb file"),
+    ("broken.ipynb", b"{not json", "is not a notebook that can be read: the file is not "
+                                   "valid notebook JSON"),
+    ("fake.zip", b"not a zip", "is not a zip file"),
+])
+def test_a_notebook_that_cannot_be_run_is_one_line(tmp_path, name, content, says):
+    """Is a --notebook that is missing, no notebook or unreadable JSON a usage
+    error of one line (status 4), not a traceback per hidden test?"""
+    notebook = tmp_path / name
+    if content is not None:
+        notebook.write_bytes(content)
+    run = run_pytest("hw1_attention", notebook)
+    assert run.returncode == 4, run.stdout[-2000:]
+    assert f"ERROR: --notebook {notebook} {says}" in run.stderr, run.stderr
+    assert len((run.stdout + run.stderr).strip().splitlines()) <= 2, run.stdout + run.stderr
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root reads any file")
+def test_an_unreadable_notebook_is_one_line(tmp_path):
+    notebook = tmp_path / "closed.ipynb"
+    shutil.copyfile(paths.EXAMPLES / "hw1_attention" / "untouched.ipynb", notebook)
+    notebook.chmod(0)
+    run = run_pytest("hw1_attention", notebook)
+    assert run.returncode == 4 and f"--notebook {notebook} cannot be read" in run.stderr

@@ -2,6 +2,7 @@
 submissions, regenerated from solutions/<id>/<id>.py.
 
     master (jupytext py:percent, otter assign format)
+      -> paste lines filled, points written           (autograder.build.copies, .points)
       -> otter assign in a temporary folder           (autograder.build.assign)
       -> student notebook -> STUDENT_PIPELINE         (autograder.build.transforms)
       -> graded with the solution: every point / none (autograder.build.selfcheck)
@@ -26,6 +27,7 @@ from pathlib import Path
 import nbformat
 
 from autograder import paths, registry
+from autograder.build import copies
 from autograder.build.transforms import (SOLUTION_PIPELINE, STUDENT_PIPELINE, BuildError,
                                          ExportOffColab, InstallOtter, ShareAnswerFormats,
                                          apply, pinned, serialise)
@@ -38,13 +40,14 @@ def _assign(assignment_id: str):
     if not master.is_file():
         raise BuildError(f"no master notebook {paths.relative(master)}")
     sources = master.read_bytes() + (config.read_bytes() if config.is_file() else b"")
+    sources += b"".join(p.read_bytes() for p in copies.sources(master.read_text()))
     return assign_cached(assignment_id, hashlib.sha256(sources).hexdigest())
 
 
 @functools.lru_cache(maxsize=8)
 def assign_cached(assignment_id: str, sources_sha256: str):
-    """One otter assign run per content of master and config (points come
-    from the config); `assign_cached.cache_clear()` to redo."""
+    """One otter assign run per content of master, config and pasted files
+    (points come from the config); `assign_cached.cache_clear()` to redo."""
     from autograder.build.assign import run_otter_assign
     return run_otter_assign(registry.get(assignment_id).master)
 

@@ -1,7 +1,7 @@
 """Running otter-grader's assign machinery on a jupytext master.
 
-py:percent master -> the config's points written into its questions
-(autograder.build.points) -> .ipynb in a temporary folder ->
+py:percent master -> its paste lines filled (autograder.build.copies) ->
+the config's points written into its questions (autograder.build.points) -> .ipynb in a temporary folder ->
 `otter.assign.main` -> (student notebook, autograder notebook), read back
 as NotebookNodes.
 Otter writes the public tests into the student notebook's metadata
@@ -21,7 +21,7 @@ from pathlib import Path
 import jupytext
 import nbformat
 
-from autograder.build import points
+from autograder.build import copies, points
 from autograder.build.transforms import BuildError
 from autograder.engine.config import ConfigError
 from autograder.engine.config import load as _load_config
@@ -61,7 +61,7 @@ def assign_into(master: Path, work: Path, generate: bool = False) -> Path:
     """otter assign on `master` into work/dist (returned). With `generate`,
     otter also writes its own autograder zip to dist/autograder/ (the speed
     benchmark grades with it)."""
-    text = master.read_text()
+    text = copies.filled(master.read_text())
     if generate:  # switch on the ASSIGNMENT CONFIG's `generate` key
         if re.search(r"^# generate:.*$", text, re.M):
             text = re.sub(r"^# generate:.*$", "# generate: true", text, count=1, flags=re.M)

@@ -13,11 +13,15 @@ and `solution` the solution notebook (nbformat notebooks, not to be
 modified). Each variant fills the student notebook's answer cells (found by
 the stub they define) with the solution's code, a mistaken version, or
 nothing, and may add cells; the helpers for that are here (`answers_of`,
-`fill`, `serialise`, `_zip_bytes`). The module's docstring lists its files
-and the score each should get.
+`fill`, `serialise`, `_zip_bytes`). A mistaken or differently written answer
+is a variant of the corpus (tests/assignments/corpus/<id>/, whose tests
+declare what each variant fails), read with `corpus_answers` or `corpus_cell`:
+the demos show the very code the corpus grades, written once. The module's
+docstring lists its files and the score each should get.
 """
 from __future__ import annotations
 
+import ast
 import copy
 import re
 import sys
@@ -27,7 +31,8 @@ from pathlib import Path
 import nbformat
 
 from autograder import hooks, paths, registry
-from autograder.build.transforms import StableCellIds, serialise  # noqa: F401 (for the makers)
+from autograder.build.copies import definitions
+from autograder.build.transforms import BuildError, StableCellIds, serialise  # noqa: F401 (for the makers)
 from autograder.writing import zip_entry
 
 
@@ -52,6 +57,42 @@ def fill(student, answers: dict[str, str], extra: list[tuple[int, str]] = ()):
     for position, source in sorted(extra, reverse=True):
         nb.cells.insert(position, nbformat.v4.new_code_cell(source))
     return StableCellIds()(nb)
+
+
+def _corpus_file(assignment_id: str, variant: str) -> tuple[Path, list[ast.stmt]]:
+    path = registry.get(assignment_id).corpus / f"{variant}.py"
+    if not path.is_file():
+        raise BuildError(f"no corpus variant {paths.relative(path)}")
+    body = ast.parse(path.read_text(), str(path)).body
+    return path, [n for n in body if not isinstance(n, (ast.Import, ast.ImportFrom))]
+
+
+def corpus_answers(assignment_id: str, *variants: str) -> dict[str, str]:
+    """{stub name: answer cell} of corpus variants ("buggy/<name>" or
+    "correct/<name>"): each top-level def or class exactly as the file writes
+    it, with a final newline. A variant given to this may hold nothing else
+    but its header comments and imports (the notebook's first cell imports),
+    so that the cells are the whole variant."""
+    answers = {}
+    for variant in variants:
+        path, statements = _corpus_file(assignment_id, variant)
+        other = [n for n in statements if not isinstance(n, (ast.FunctionDef, ast.ClassDef))]
+        if other:
+            raise BuildError(f"{paths.relative(path)} line {other[0].lineno}: a demo takes whole "
+                             "answers, and this statement is neither an import, a def nor a class")
+        answers |= {n.name: definitions(path, [n.name]) + "\n" for n in statements}
+    return answers
+
+
+def corpus_cell(assignment_id: str, variant: str) -> str:
+    """A corpus variant as one cell: its text from its first statement that is
+    not an import to its end, exactly (the header comments and imports left out)."""
+    path, statements = _corpus_file(assignment_id, variant)
+    if not statements:
+        raise BuildError(f"{paths.relative(path)} holds nothing but imports")
+    first = statements[0]
+    start = min([first.lineno] + [d.lineno for d in getattr(first, "decorator_list", [])])
+    return "".join(path.read_text().splitlines(keepends=True)[start - 1:])
 
 
 def _zip_bytes(name: str, data: bytes) -> bytes:

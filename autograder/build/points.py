@@ -7,8 +7,8 @@ needs no `points:` line. A master that still states a number that differs,
 in `points:` or in its prompt ("(3 points)"), is refused with a message
 naming both, as is a question without points in the config and points in
 the config for a question the master does not have. Questions marked
-`manual: true` are graded by hand: they keep the master's points and are
-not in the config.
+`manual: true` are graded by hand: their points are the config's
+[manual.<name>] points, checked and written the same way.
 """
 from __future__ import annotations
 
@@ -35,22 +35,26 @@ def apply(nb, config: Config) -> None:
         meta = _question(cell.source)
         name = str(meta.get("name", ""))
         if meta.get("manual"):
-            continue
-        if name not in config.tests:
+            if name not in config.manual:
+                raise BuildError(f"manual question {name!r} of the master has no "
+                                 f"[manual.{name}] in {where}; declare its points there")
+            points, source = config.manual[name].points, f"[manual.{name}] points"
+        elif name not in config.tests:
             raise BuildError(f"question {name!r} of the master has no [tests.{name}] in {where}; "
                              "add its tests and points there (or mark it `manual: true`)")
+        else:
+            points, source = config.max_points(name), "the sum of its tests' points"
         seen.add(name)
-        points = config.max_points(name)
         stated = [meta["points"]] if "points" in meta else []
         stated += [m.group(1) for m in PROSE_POINTS.finditer(_prompt(nb.cells, index))]
         wrong = [s for s in stated if _number(s) != points]
         if wrong:
             raise BuildError(f"question {name!r}: the master says {wrong[0]} points, {where} "
-                             f"gives {_fmt(points)} (the sum of its tests' points). Points live "
+                             f"gives {_fmt(points)} ({source}). Points live "
                              f"in {where}: remove `points:` from the master's question (build "
                              "writes it) and make its prompt agree")
         cell.source = POINTS_LINE.sub("", cell.source).rstrip("\n") + f"\npoints: {_fmt(points)}"
-    missing = [q for q in config.questions if q not in seen]
+    missing = [q for q in [*config.questions, *config.manual] if q not in seen]
     if missing:
         raise BuildError(f"{where} gives points to {', '.join(missing)}, which the master has "
                          "no question for (# BEGIN QUESTION with that name)")

@@ -28,10 +28,13 @@ CLAIM = re.compile(r'^STUDENT_ID\s*=\s*"([^"]+)"', re.M)
 
 
 def digest(assignment_id: str) -> str:
-    """Of the master, the config and every file of the package folder."""
+    """Of the master, the config, the files the master pastes from and every
+    file of the package folder."""
+    from autograder.build import copies
     record = registry.get(assignment_id)
+    pasted = copies.sources(record.master.read_text()) if record.master.is_file() else []
     h = hashlib.sha256()
-    for path in [record.master, record.config, *record.package_files()]:
+    for path in [record.master, record.config, *pasted, *record.package_files()]:
         h.update(str(path).encode() + b"\0")
         h.update(path.read_bytes() if path.is_file() else b"(none)")
     return h.hexdigest()

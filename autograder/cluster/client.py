@@ -34,6 +34,7 @@ from autograder.cluster import resume
 from autograder.engine import assignment as assignment_mod
 from autograder.engine import batch as batch_mod
 from autograder.engine import results
+from autograder.engine.grader import Grader
 from autograder.engine.intake import untrusted
 from autograder.engine.progress import Progress
 from autograder.engine.intake.submissions import discover, read_notebook_bytes
@@ -182,10 +183,11 @@ class _Run:
                            f"{self._written()} Fix the host and rerun with --resume.")
 
     def _failed(self, result, exc: BaseException) -> results.SubmissionResult:
-        """The result the local path gives a submission whose grading raised `exc`."""
+        """The result the local path gives a submission whose grading raised `exc`
+        (a grader never started: no worker is needed)."""
         def read() -> bytes:
             raise exc
-        return batch_mod.grade_submission(None, self.batch.assignment, result, read)
+        return batch_mod.grade_submission(Grader(self.batch.assignment), result, read)
 
     def _record(self, result: results.SubmissionResult) -> None:
         batch_mod.keep(self.batch, result, lambda r: resume.keep(self.batch.out, r))

@@ -3,8 +3,8 @@
 A GradingHost is registered once per run by the client (a Dask worker plugin,
 so a worker that joins or is restarted mid-run gets it too). On the first
 submission a worker receives, it installs the shipped assignment in a
-private folder and starts its template (both once per process, kept until
-the run unregisters the plugin); `grade` then grades one submission with
+private folder and starts its grader (engine/grader.Grader: both once per
+process, kept until the run unregisters the plugin); `grade` then grades one submission with
 the local path's engine/batch.grade_submission, in the worker's own threads
 (`dask worker --nthreads N`: N submissions at once, each in its own
 sandboxed process).
@@ -24,10 +24,9 @@ from pathlib import Path
 
 from distributed import WorkerPlugin, get_worker
 
-from autograder import paths
 from autograder.cluster import bundle as bundle_mod
-from autograder.engine import batch, results, threads
-from autograder.engine.isolation.workers import Template
+from autograder.engine import batch, results
+from autograder.engine.grader import Grader
 
 
 class GradingHost(WorkerPlugin):
@@ -41,24 +40,22 @@ class GradingHost(WorkerPlugin):
     def setup(self, worker) -> None:
         self._lock = threading.Lock()
         self._folder: Path | None = None
-        self._loaded = None
+        self._grader: Grader | None = None
 
-    def loaded(self):
-        """(assignment, template), installed and started on first use."""
+    def grader(self) -> Grader:
+        """The shipped assignment's grader, installed and started on first use."""
         with self._lock:
-            if self._loaded is None:
+            if self._grader is None:
                 self._folder = Path(tempfile.mkdtemp(prefix="autograder-host-"))  # 0700
                 assignment = bundle_mod.install(self.bundle, self._folder)
-                threads.one_thread_for_references()
-                template = Template(assignment.config, paths.secret_paths() + [self._folder])
-                self._loaded = assignment, template
-            return self._loaded
+                self._grader = Grader(assignment, [self._folder]).start()
+            return self._grader
 
     def teardown(self, worker) -> None:
         with self._lock:
-            if self._loaded is not None:
-                self._loaded[1].close()
-                self._loaded = None
+            if self._grader is not None:
+                self._grader.close()
+                self._grader = None
             if self._folder is not None:
                 shutil.rmtree(self._folder, ignore_errors=True)
                 self._folder = None
@@ -70,8 +67,7 @@ def grade(host_name: str, plain: dict, notebook: bytes) -> dict:
     `plain` is the result the client started (id, metadata, notes). Returns
     {"result": the graded result as plain data, "sandbox": this host's sandbox line}."""
     host: GradingHost = get_worker().plugins[host_name]
-    assignment, template = host.loaded()
-    result = batch.grade_submission(template, assignment, results.from_plain(plain),
-                                    lambda: notebook)
+    grader = host.grader()
+    result = batch.grade_submission(grader, results.from_plain(plain), lambda: notebook)
     return {"result": results.to_plain(result),
-            "sandbox": template.line()}
+            "sandbox": grader.line()}

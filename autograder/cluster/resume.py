@@ -13,7 +13,7 @@ from pathlib import Path
 
 from autograder.engine import results
 from autograder.engine.results import SubmissionResult
-from autograder.writing import write_atomic
+from autograder.writing import PRIVATE, write_atomic
 
 FOLDER = ".results"
 
@@ -21,7 +21,7 @@ FOLDER = ".results"
 def keep(out: Path, result: SubmissionResult) -> None:
     """Write `result` as the run's record, then its results.json."""
     write_atomic(out / FOLDER / f"{result.submission}.json",
-                 json.dumps(results.to_plain(result)) + "\n")
+                 json.dumps(results.to_plain(result)) + "\n", PRIVATE)  # the grader's own
     results.write_results_json(out / result.submission / "results.json", result)
 
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from types import ModuleType
 
 from autograder import registry
-from autograder.engine.driving import collect
+from autograder.engine.driving import collect, diagnose
 from autograder.engine import config as config_mod
 from autograder.engine.config import Config, ConfigError, TestPoints
 
@@ -50,6 +50,8 @@ class LoadedAssignment:
     config: Config
     cases: tuple[Case, ...]
     reference: ModuleType
+    diagnoses: dict = dataclasses.field(default_factory=dict)
+    """{question: its diagnose.Diagnosis entries} from autograder/<id>/diagnoses.py."""
 
     @property
     def questions(self) -> list[str]:
@@ -63,7 +65,8 @@ class LoadedAssignment:
 def load(assignment_id: str, limits: dict | None = None) -> LoadedAssignment:
     config = config_mod.load(assignment_id)
     if limits:
-        config = dataclasses.replace(config, limits=dataclasses.replace(config.limits, **limits))
+        config = dataclasses.replace(config, limits=dataclasses.replace(
+            config.limits, **config_mod.checked_limits(limits)))
     record = registry.get(assignment_id)  # autograder/<id>/, or a grading host's shipped copy
     package = record.package
     reference = importlib.import_module(f"{package}.reference")
@@ -74,7 +77,8 @@ def load(assignment_id: str, limits: dict | None = None) -> LoadedAssignment:
         if question is None:
             raise ConfigError(f"{file}: no QUESTION = '<stub name>'")
         found.setdefault(question, []).extend(collect.collect(module))
-    return LoadedAssignment(assignment_id, config, _cases(config, found), reference)
+    return LoadedAssignment(assignment_id, config, _cases(config, found), reference,
+                            diagnose.load(package, reference))
 
 
 def _cases(config: Config, found: dict[str, list[collect.Collected]]) -> tuple[Case, ...]:

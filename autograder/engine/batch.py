@@ -18,9 +18,9 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from autograder import paths
 from autograder.engine import assignment as assignment_mod
 from autograder.engine import results as results_mod
+from autograder.engine.grader import Grader
 from autograder.engine.intake import foreign, kept_cells, untrusted
 from autograder.engine.intake.notebook import NotebookError, code_cells, parse_cells
 from autograder.engine.progress import Progress
@@ -28,8 +28,7 @@ from autograder.engine.results import SubmissionResult
 from autograder.engine.isolation.sandbox import SandboxUnavailable
 from autograder.engine.driving.runner import grade_cells
 from autograder.engine.intake.submissions import Entry, SubmissionError, discover, read_notebook_bytes
-from autograder.engine.threads import one_thread_for_references
-from autograder.engine.isolation.workers import Template, WorkerDied
+from autograder.engine.isolation.workers import WorkerDied
 from autograder.writing import write_atomic
 
 log = logging.getLogger(__name__)
@@ -59,7 +58,7 @@ def grade_folder(assignment_id: str, submissions: Path, out: Path, jobs: int | N
     config's (tests use short timeouts). `entries`: the caller's own
     discovery of `submissions`, carrying what it knows that the folder does
     not (run-gradescope: Gradescope's metadata). `profile`: measure where each
-    submission's time goes (runner.NotebookSession; `bench --profile`).
+    submission's time goes (engine/grader.Grader; `bench --profile`).
     `secrets`: more paths workers must never see (run-gradescope: the results
     folder and the metadata). `announce`: print the sandbox's line (not for a
     batch of the grader's own, such as build's self-check). `reserved`: the
@@ -69,18 +68,18 @@ def grade_folder(assignment_id: str, submissions: Path, out: Path, jobs: int | N
     and `allow_unsafe` is False."""
     assignment = assignment_mod.load(assignment_id, limits)
     jobs = jobs or os.cpu_count() or 1
-    one_thread_for_references()
     made = make_output_folder(out)  # before the sandbox is chosen: its permissions are judged
+    grader = Grader(assignment, [submissions.resolve(), out.resolve(),
+                                 *(p.resolve() for p in secrets)],
+                    allow_unsafe=allow_unsafe, workers_at_once=jobs, profile=profile)
     try:
-        template = Template(assignment.config, paths.secret_paths() + [
-            submissions.resolve(), out.resolve(), *(p.resolve() for p in secrets)],
-            allow_unsafe=allow_unsafe, workers_at_once=jobs)
+        grader.start()
     except SandboxUnavailable:
         if made:
             out.rmdir()  # nothing is written where nothing can be graded
         raise
     if announce:
-        print(template.line(), file=sys.stderr)
+        print(grader.line(), file=sys.stderr)
     start = time.monotonic()
     try:
         entries, warnings = ((entries, []) if entries is not None
@@ -91,15 +90,14 @@ def grade_folder(assignment_id: str, submissions: Path, out: Path, jobs: int | N
             print(w, file=sys.stderr)
         bar = Progress(len(entries), enabled=progress)
         with ThreadPoolExecutor(jobs) as pool:
-            futures = [pool.submit(grade_entry, template, assignment, e, profile)
-                       for e in entries]
+            futures = [pool.submit(grade_entry, grader, e) for e in entries]
             for future in as_completed(futures):
                 keep(batch, future.result(), lambda r: results_mod.write_results_json(
                     out / r.submission / "results.json", r))
                 bar.advance()
         bar.close()
     finally:
-        template.close()
+        grader.close()
     batch.seconds = time.monotonic() - start
     finish(batch)
     return batch
@@ -140,10 +138,10 @@ def _why(exc: OSError) -> str:
     return exc.strerror or type(exc).__name__
 
 
-def grade_entry(template: Template, assignment, entry: Entry,
-                profile: bool = False) -> SubmissionResult:
-    return grade_submission(template, assignment, new_result(entry, assignment.id),
-                            lambda: read_notebook_bytes(entry, assignment.id)[0], profile)
+def grade_entry(grader: Grader, entry: Entry) -> SubmissionResult:
+    assignment_id = grader.assignment.id
+    return grade_submission(grader, new_result(entry, assignment_id),
+                            lambda: read_notebook_bytes(entry, assignment_id)[0])
 
 
 def new_result(entry: Entry, assignment_id: str) -> SubmissionResult:
@@ -155,18 +153,19 @@ def new_result(entry: Entry, assignment_id: str) -> SubmissionResult:
     return result
 
 
-def grade_submission(template: Template | None, assignment, result: SubmissionResult,
-                     read: Callable[[], bytes], profile: bool = False) -> SubmissionResult:
+def grade_submission(grader: Grader, result: SubmissionResult,
+                     read: Callable[[], bytes]) -> SubmissionResult:
     """Grade the notebook `read()` returns into `result`; every failure becomes
-    this submission's error and zero points, never an exception. The template
-    is used only once `read()` has returned (a notebook that cannot be read
-    needs none)."""
+    this submission's error and zero points, never an exception. The grader's
+    template is used only once `read()` has returned (a notebook that cannot be
+    read needs none: the grader may be one never started)."""
+    assignment = grader.assignment
     start = time.perf_counter()
     try:
         cells = parse_cells(read())
         result.cells = kept_cells.keep(cells)  # the reports' copy: they never parse again
         foreign.check(cells, assignment.id, result)
-        grade_cells(template, code_cells(cells), assignment, result, profile)
+        grade_cells(grader, code_cells(cells), result)
     except (SubmissionError, NotebookError) as exc:
         result.error = untrusted.text(exc)  # may quote names from the submission
     except WorkerDied as exc:
@@ -181,7 +180,7 @@ def grade_submission(template: Template | None, assignment, result: SubmissionRe
     return result
 
 
-def zero_results(assignment, reason: str) -> list[results_mod.TestResult]:
+def zero_results(assignment: assignment_mod.LoadedAssignment, reason: str) -> list[results_mod.TestResult]:
     return [results_mod.TestResult(c.question, c.name, c.title, 0.0, c.points,
                                    f"not graded: {reason}", c.visibility)
             for c in assignment.cases]

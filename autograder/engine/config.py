@@ -1,8 +1,10 @@
 """Per-assignment grading configuration: grading_config/<assignment>.toml."""
 from __future__ import annotations
 
+import math
+import re
 import tomllib
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 
 from autograder import registry
 
@@ -27,10 +29,75 @@ class Limits:
     """How often a worker that hung or died is restarted for later tests."""
 
 
+LIMIT_RANGES: dict[str, tuple[float, float, str, str]] = {
+    "notebook_seconds": (1, 86_400, "seconds", "less gives no notebook time to run"),
+    "call_seconds": (0.1, 3_600, "seconds", "less gives no call time to answer"),
+    "memory_mb": (64, 1_048_576, "MB", "a worker needs about 64 MB to run a notebook"),
+    "cpu_seconds": (1, 86_400, "seconds", "less stops every worker at once"),
+    "disk_mb": (1, 1_048_576, "MB", ""),
+    "processes": (1, 4_096, "processes", "the worker itself is one"),
+    "restarts": (0, 100, "restarts", ""),
+}
+"""Each limit's least and greatest value (inclusive), its unit and why not
+less: below the least no submission can be graded (0 s would zero the class,
+1 MB or 0 processes would pass for a machine without a sandbox); above the
+greatest it is a typo (1e9)."""
+
+
+def check_limit(name: str, value) -> float | int:
+    """`value` as limit `name` holds it (a whole number for the int limits;
+    1e3 is one); raises ConfigError naming the limit and its allowed range."""
+    low, high, unit, why = LIMIT_RANGES[name]
+    whole = isinstance(getattr(Limits, name), int)  # the default's type is the limit's
+    allowed = f"{'a whole number' if whole else 'a number'} from {_shown(low)} to " \
+              f"{_shown(high)} ({unit})"
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or (isinstance(
+            value, float) and not (math.isfinite(value) and (value.is_integer() or not whole))):
+        raise ConfigError(f"{name} must be {allowed}, got {value!r}")
+    if not low <= value <= high:
+        reason = f"; {why}" if why and value < low else ""
+        raise ConfigError(f"{name} must be {allowed}, got {_shown(value)}{reason}")
+    return int(value) if whole else float(value)
+
+
+def _shown(value: float) -> str:
+    """1e9 as 1000000000, 0.1 as 0.1: as a user would write it."""
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e16:
+        return str(int(value))
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def checked_limits(values: dict) -> dict:
+    """`values` (limit name -> value), each through check_limit; ConfigError for
+    an unknown name."""
+    unknown = sorted(set(values) - set(LIMIT_RANGES))
+    if unknown:
+        raise ConfigError(f"unknown limits {unknown}; known: {', '.join(LIMIT_RANGES)}")
+    return {name: check_limit(name, value) for name, value in values.items()}
+
+
 @dataclass(frozen=True)
 class TestPoints:
     points: float
     visibility: str = "after_published"
+
+
+@dataclass(frozen=True)
+class ManualQuestion:
+    """A question graded by hand ([manual.<id>] of the grading config): its
+    answer is the notebook's cells after the Markdown cell that holds
+    `<!-- free response: <id> -->`; a grader's rubric score (0 to `points`)
+    is merged into the gradebooks and the feedback, never into grades.csv."""
+    points: float
+    numbers: tuple[str, ...] = ()
+    """Autograded questions whose per-student numbers (an exam's variants)
+    the grader needs beside the answer; only those are shown."""
+
+
+MANUAL_ID = re.compile(r"[\w.-]+")
+"""What a manual question's id may be: what the free-response marker reads."""
+MAX_MANUAL_POINTS = 1000.0
+"""More points than this for one question is a typo."""
 
 
 @dataclass(frozen=True)
@@ -48,6 +115,9 @@ class Config:
     """question id -> test function name -> points and visibility, in order."""
     exam: dict = field(default_factory=dict)
     """The [exam] table (per-student variants, identity fields); {} for homework."""
+    manual: dict[str, ManualQuestion] = field(default_factory=dict)
+    """question id -> a question graded by hand ([manual.<id>]), in order;
+    not among `questions`, which are the autograded ones (grades.csv's)."""
 
     @property
     def questions(self) -> list[str]:
@@ -69,22 +139,59 @@ def load(assignment: str) -> Config:
     with open(path, "rb") as f:
         raw = tomllib.load(f)
     meta = raw.get("assignment", {})
-    limit_names = {f.name for f in fields(Limits)}
-    unknown = set(raw.get("limits", {})) - limit_names
-    if unknown:
-        raise ConfigError(f"{path}: unknown limits {sorted(unknown)}")
+    try:
+        limits = checked_limits(raw.get("limits", {}))
+    except ConfigError as exc:
+        raise ConfigError(f"{path}: [limits] {exc}") from None
     tests = {q: {name: _points(path, q, name, v) for name, v in cases.items()}
              for q, cases in raw.get("tests", {}).items()}
+    exam = raw.get("exam", {})
+    manual = _manual(path, raw.get("manual", {}), tests, exam)
     return Config(
         assignment=assignment,
         title=meta.get("title", assignment),
         preload=tuple(meta.get("preload", ["numpy"])),
         forbid=tuple(meta.get("forbid", [])),
-        limits=Limits(**raw.get("limits", {})),
+        limits=Limits(**limits),
         seed=int(meta.get("seed", 0)),
         tests=tests,
-        exam=raw.get("exam", {}),
+        exam=exam,
+        manual=manual,
     )
+
+
+def _manual(path, table, tests: dict, exam: dict) -> dict[str, ManualQuestion]:
+    """The [manual] table: `<id> = points` or `[manual.<id>]` with points
+    (and numbers); an exam's free_response ids must all be among them."""
+    if not isinstance(table, dict):
+        raise ConfigError(f"{path}: [manual] must be a table of questions")
+    found = {}
+    for q, value in table.items():
+        where = f"{path}: [manual.{q}]"
+        if not MANUAL_ID.fullmatch(q):
+            raise ConfigError(f"{where}: a manual question's id is letters, digits, _ . - only "
+                              "(as in the notebook's <!-- free response: ID --> marker)")
+        if q in tests:
+            raise ConfigError(f"{where}: {q!r} is also an autograded question ([tests.{q}])")
+        value = value if isinstance(value, dict) else {"points": value}
+        unknown = sorted(set(value) - {"points", "numbers"})
+        if unknown:
+            raise ConfigError(f"{where}: unknown keys {unknown}; known: points, numbers")
+        points = value.get("points")
+        if isinstance(points, bool) or not isinstance(points, (int, float)) \
+                or not 0 < points <= MAX_MANUAL_POINTS:
+            raise ConfigError(f"{where}: points must be a number above 0 and at most "
+                              f"{MAX_MANUAL_POINTS:g}, got {points!r}")
+        numbers = value.get("numbers", [])
+        if not isinstance(numbers, list) or any(n not in tests for n in numbers):
+            raise ConfigError(f"{where}: numbers must list autograded questions "
+                              f"([tests.<id>]), got {numbers!r}")
+        found[q] = ManualQuestion(float(points), tuple(numbers))
+    undeclared = [q for q in exam.get("free_response", []) if q not in found]
+    if undeclared:
+        raise ConfigError(f"{path}: the free-response questions {undeclared} of [exam] have "
+                          "no points: declare each as [manual.<id>] with points = N")
+    return found
 
 
 def _points(path, question, name, value) -> TestPoints:

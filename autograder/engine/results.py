@@ -39,6 +39,10 @@ class TestResult:
     grader_error: str = ""
     """The test raised on its own side (a bug of the test, not of the answer): the
     exception's type; its points are withheld, not lost, until a regrade."""
+    diagnosis: str = ""
+    """Where the failing test's answers are those of one known mistake
+    (engine/driving/diagnose.py): what it is and the section to reread. Shown
+    after the output (feedback, results.json), never part of it or of a score."""
     profile: dict = field(default_factory=dict)
     """Where the test's time went (engine/driving/meter.py: wall and CPU times, requests,
     callbacks): for `bench --profile`, never shown to the student."""
@@ -134,7 +138,7 @@ def to_gradescope(result: SubmissionResult) -> dict:
             "max_score": t.max_score,
             "status": t.status,
             "visibility": t.visibility,
-            "output": cap(t.output),
+            "output": cap(t.output) + (f"\n\n{t.diagnosis}" if t.diagnosis else ""),
             **TEST_TEXT,
         } for t in result.tests],
     }

@@ -6,10 +6,15 @@ never as a sequence that could clear the screen or fake a row.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from autograder.engine.intake import untrusted
 
+if TYPE_CHECKING:  # annotations only: importing the engine's batch starts torch
+    from autograder.engine.batch import Batch
 
-def table(batch, reports: list[str] = ()) -> str:
+
+def table(batch: Batch, reports: list[str] = ()) -> str:
     """The table, then `reports`: the lines of the report stage (files written, warnings)."""
     a = batch.assignment
     questions = a.questions
@@ -43,7 +48,7 @@ def table(batch, reports: list[str] = ()) -> str:
     return untrusted.visible("\n".join(out))
 
 
-def unwritten(batch) -> list[str]:
+def unwritten(batch: Batch) -> list[str]:
     """What grading could not write (engine/batch.Batch.unwritten), as lines to print."""
     if not batch.unwritten:
         return []

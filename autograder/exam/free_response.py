@@ -1,46 +1,29 @@
-"""Free-response answers, collected for manual grading.
+"""Free-response answers, collected for manual grading, with whose they are.
 
-The answers come from the cells grading kept of the submitted notebook
-(SubmissionResult.cells: parsed once, as data, never run; cleaned and
-bounded where they were read, engine/intake/kept_cells.py): a free-response
-question is the Markdown cell holding the marker `<!-- free response: ID -->`
-(its prompt), and its answer is the Markdown or raw cells that follow, up to
-the next code cell, the next marker or otter's `<!-- END QUESTION -->`. Each
-answer is capped, escaped everywhere it is written, and the pages forbid
-scripts, so an answer holding HTML is shown as text.
+The answers are found as report/free_text.py says (the Markdown after each
+`<!-- free response: ID -->` marker, from the cells grading kept of the
+submitted notebook; extract, Response and the markers are its, named here
+too). Each answer is capped, escaped everywhere it is written, and the pages
+forbid scripts, so an answer holding HTML is shown as text.
 """
 from __future__ import annotations
 
-import re
 import shutil
 import subprocess
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from autograder.engine.intake import untrusted
-from autograder.engine.intake.notebook import cell_source
-from autograder.report.htmlpage import CSS, esc, table
+from autograder.report.free_text import (  # noqa: F401  (this module's names, as before)
+    END_QUESTION, MARKER, PLACEHOLDER, Response, extract)
+from autograder.report.htmlpage import CSS, NO_SCRIPTS, esc, table
 
-MARKER = re.compile(r"<!--\s*free response:\s*([\w.-]+)\s*-->")
-END_QUESTION = "<!-- END QUESTION -->"
-PLACEHOLDER = "_Type your answer here, replacing this text._"
 PRINT_CSS = """
 .student { page-break-before: always; } .student:first-of-type { page-break-before: auto; }
 .answer { white-space: pre-wrap; word-break: break-word; border-left: 3px solid #4c72b0;
           padding: 0.3em 0.8em; background: #fafafa; }
 .prompt { color: #444; border-color: #ccc; } .flag { color: #a51d1d; font-weight: bold; }
 """
-NO_SCRIPTS = ('<meta http-equiv="Content-Security-Policy" '
-              'content="default-src \'none\'; style-src \'unsafe-inline\'; img-src data:">')
-
-
-@dataclass(frozen=True)
-class Response:
-    question: str
-    prompt: str
-    answer: str | None
-    """The student's text; None when the cell was left as handed out or is missing."""
 
 
 @dataclass(frozen=True)
@@ -52,35 +35,6 @@ class Sheet:
     """'' or the identity flag message."""
     numbers: dict[str, dict]
     responses: list[Response]
-
-
-def extract(cells: list[dict], questions: list[str]) -> list[Response]:
-    """The responses to `questions` (in that order) found in a notebook's
-    cells (those grading kept: [] for a notebook that could not be read)."""
-    found: dict[str, Response] = {}
-    for i, cell in enumerate(cells):
-        m = MARKER.search(cell_source(cell)) if cell.get("cell_type") == "markdown" else None
-        if not m or m.group(1) in found:
-            continue
-        prompt = _clean(MARKER.sub("", cell_source(cell)))
-        parts = []
-        for nxt in cells[i + 1:]:
-            text = cell_source(nxt)
-            if nxt.get("cell_type") not in ("markdown", "raw") or MARKER.search(text):
-                break
-            if END_QUESTION in text:
-                parts.append(text.split(END_QUESTION, 1)[0])
-                break
-            parts.append(text)
-        answer = "\n\n".join(p.strip() for p in parts if p.strip() not in ("", PLACEHOLDER))
-        found[m.group(1)] = Response(m.group(1), untrusted.text(prompt, untrusted.FREE_TEXT_CHARS),
-                                     untrusted.text(answer, untrusted.FREE_TEXT_CHARS) or None)
-    return [found.get(q, Response(q, "", None)) for q in questions]
-
-
-def _clean(prompt: str) -> str:
-    text = prompt.replace("<!-- BEGIN QUESTION -->", "").replace(END_QUESTION, "")
-    return text.strip()
 
 
 def _numbers_table(numbers: dict[str, dict]) -> str:

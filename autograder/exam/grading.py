@@ -12,6 +12,7 @@ from __future__ import annotations
 from autograder.engine.driving.fail import fail
 from autograder.engine import config
 from autograder.engine.intake import untrusted
+from autograder.engine.driving.sent import sent_source
 from autograder.engine.driving.student import RemoteObject, StudentError
 from autograder.exam import formats
 from autograder.exam import identity as identity_mod
@@ -63,11 +64,7 @@ def numbers(submission, student, question: str, ref) -> dict:
 # Which values an answer accepts is exam/formats.py's, shared with the notebook's
 # public checks; here only what arrives from the worker is made comparable.
 
-SEQUENCE_PROBE = '''
-def items(value):
-    """A tuple or list of another type (torch.Size) as a plain tuple; None otherwise."""
-    return tuple(value) if isinstance(value, (tuple, list)) else None
-'''
+SEQUENCE_PROBE = sent_source(__file__, "sequence_probe")
 
 
 def answer(student, name: str):

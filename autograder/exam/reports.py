@@ -17,11 +17,15 @@ from __future__ import annotations
 
 import statistics
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from autograder.writing import csv_text, write_atomic
 from autograder.exam import free_response, grading, identity, variants
 from autograder.report import guard
 from autograder.report.htmlpage import esc, fmt, table
+
+if TYPE_CHECKING:  # annotations only: importing the engine's batch starts torch
+    from autograder.engine.batch import Batch
 
 COMBINED, PDF = "free_responses.html", "free_responses.pdf"
 DIFFICULTY_CSV, DIFFICULTY_HTML = "variant_difficulty.csv", "variant_difficulty.html"
@@ -34,7 +38,7 @@ UNREAD = "NOT CHECKED"
 """How the flag of a submission whose sheet could not be made starts."""
 
 
-def write(batch, ref) -> list[str]:
+def write(batch: Batch, ref) -> list[str]:
     """Write every report; the lines returned are printed under the summary."""
     out: Path = batch.out
     a = batch.assignment
@@ -156,7 +160,7 @@ def difficulty_html(rows: list[dict], ref, title: str) -> str:
     return free_response.page(f"{title}: difficulty per variant", body)
 
 
-def class_report_section(batch) -> list[str]:
+def class_report_section(batch: Batch) -> list[str]:
     """HTML for the class report: difficulty per variant ([] for a homework)."""
     a = batch.assignment
     if not any(getattr(r, "annotations", {}).get("exam") for r in batch.results):

@@ -22,6 +22,7 @@ from __future__ import annotations
 import copy
 import re
 
+from autograder.build.examples import corpus_cell
 from autograder.build.transforms import StableCellIds, serialise
 
 ASSIGNED = re.compile(r"^(?:def |class )?([A-Za-z_]\w*)")
@@ -39,18 +40,19 @@ FREE_RESPONSES = [
     "about 2 d^2.",
 ]
 
-S1002_ANSWERS = {
-    "ENCODER_LAYER_PARAMS": 'ENCODER_LAYER_PARAMS = 12 * P["encoder_params"]["d_model"] ** 2',
-    "MASK_FRACTION": 'MASK_FRACTION = P["mask_fraction"]["select_prob"] * P["mask_fraction"]["mask_prob"]',
-    "CROSS_ATTENTION_SHAPE": ('c = P["cross_attention_shape"]\n'
-                              'CROSS_ATTENTION_SHAPE = (c["batch"], c["heads"], c["n_src"], c["n_tgt"])'),
-    "key_padding_mask": ('def key_padding_mask(lengths, n_src):\n'
-                         '    """True where the position is padding."""\n'
-                         '    lengths = np.asarray(lengths)\n'
-                         '    if lengths.min() < 1 or lengths.max() > n_src:\n'
-                         '        raise ValueError("lengths must lie in [1, n_src]")\n'
-                         '    return np.arange(n_src)[None, :] >= lengths[:, None]\n'),
+S1002_MISTAKES = {  # answer name -> its corpus variant (the mistake, in s1002's notebook)
+    "ENCODER_LAYER_PARAMS": "buggy/encoder_params_12_d_squared",
+    "MASK_FRACTION": "buggy/mask_fraction_specials_selected",
+    "CROSS_ATTENTION_SHAPE": "buggy/cross_attention_shape_source_first",
+    "key_padding_mask": "buggy/key_padding_mask_boolean",
 }
+
+
+def s1002_answers() -> dict[str, str]:
+    """{answer name: cell} of s1002's mistakes, from the corpus; a short answer's
+    cell ends without a newline, as the student notebook's answer cells do."""
+    cells = {name: corpus_cell("exam_midterm", variant) for name, variant in S1002_MISTAKES.items()}
+    return {name: cell.rstrip("\n") if name.isupper() else cell for name, cell in cells.items()}
 
 
 def answer_name(cell) -> str | None:
@@ -116,7 +118,7 @@ def variants(student, solution) -> dict[str, bytes]:
     right = solution_answers(solution)
     return {
         "s1001.ipynb": serialise(fill(student, right, "s1001", FREE_RESPONSES)),
-        "s1002.ipynb": serialise(fill(student, {**right, **S1002_ANSWERS}, "s1002",
+        "s1002.ipynb": serialise(fill(student, {**right, **s1002_answers()}, "s1002",
                                       [FREE_RESPONSES[0], None])),
         "s1003.ipynb": serialise(fill(student, right, "s1001", FREE_RESPONSES)),
         "s1004.ipynb": serialise(student),

@@ -20,7 +20,7 @@ from autograder.engine import results as results_mod
 from autograder.engine.intake.notebook import MAX_NOTEBOOK_BYTES
 from autograder.engine.intake.submissions import discover, safe_id
 from autograder.report import lateness
-from autograder.writing import write_atomic
+from autograder.writing import PRIVATE, write_atomic
 
 METADATA = "submission_metadata.json"
 """What Gradescope knows about the submission, written beside the upload's folder."""
@@ -147,7 +147,7 @@ def close_secrets(root: Path) -> tuple[Path, ...]:
     results folder (Gradescope writes the grader's output there, for
     instructors) and the metadata (earlier submissions' results among it),
     closed to other users, since in a mode whose wall is file permissions
-    (worker/modes.py) that is what keeps them out; the grader reads them as root."""
+    (kernel/modes.py) that is what keeps them out; the grader reads them as root."""
     found = tuple(p for p in (root / "results", root / METADATA) if os.path.lexists(p))
     for path in found:
         try:
@@ -185,6 +185,6 @@ def main(*, assignment_id: str, root: Path, limits: dict | None = None,
         traceback.print_exc(file=sys.stderr)
         data = error_results(assignment_id, FAILED.format(kind=type(exc).__name__))
     finally:  # also when interrupted: a results file in every case
-        write_atomic(root / "results" / "results.json",
-                     json.dumps(data, indent=2) + "\n")
+        write_atomic(root / "results" / "results.json",  # Gradescope reads it as root
+                     json.dumps(data, indent=2) + "\n", PRIVATE)
     return 0

@@ -15,23 +15,10 @@ hw1_attention`) from the built student notebook. Out of 18 points:
 """
 from __future__ import annotations
 
-from autograder.build.examples import _stub_of, _zip_bytes, answers_of, fill, serialise
+from autograder.build.examples import _stub_of, _zip_bytes, answers_of, corpus_answers, fill, serialise
 
-CAUSAL_MASK_NO_CHECK = '''\
-def causal_mask(n):
-    """Causal mask (forgets to reject bad n)."""
-    return torch.triu(torch.full((n, n), float("-inf")), diagonal=1)
-'''
-
-SDPA_MISTAKES = '''\
-def scaled_dot_product_attention(q, k, v, mask=None):
-    """Two classic mistakes: no 1/sqrt(d_k), and the mask multiplied in after the softmax."""
-    weights = torch.softmax(q @ k.transpose(-2, -1), dim=-1)
-    if mask is not None:
-        weights = weights * (mask == 0)
-    return weights @ v, weights
-'''
-
+# Broken cells, not mistakes of the corpus (which holds Python that runs): a
+# definition that does not parse, and scratch work that raises.
 SYNTAX_ERROR = '''\
 class TinySelfAttn(nn.Module):
     def __init__(self, h, heads)
@@ -51,9 +38,9 @@ def variants(student, solution) -> dict[str, bytes]:
     full_nb = serialise(fill(student, full))
     return {
         "full_solution.ipynb": full_nb,
-        "partial_mistakes.ipynb": serialise(fill(student, {
-            "causal_mask": CAUSAL_MASK_NO_CHECK,
-            "scaled_dot_product_attention": SDPA_MISTAKES})),
+        "partial_mistakes.ipynb": serialise(fill(student, corpus_answers(
+            "hw1_attention", "buggy/causal_mask_no_validation",
+            "buggy/sdpa_unscaled_weights_times_mask"))),
         "untouched.ipynb": serialise(student),
         "otter_export.zip": _zip_bytes("hw1_attention.ipynb", full_nb),
         "broken_cells.ipynb": serialise(fill(

@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from autograder.testing import (ALPHA, as_array, expect_dtype, expect_ndarray, expect_shape, fail,
-                                interval, once)
+                                interval, once, sent_source)
 
 QUESTION = "mask_tokens"
 
@@ -37,17 +37,7 @@ SETTINGS = ((None, (1, 2, 3, 4)),       # (probabilities, None for the defaults;
 TYPED_SETTINGS = ((0.5, 0.6, 0.3), (1.0, 0.0, 1.0), (0.3, 0.0, 0.0),
                   *(probs for probs, _ in SETTINGS if probs is not None))
 
-UNTOUCHED = '''
-import numpy as np
-def run(f, ids, *args, **kwargs):
-    original = ids.copy()
-    out = f(ids, *args, **kwargs)
-    answered = (isinstance(out, tuple) and len(out) == 2
-                and all(isinstance(o, np.ndarray) for o in out))
-    shared = answered and any(np.shares_memory(o, ids) for o in out)
-    labelled = answered and bool((out[1] >= 0).any())
-    return answered, labelled, bool(np.array_equal(ids, original)), bool(shared)
-'''
+UNTOUCHED = sent_source(__file__, "mask_tokens_untouched")
 
 
 @once

@@ -8,21 +8,12 @@ import torch
 import torch.nn.functional as F
 
 from autograder.testing import (agrees, as_array, expect_close, expect_number, expect_shape,
-                               expect_tensor, fail)
+                               expect_tensor, fail, sent_source)
 
 QUESTION = "mlm_loss"
 SHAPES = [(14, 11), (13, 5), (72, 9), (1, 4)]  # (N, V): the leading dimensions have their own test
 LEADING = [(2, 7, 11), (3, 4, 6, 9), (1, 1, 4), (5, 1, 3)]  # (..., V)
-GRAD = '''
-import torch
-def run(f, logits, labels):
-    x = logits.clone().requires_grad_(True)
-    loss = f(x, labels)
-    if not isinstance(loss, torch.Tensor) or not loss.requires_grad:
-        return None
-    loss.backward()
-    return x.grad
-'''
+GRAD = sent_source(__file__, "mlm_loss_grad")
 
 
 def _inputs(shape, seed, scale=1.0, selected=0.3, dtype=torch.float32):

@@ -1,19 +1,13 @@
 """Hidden tests: nsp_pair, exact."""
 from __future__ import annotations
 
-from autograder.testing import expect_equal, fail
+from autograder.testing import expect_equal, fail, sent_source
 
 QUESTION = "nsp_pair"
 CLS, SEP = 101, 102
 PAIRS = [([7, 8, 9], [10, 11]), ([5], [6, 7, 8, 9]), ([2000, 2001, 2002, 2003], [3]),
          ([1, 2, 3, 4, 5, 6, 7], [8, 9, 10, 11, 12, 13])]
-UNTOUCHED = '''
-def run(f, a, b, cls_id, sep_id):
-    before = (list(a), list(b))
-    out = f(a, b, cls_id, sep_id)
-    answered = isinstance(out, tuple) and len(out) == 2
-    return answered, (list(a), list(b)) == before
-'''
+UNTOUCHED = sent_source(__file__, "nsp_pair_untouched")
 
 
 def _pair(student, a, b, cls_id=CLS, sep_id=SEP):

@@ -1,6 +1,6 @@
 """Shared by the hidden tests of hw4: the documented run, reference results
 cached once per batch, and the one piece of code sent into the worker, the
-notebook's provided (public, not graded) TinySelfAttn.
+notebook's provided (public, not graded) TinySelfAttn of provided.py.
 
 The documented run (the lesson's figures, checked against the reference in
 tests/assignments/test_hw4_bert_finetuning.py): torch.manual_seed(42), build the default model;
@@ -10,6 +10,7 @@ torch.randint(0, 2, (50,)); Adam lr 1e-3, 30 full-batch epochs.
 from __future__ import annotations
 
 import inspect
+from pathlib import Path
 
 import torch
 
@@ -33,30 +34,11 @@ TRACE_ATOL = 1e-4
 # the tanh GELU < 3e-4 (trained weights); every mistake above moves them by > 0.1.
 LOGITS_ATOL, LOGITS_RTOL = 1e-3, 1e-3
 
-# Part 0 of the student notebook, exactly as handed out (a test checks it
-# against the notebook): bound under its name before the student's model is
+# Part 0 of the student notebook (provided.py, which build pastes into the
+# master): sent whole and bound under its name before the student's model is
 # built, so the model is graded on the answer cells only. It is public code;
 # no reference code of a graded stub is ever sent into the worker.
-PROVIDED_ATTENTION = '''class TinySelfAttn(nn.Module):
-    """Multi-head self-attention (homework 1), with torch's fused attention."""
-
-    def __init__(self, h, heads):
-        super().__init__()
-        if h % heads != 0:
-            raise ValueError(f"width h={h} must be divisible by heads={heads}")
-        self.heads = heads
-        self.qkv = nn.Linear(h, 3 * h, bias=False)
-        self.out = nn.Linear(h, h)
-
-    def forward(self, x, mask=None):
-        B, T, h = x.shape
-        queries, keys, values = self.qkv(x).split(h, dim=-1)  # each (B, T, h)
-        per_head = lambda t: t.reshape(B, T, self.heads, h // self.heads).transpose(1, 2)
-        mixed = F.scaled_dot_product_attention(
-            per_head(queries), per_head(keys), per_head(values), attn_mask=mask)  # (B, H, T, h/H)
-        return self.out(mixed.transpose(1, 2).reshape(B, T, h))  # (B, T, h)'''
-PROVIDED_SOURCE = ("import torch\nimport torch.nn.functional as F\nfrom torch import nn\n\n\n"
-                   + PROVIDED_ATTENTION + "\n\n\ndef provided_attention():\n    return TinySelfAttn\n")
+PROVIDED_SOURCE = (Path(__file__).parent / "provided.py").read_text()
 
 
 def provided_attention(student) -> RemoteObject:

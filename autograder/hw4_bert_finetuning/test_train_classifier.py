@@ -15,7 +15,7 @@ import numbers
 import torch
 
 from autograder.testing import (Memo, RemoteObject, changed, expect_number, expect_tensor, fail,
-                                lend_module, once)
+                                lend_module, once, sent_source)
 from autograder.hw4_bert_finetuning import common
 from autograder.hw4_bert_finetuning.common import DEFAULTS, MODEL_SEED, SMALL
 
@@ -28,15 +28,7 @@ STALE_RUN = (3, 3e-3)  # (epochs, lr) of the run that starts with gradients on t
 # Generic code run in the worker: the model handed to the loop already holds gradients
 # (seeded, of the size of real ones or larger, as after an evaluation's backward), or none
 # with seed None.
-STALE_GRADIENTS = '''
-import torch
-def run(train, model, ids, labels, seed, **kwargs):
-    if seed is not None:
-        g = torch.Generator().manual_seed(seed)
-        for p in model.parameters():
-            p.grad = torch.randn(p.shape, generator=g, dtype=p.dtype)
-    return train(model, ids, labels, **kwargs)
-'''
+STALE_GRADIENTS = sent_source(__file__, "stale_gradients")
 
 
 MAX_BATCH = 1024  # ids rows the lent model computes in one call (the tests send 50)

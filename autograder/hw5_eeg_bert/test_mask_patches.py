@@ -1,18 +1,11 @@
 """Hidden tests: mask_patches."""
 import numpy as np
 
-from autograder.testing import as_array, expect_close, expect_ndarray, fail
+from autograder.testing import as_array, expect_close, expect_ndarray, fail, sent_source
 
 QUESTION = "mask_patches"
 # runs in the student's worker: is the array the student received left alone?
-IN_PLACE_PROBE = '''
-import numpy as np
-def probe(mask_patches):
-    z = np.arange(36, dtype=np.float64).reshape(9, 4)
-    before = z.copy()
-    out = mask_patches(z, [4, 8], np.full(4, -1.0))
-    return bool(np.array_equal(z, before)), out is z, out
-'''
+IN_PLACE_PROBE = sent_source(__file__, "in_place_probe")
 
 
 def _case(seed, T=9, d=8):

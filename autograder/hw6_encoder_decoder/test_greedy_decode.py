@@ -7,29 +7,10 @@ called exactly once per generated token, with the ids generated so far.
 """
 import numpy as np
 
-from autograder.testing import expect_equal, fail
+from autograder.testing import expect_equal, fail, sent_source
 
 QUESTION = "greedy_decode"
-STEP_SOURCE = '''
-import numpy as np
-
-class Step:
-    """Logits for the next token: by_position[len(ids) - 1] + by_last[ids[-1]]."""
-
-    def __init__(self, by_position, by_last):
-        self.by_position = np.asarray(by_position, dtype=np.float64)
-        self.by_last = np.asarray(by_last, dtype=np.float64)
-        self.calls = []
-
-    def __call__(self, ids):
-        ids = [int(i) for i in ids]
-        self.calls.append(ids)
-        row = min(len(ids) - 1, len(self.by_position) - 1)
-        return self.by_position[row] + self.by_last[ids[-1]]
-
-def make_step(by_position, by_last):
-    return Step(by_position, by_last)
-'''
+STEP_SOURCE = sent_source(__file__, "step")
 
 
 EOS = 2

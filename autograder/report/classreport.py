@@ -10,19 +10,23 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from autograder.writing import write_atomic
 from autograder.report import plots, problems, stats
 from autograder.report.htmlpage import esc, fmt, page, table
 
+if TYPE_CHECKING:  # annotations only: importing the engine's batch starts torch
+    from autograder.engine.batch import Batch
+
 log = logging.getLogger(__name__)
 
 
-def write(path: Path, batch, sections: list[str] = ()) -> None:
+def write(path: Path, batch: Batch, sections: list[str] = ()) -> None:
     write_atomic(path, render(batch, sections))
 
 
-def render(batch, sections: list[str] = ()) -> str:
+def render(batch: Batch, sections: list[str] = ()) -> str:
     """The page; `sections`: HTML of the assignment's own reports (an exam's
     difficulty per variant, hooks.BatchReports.class_report_section)."""
     a = batch.assignment
@@ -32,9 +36,9 @@ def render(batch, sections: list[str] = ()) -> str:
     ts = stats.per_test(results)
     body = [f"<h1>{esc(a.config.title)}</h1>",
             f'<p class="muted">Class report of <code>{esc(a.id)}</code>: '
-            f"{len(results)} submissions graded in {batch.seconds:.1f} s.</p>"]
+            f"{stats.graded_of(results)}{_ungraded(results)}, in {batch.seconds:.1f} s.</p>"]
     body += _scores(results, a.max_total)
-    body += _questions(qs)
+    body += _questions(qs, results)
     body += sections
     body += _tests(ts)
     body += _runtimes(results, a.config.limits.notebook_seconds)
@@ -53,19 +57,26 @@ def _img(draw, alt: str, *args) -> str:
     return f'<p><img class="plot" src="{uri}" alt="{esc(alt)}"></p>'
 
 
+def _ungraded(results) -> str:
+    n = len(results) - len(stats.graded(results))
+    return f" ({n} not graded: under Limits and errors; no figure counts them)" if n else ""
+
+
 def _scores(results, max_total: float) -> list[str]:
     s = stats.summary(results, max_total)
-    if not s["submissions"]:
+    if not s["graded"]:
         return ["<h2>Scores</h2>", "<p>No submissions were graded.</p>"]
-    rows = [[k, fmt(round(v, 2))] for k, v in s.items()]
-    return ["<h2>Scores</h2>", table(["", "value"], rows, numeric={1}),
-            _img(plots.histogram, "score distribution", [r.score for r in results], max_total)]
+    rows = [[k, fmt(round(v, 2))] for k, v in s.items() if k != "graded"]
+    return ["<h2>Scores</h2>", f"<p>{stats.graded_of(results)}.</p>",
+            table(["", "value"], rows, numeric={1}),
+            _img(plots.histogram, "score distribution",
+                 [r.score for r in stats.graded(results)], max_total)]
 
 
-def _questions(qs) -> list[str]:
+def _questions(qs, results) -> list[str]:
     rows = [[q.question, fmt(q.max_score), fmt(round(q.mean, 2)),
              f"{q.full_marks} of {q.graded}"] for q in qs]
-    return ["<h2>Questions</h2>",
+    return ["<h2>Questions</h2>", f"<p>{stats.graded_of(results)}.</p>",
             table(["question", "points", "mean", "full marks"], rows, numeric={1, 2, 3}),
             _img(plots.question_rates, "per-question scores", qs)]
 

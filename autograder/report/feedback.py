@@ -6,6 +6,8 @@ what differed without the expected value). Nothing else reaches it: no test
 code, no reference values, no notebook output. Tests whose visibility is
 "hidden" are shown only as points, without title or message. Every text is
 capped as in results.json, so a feedback file is never much larger than it.
+Questions graded by hand (Context.manual, report/manual_scores.py) show the
+grader's points and comment, or "not yet graded" (never a 0) until then.
 """
 from __future__ import annotations
 
@@ -26,6 +28,9 @@ class Context:
     questions: list[str]
     max_points: dict[str, float]
     """Question id -> its maximum points."""
+    manual: tuple[str, ...] = ()
+    """The questions (among `questions`) graded by hand: each has one test, the
+    grader's score with their comment as its output, once it is graded."""
 
 
 def write(out: Path, result: SubmissionResult, ctx: Context, status: str = "") -> None:
@@ -42,7 +47,22 @@ def _by_question(result: SubmissionResult, ctx: Context):
 
 def _headline(result: SubmissionResult, ctx: Context) -> str:
     total = sum(ctx.max_points.values())
-    return f"Score: {fmt(result.score)} / {fmt(total)}"
+    waiting = _not_yet_graded(result, ctx)
+    return f"Score: {fmt(result.score)} / {fmt(total)}" + (
+        f" ({', '.join(waiting)} not yet graded)" if waiting else "")
+
+
+NOT_YET = "not yet graded"
+
+
+def _not_yet_graded(result: SubmissionResult, ctx: Context) -> list[str]:
+    """The manual questions without a grader's score yet."""
+    graded = {t.question for t in result.tests}
+    return [q for q in ctx.manual if q not in graded]
+
+
+def _points(q: str, s: float, waiting: list[str]) -> str:
+    return NOT_YET if q in waiting else fmt(s)
 
 
 def _mark(t: TestResult) -> str:
@@ -61,18 +81,25 @@ def _fence(text: str) -> str:
 def markdown(result: SubmissionResult, ctx: Context, status: str = "") -> str:
     lines = [f"# Feedback: {ctx.title}", "", f"Submission {_code(result.submission)}  ",
              _headline(result, ctx) + "  "]
-    if status:
-        lines.append(status + "  ")
+    lines += [md_text(line) + "  " for line in status.splitlines()]  # timing, late policy
     if result.notes:
         lines += ["", "## About your notebook", ""]
         lines += [_fence(cap(n)) for n in result.notes]
+    waiting = _not_yet_graded(result, ctx)
     lines += ["", "| question | points | out of |", "|---|---:|---:|"]
-    lines += [f"| {q} | {fmt(s)} | {fmt(m)} |" for q, s, m, _ in _by_question(result, ctx)]
+    lines += [f"| {q} | {_points(q, s, waiting)} | {fmt(m)} |"
+              for q, s, m, _ in _by_question(result, ctx)]
     for q, s, m, tests in _by_question(result, ctx):
-        lines += ["", f"## {q}: {fmt(s)} / {fmt(m)}", ""]
+        lines += ["", f"## {q}: {_points(q, s, waiting)} / {fmt(m)}", ""]
         for t in tests:
-            lines += _markdown_test(t)
+            lines += _markdown_manual(t) if q in ctx.manual else _markdown_test(t)
     return "\n".join(lines) + "\n"
+
+
+def _markdown_manual(t: TestResult) -> list[str]:
+    """A grader's score: the comment is shown whatever the points."""
+    head = f"- {md_text(t.title)} ({fmt(t.score)} / {fmt(t.max_score)})"
+    return [head, "", _indent(_fence(cap(t.output))), ""] if t.output else [head]
 
 
 def _markdown_test(t: TestResult) -> list[str]:
@@ -82,7 +109,8 @@ def _markdown_test(t: TestResult) -> list[str]:
     head = f"- **{_mark(t)}** ({points}): {md_text(t.title)}"
     if t.status == "passed" or _not_run(t):
         return [head]
-    return [head, "", _indent(_fence(cap(t.output))), ""]
+    diagnosis = ["  " + md_text(t.diagnosis), ""] if t.diagnosis else []
+    return [head, "", _indent(_fence(cap(t.output))), "", *diagnosis]
 
 
 def _not_run(t: TestResult) -> bool:
@@ -112,15 +140,17 @@ def html(result: SubmissionResult, ctx: Context, status: str = "") -> str:
     body = [f"<h1>Feedback: {esc(ctx.title)}</h1>",
             f"<p>Submission <code>{esc(result.submission)}</code><br>"
             f"<strong>{esc(_headline(result, ctx))}</strong>"
-            + (f"<br>{esc(status)}" if status else "") + "</p>"]
+            + "".join(f"<br>{esc(line)}" for line in status.splitlines()) + "</p>"]
     if result.notes:
         body += ["<h2>About your notebook</h2>", *(htmlpage.pre(cap(n)) for n in result.notes)]
+    waiting = _not_yet_graded(result, ctx)
     body.append(htmlpage.table(["question", "points", "out of"],
-                               [[q, fmt(s), fmt(m)] for q, s, m, _ in _by_question(result, ctx)],
+                               [[q, _points(q, s, waiting), fmt(m)]
+                                for q, s, m, _ in _by_question(result, ctx)],
                                numeric={1, 2}))
     for q, s, m, tests in _by_question(result, ctx):
-        body.append(f"<h2>{esc(q)}: {fmt(s)} / {fmt(m)}</h2>\n<ul>")
-        body += [_html_test(t) for t in tests]
+        body.append(f"<h2>{esc(q)}: {_points(q, s, waiting)} / {fmt(m)}</h2>\n<ul>")
+        body += [_html_manual(t) if q in ctx.manual else _html_test(t) for t in tests]
         body.append("</ul>")
     return htmlpage.page(f"Feedback: {ctx.title} ({result.submission})", body)
 
@@ -133,4 +163,10 @@ def _html_test(t: TestResult) -> str:
             f"{esc(t.title)}")
     if t.status == "passed" or _not_run(t):
         return head + "</li>"
-    return head + htmlpage.pre(cap(t.output)) + "</li>"
+    diagnosis = f"<p>{esc(t.diagnosis)}</p>" if t.diagnosis else ""
+    return head + htmlpage.pre(cap(t.output)) + diagnosis + "</li>"
+
+
+def _html_manual(t: TestResult) -> str:
+    head = f"<li>{esc(t.title)} ({fmt(t.score)} / {fmt(t.max_score)})"
+    return head + (htmlpage.pre(cap(t.output)) if t.output else "") + "</li>"

@@ -38,6 +38,10 @@ window.addEventListener("load", function () {
 });
 """
 
+NO_SCRIPTS = ('<meta http-equiv="Content-Security-Policy" '
+              'content="default-src \'none\'; style-src \'unsafe-inline\'; img-src data:">')
+"""For a page of students' text: nothing on it may run or load."""
+
 
 def esc(text) -> str:
     return html.escape(str(text), quote=True)

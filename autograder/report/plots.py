@@ -68,7 +68,8 @@ def test_pass_rates(ts: list[TestStats], width: int = 60) -> str:
 
 
 def runtimes(items: list[tuple[str, float]], limit: float | None = None) -> str:
-    """One bar per submission; a histogram once there are too many to label."""
+    """One bar per submission; a histogram once there are too many to label.
+    Scaled to the data (runtime_axis), the limit a line only where it falls."""
     if len(items) > 40:
         return _runtime_histogram([s for _, s in items], limit)
     items = sorted(items, key=lambda kv: kv[1])
@@ -76,24 +77,45 @@ def runtimes(items: list[tuple[str, float]], limit: float | None = None) -> str:
     ax.barh(range(len(items)), [s for _, s in items], color="#8172b2")
     ax.set_yticks(range(len(items)), [_short(n, 30) for n, _ in items], fontsize="small",
                   parse_math=False)
-    if limit:
-        ax.axvline(limit, color="#c44e52", linestyle="--", label=f"notebook limit {limit:g} s")
-        ax.legend(loc="lower right", fontsize="small")
-    ax.set_xlabel("seconds (notebook and tests)")
+    _runtime_scale(ax, [s for _, s in items], limit, "lower right")
     ax.set_title("Runtime per submission")
     return _data_uri(fig)
 
 
 def _runtime_histogram(seconds: list[float], limit: float | None) -> str:
     fig, ax = plt.subplots(figsize=(7, 3.2))
-    ax.hist(seconds, bins=30, color="#8172b2", edgecolor="white")
-    if limit:
-        ax.axvline(limit, color="#c44e52", linestyle="--", label=f"notebook limit {limit:g} s")
-        ax.legend(loc="upper right", fontsize="small")
-    ax.set_xlabel("seconds (notebook and tests)")
+    top, _ = runtime_axis(seconds, limit)
+    ax.hist(seconds, bins=30, range=(0, top), color="#8172b2", edgecolor="white")
+    _runtime_scale(ax, seconds, limit, "upper right")
     ax.set_ylabel("submissions")
     ax.set_title("Runtime per submission")
     return _data_uri(fig)
+
+
+def runtime_axis(seconds: list[float], limit: float | None) -> tuple[float, bool]:
+    """The runtime axis's upper end and whether the limit is drawn on it: the
+    slowest submission plus a tenth (so that 0.2 s bars beside a 60 s limit
+    are seen), or the limit when the slowest is close to it (within a
+    quarter: a submission near the limit is shown against it)."""
+    slowest = max(seconds, default=0.0)
+    top = slowest * 1.1 if slowest > 0 else 1.0
+    if limit and limit <= top * 1.25:
+        return max(top, limit * 1.05), True
+    return top, False
+
+
+def _runtime_scale(ax, seconds: list[float], limit: float | None, legend: str) -> None:
+    """The x axis from 0 to runtime_axis's end; the limit as a dashed line
+    where it falls on the axis, else named in the axis's label."""
+    top, drawn = runtime_axis(seconds, limit)
+    label = "seconds (notebook and tests)"
+    if drawn:
+        ax.axvline(limit, color="#c44e52", linestyle="--", label=f"notebook limit {limit:g} s")
+        ax.legend(loc=legend, fontsize="small")
+    elif limit:
+        label += f"; the notebook limit, {limit:g} s, is beyond the slowest"
+    ax.set_xlim(0, top)
+    ax.set_xlabel(label)
 
 
 def _short(text: str, width: int) -> str:

@@ -41,6 +41,10 @@ KEYS = {
 """Which roster columns each kind of identifier is matched against: one
 declared key per kind, never any value against any column."""
 NAME_COLUMNS = ("name", "student", "student name", "full name")
+ANONYMOUS = ("an anonymous assignment's Canvas download names no student (no Canvas user "
+             "id, only an anonymous id), so no roster row can be matched and canvas.csv "
+             "leaves it out: enter the score in SpeedGrader, or download the submissions "
+             "again once the assignment's anonymity is lifted")
 
 
 class RosterError(Exception):
@@ -68,16 +72,40 @@ class Roster:
     students: list[RosterStudent]
     columns: list[str]
     """The header as written (a Canvas export's assignment columns among them)."""
+    points_possible: dict[str, str] = field(default_factory=dict)
+    """Column -> its cell of a Canvas export's "Points Possible" row, as written
+    ({} when the roster has no such row)."""
 
-    def assignment_column(self, assignment_id: str, title: str) -> str | None:
+    def assignment_columns(self) -> list[str]:
+        """The headers that name a Canvas assignment ("<title> (<id>)"), in order."""
+        return [h for h in self.columns if CANVAS_ASSIGNMENT.fullmatch(h or "")]
+
+    def assignment_column(self, assignment_id: str, title: str, canvas_id: str = "") -> str | None:
         """The header of this assignment's column in a Canvas export
         ("Homework 1 (123456)"), so that an import updates it instead of
-        adding a new one; None when the roster has no such column."""
-        for header in self.columns:
-            m = CANVAS_ASSIGNMENT.fullmatch(header or "")
-            if m and m.group("title").strip().lower() in (title.lower(), assignment_id.lower()):
-                return header
-        return None
+        adding a new one: the one with Canvas id `canvas_id` if given, else
+        the one whose title is `title` or `assignment_id` (case and spaces
+        aside); None when none is, or several are (nothing is guessed)."""
+        found = [(h, m) for h in self.columns if (m := CANVAS_ASSIGNMENT.fullmatch(h or ""))]
+        if canvas_id:
+            by_id = [h for h, m in found if m.group("id") == canvas_id]
+            return by_id[0] if len(by_id) == 1 else None
+        wanted = {same_title(title), same_title(assignment_id)}
+        by_title = [h for h, m in found if same_title(m.group("title")) in wanted]
+        return by_title[0] if len(by_title) == 1 else None
+
+    def points_of(self, column: str) -> float | None:
+        """The column's points possible, when the roster says a positive number."""
+        try:
+            points = float((self.points_possible.get(column) or "").strip())
+        except ValueError:
+            return None
+        return points if 0 < points < float("inf") else None
+
+
+def same_title(title: str) -> str:
+    """A title as compared with another: case and every space aside."""
+    return re.sub(r"\s+", "", title).casefold()
 
 
 def read(path: Path) -> Roster:
@@ -96,14 +124,15 @@ def read(path: Path) -> Roster:
                           "the submission ids (the file or folder names of the submissions)")
     name = next((header[k] for k in NAME_COLUMNS if k in header), None)
     section = header.get("section")
-    students = []
+    students, points = [], {}
     for row in rows:
         label = (row.get(name) or "").strip() if name else ""
         if label.lower() == "points possible":  # the second row of a Canvas export
+            points = {h: v for h, v in row.items() if isinstance(h, str) and isinstance(v, str)}
             continue
         students.append(RosterStudent(label, {k.strip().lower(): (row.get(k) or "").strip() for k in keys},
                                       (row.get(section) or "").strip() if section else "", row))
-    return Roster(students, [h for h in header.values()])
+    return Roster(students, [h for h in header.values()], points)
 
 
 def members(result: SubmissionResult) -> list[dict]:
@@ -158,6 +187,8 @@ def match(students: list[RosterStudent], results: list[SubmissionResult]) -> Mat
                     f"{_who(r, m)} matches {len(rows)} roster rows ("
                     f"{', '.join(students[i].label for i in rows[:5])}): not matched to any; "
                     "make the roster's identifiers unique"))
+            elif isinstance(m.get("canvas_anonymous_id"), str):
+                unclear.setdefault(r.submission, ANONYMOUS)
             elif (partial := _local_part_match(m, index, students)) is not None:
                 unclear.setdefault(r.submission, (
                     f"{_who(r, m)}'s e-mail matches roster row {partial.label} only by the "

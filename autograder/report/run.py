@@ -7,10 +7,11 @@
    engine's discovery: the engine never imports the reports);
 2. after grading: `write_all` runs the run's reports in the order they are
    declared (`declared`: the assignment's own first, an exam's through
-   hooks.BatchReports, then REPORTS at the end of this module): feedback,
-   gradebooks, the class report, regrade.md when there was a previous run and
-   similarity.html when there are two submissions or more; it returns the
-   lines the command prints.
+   hooks.BatchReports, then REPORTS at the end of this module): the export
+   for grading by hand, feedback, feedback_for_canvas.zip, the course
+   policy's summary, gradebooks, the late-day ledger, the class report,
+   regrade.md when there was a previous run and similarity.html when there
+   are two submissions or more; it returns the lines the command prints.
 
 Each report is declared once, as a Report: its name, the files it writes at
 the top of DIR, what it needs of the Context, and its `write(context)`. To add
@@ -30,11 +31,17 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cached_property
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from autograder.writing import write_atomic
 from autograder.hooks import BatchReports
-from autograder.report import (classreport, feedback, gradebook, guard, lateness, regrade,
-                               roster, similarity)
+from autograder.report import (canvas, canvas_feedback, classreport, excused, feedback,
+                               gradebook, groups, guard, lateness, manual_export, manual_scores,
+                               penalties, regrade, roster, similarity)
+from autograder.report.accommodations import excused_ids
+
+if TYPE_CHECKING:  # annotations only: importing the engine's batch starts torch
+    from autograder.engine.batch import Batch
 
 
 @dataclass
@@ -42,12 +49,35 @@ class Prepared:
     roster: roster.Roster | None = None
     previous: dict[str, regrade.Tests] = field(default_factory=dict)
     due: datetime | None = None
+    policy: penalties.Terms | None = None
+    canvas_column: str | None = None
+    excused: frozenset[str] = frozenset()
+    groups: groups.Groups | None = None
+    manual: manual_scores.Given | None = None
+    anonymous: bool = True
+    """Whether the export for grading by hand hides who each code is."""
 
 
-def prepare(out: Path, roster_path: Path | None = None, due: str | None = None) -> Prepared:
-    """Raises roster.RosterError or ValueError (bad --due) with a message for the user."""
-    return Prepared(roster.read(roster_path) if roster_path else None,
-                    regrade.snapshot(out), lateness.parse_time(due) if due else None)
+def prepare(out: Path, roster_path: Path | None = None, due: str | None = None,
+            policy: Path | None = None, assignment: str = "",
+            canvas_column: str | None = None, excused_path: Path | None = None,
+            groups_path: Path | None = None, manual: Path | None = None,
+            anonymous: bool = True) -> Prepared:
+    """Raises roster.RosterError or ValueError (bad --due, a mistake in the
+    --policy file or its CSV files, a bad --canvas-column, --excused or
+    --groups, a mistake in the --manual-scores file: rubric.RubricError) with
+    a message for the user. The excused are --excused's and the
+    policy's accommodations' (excused for `assignment`), as one set."""
+    terms = penalties.prepare(policy) if policy else None
+    due_time = penalties.parse_due(due, terms) if due else None
+    excused_set = excused.read(excused_path) if excused_path else frozenset()
+    if terms:
+        excused_set |= {i.strip().casefold() for i in excused_ids(terms.accommodations, assignment)}
+    return Prepared(roster.read(roster_path) if roster_path else None, regrade.snapshot(out),
+                    due_time or (terms and terms.course.due(assignment)), terms,
+                    canvas.check_column(canvas_column) if canvas_column else None,
+                    frozenset(excused_set), groups.read(groups_path) if groups_path else None,
+                    manual_scores.prepare(manual, assignment, out) if manual else None, anonymous)
 
 
 class Context:
@@ -56,13 +86,23 @@ class Context:
     grading, and what is computed once for several reports (NEEDS), each
     computed at the first report that needs it, saying its lines then."""
 
-    def __init__(self, batch, prepared: Prepared):
+    def __init__(self, batch: Batch, prepared: Prepared):
         self.batch, self.prepared = batch, prepared
         self.out: Path = batch.out
         self.lines: list[str] = []
         """What the command prints, in order."""
         self.sections: list[str] = []
-        """The assignment's own parts of report.html (hooks.BatchReports)."""
+        """The parts of report.html the reports before it add (the assignment's
+        own, hooks.BatchReports; canvas.csv's warnings)."""
+
+    @cached_property
+    def manual(self) -> manual_scores.Merge:
+        """The rubric scores as the reports use them (none merged when they
+        cannot be read: said, and the autograded points stand); says what was merged."""
+        merge = _attempt(self.lines, "the rubric scores", manual_scores.Merge, self.batch,
+                         self.prepared.manual) or manual_scores.Merge(self.batch, None)
+        self.lines += merge.lines
+        return merge
 
     @cached_property
     def timings(self) -> dict[str, lateness.Timing]:
@@ -71,19 +111,30 @@ class Context:
 
     @cached_property
     def rows(self) -> list[gradebook.Row]:
-        """The gradebook's rows (the roster's, when there is one); says who is
-        missing, who matches no row and who is late."""
-        students = self.prepared.roster.students if self.prepared.roster else None
-        rows, found = _rows(self.batch.results, students, self.timings)
-        self.lines += found
-        late = sorted(sid for sid, t in self.timings.items() if t.late)
-        if late:
-            self.lines.append(f"late: {len(late)} submissions after the due date: "
-                              + ", ".join(late[:10]) + (" ..." if len(late) > 10 else ""))
-        return rows
+        """The gradebook's rows (the roster's, when there is one; a group's
+        submission credited to each member; the rubric scores merged; the course
+        policy applied); says who is missing and who matches no row."""
+        return self._ruled[0]
+
+    @cached_property
+    def policy(self) -> penalties.Applied:
+        """The course policy as applied to `rows`: its lines, the ledger to write."""
+        return self._ruled[1]
+
+    @cached_property
+    def _ruled(self) -> tuple[list[gradebook.Row], penalties.Applied]:
+        manual, timings, prepared = self.manual, self.timings, self.prepared  # their lines first
+        students = prepared.roster.students if prepared.roster else None
+        credited, found = groups.credit(self.batch.results, prepared.groups)
+        rows, matched = _rows(credited, students, timings)
+        rows = manual.rows(rows)  # before the policy: a late penalty is on the whole score
+        self.lines += found + matched
+        return _attempt(self.lines, "the course policy", penalties.apply, rows,
+                        self.batch.assignment.id, prepared.due, prepared.policy) \
+            or penalties.failed(rows)
 
 
-NEEDS = ("timings", "rows")
+NEEDS = ("manual", "timings", "rows", "policy")
 """What a Report may need: the Context's computed parts."""
 
 
@@ -119,7 +170,7 @@ def reserved_names(assignment_id: str, extra: Sequence[BatchReports] = ()) -> tu
     return tuple(dict.fromkeys(f for r in declared(assignment_id, extra) for f in r.files))
 
 
-def write_all(batch, prepared: Prepared, extra: Sequence[BatchReports] = ()) -> list[str]:
+def write_all(batch: Batch, prepared: Prepared, extra: Sequence[BatchReports] = ()) -> list[str]:
     """Every report, in the declared order; one that fails is reported in the
     lines returned and the others are still written."""
     ctx = Context(batch, prepared)
@@ -153,7 +204,7 @@ def _attempt(lines: list[str], what: str, write, *args):
     return done
 
 
-def _timings(batch, due: datetime | None, lines: list[str]) -> dict[str, lateness.Timing]:
+def _timings(batch: Batch, due: datetime | None, lines: list[str]) -> dict[str, lateness.Timing]:
     """Each submission's timing; one that cannot be read is unknown (and said)."""
     mtimes = {e.id: e.mtime for e in batch.entries}  # as discovery read them
     timings, unknown = {}, []
@@ -167,6 +218,11 @@ def _timings(batch, due: datetime | None, lines: list[str]) -> dict[str, latenes
         lines.append(f"warning: when {len(unknown)} submissions came in could not be read "
                      f"(a fault of the grader, logged): {', '.join(unknown[:10])}; they are "
                      "shown as on time")
+    canvas = sum(t.source == "canvas" for t in timings.values())
+    if due is not None and canvas:  # lateness.py: Canvas's file names carry no time
+        lines.append(f"warning: --due cannot judge {canvas} submissions of a Canvas download: "
+                     "Canvas's files carry no submission time; only the submissions Canvas "
+                     "itself recorded as late (_LATE in the file name) show as late")
     return timings
 
 
@@ -202,26 +258,52 @@ def _rows(results, students, timings) -> tuple[list[gradebook.Row], list[str]]:
 
 # ---- the common reports' writers, each a Report's `write` ----------------------------
 
+def _manual_export(ctx: Context) -> list[str]:
+    return manual_export.write(ctx.batch, ctx.prepared.anonymous)
+
+
 def _feedback(ctx: Context) -> list[str]:
-    """Each submission's feedback.md and .html; one that fails costs its own only."""
-    a, lines = ctx.batch.assignment, []
-    about = feedback.Context(a.config.title, a.questions,
-                             {q: a.config.max_points(q) for q in a.questions})
+    """Each submission's feedback.md and .html, with its rubric scores and the
+    policy's line; one that fails costs its own only."""
+    a, manual, lines = ctx.batch.assignment, ctx.manual, []
+    about = manual.context(feedback.Context(a.config.title, a.questions,
+                                            {q: a.config.max_points(q) for q in a.questions}))
     for r in ctx.batch.results:
-        _attempt(lines, f"the feedback of {r.submission}", feedback.write,
-                 ctx.out, r, about, lateness.status_line(ctx.timings[r.submission]))
+        _attempt(lines, f"the feedback of {r.submission}", feedback.write, ctx.out,
+                 manual.result(r), about,
+                 penalties.status(ctx.rows, r, ctx.timings[r.submission], manual.max_total,
+                                  ctx.prepared.policy))
+    return lines
+
+
+def _canvas_feedback(ctx: Context) -> list[str]:
+    return canvas_feedback.write(ctx.out, ctx.batch.results)
+
+
+def _policy(ctx: Context) -> list[str]:
+    """What the course policy did, then who was late (against their own due date)."""
+    lines = list(ctx.policy.lines)
+    late = penalties.late(ctx.rows, ctx.timings)
+    if late:
+        lines.append(f"late: {len(late)} submissions after the due date: "
+                     + ", ".join(late[:10]) + (" ..." if len(late) > 10 else ""))
     return lines
 
 
 def _gradebook(ctx: Context) -> None:
-    write_atomic(ctx.out / "gradebook.csv",
-                 gradebook.gradebook_csv(ctx.rows, ctx.batch.assignment.max_total))
+    write_atomic(ctx.out / "gradebook.csv", gradebook.gradebook_csv(ctx.rows, ctx.manual.max_total))
 
 
-def _canvas(ctx: Context) -> None:
-    a, listed = ctx.batch.assignment, ctx.prepared.roster
-    column = (listed and listed.assignment_column(a.id, a.config.title)) or a.config.title
-    write_atomic(ctx.out / "canvas.csv", gradebook.canvas_csv(ctx.rows, column, a.max_total))
+def _canvas(ctx: Context) -> list[str]:
+    """canvas.csv; its warnings are printed and also shown in report.html."""
+    lines = canvas.write(ctx.out / "canvas.csv", ctx.rows, ctx.batch.assignment, ctx.prepared,
+                         ctx.manual.max_total) or []
+    ctx.sections += canvas.section(lines)
+    return lines
+
+
+def _ledger(ctx: Context) -> list[str]:
+    return ctx.policy.write_ledger()
 
 
 def _class_report(ctx: Context) -> None:
@@ -257,11 +339,17 @@ def _similarity(ctx: Context) -> list[str]:
 
 
 REPORTS: tuple[Report, ...] = (
-    Report("the feedback", (), _feedback, needs=("timings",)),
-    Report("gradebook.csv", ("gradebook.csv",), _gradebook, needs=("rows",)),
-    Report("canvas.csv", ("canvas.csv",), _canvas, needs=("rows",)),
+    Report("the export for grading by hand", manual_export.FILES, _manual_export),
+    Report("the feedback", (), _feedback, needs=("manual", "timings", "rows")),
+    Report(canvas_feedback.NAME, (canvas_feedback.NAME,), _canvas_feedback),
+    Report("the course policy's summary", (), _policy, needs=("rows", "policy")),
+    Report("gradebook.csv", ("gradebook.csv",), _gradebook, needs=("manual", "rows")),
+    Report("canvas.csv", ("canvas.csv",), _canvas, needs=("manual", "rows")),
+    # the ledger is the policy file's (late_days.csv beside it, or where it says),
+    # never a file of DIR: it declares no name a submission could take
+    Report("the late-day ledger", (), _ledger, needs=("policy",)),
     Report("report.html", ("report.html",), _class_report),
-    Report("the list of reports", (), _where),  # where the four above are, whatever happened
+    Report("the list of reports", (), _where),  # where the reports above are, whatever happened
     Report("regrade.md", ("regrade.md",), _regrade),
     Report("similarity.html", ("similarity.html",), _similarity),
 )

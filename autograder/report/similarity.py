@@ -48,6 +48,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from itertools import combinations, islice
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import matplotlib
 
@@ -57,6 +58,9 @@ from copydetect import CodeFingerprint, compare_files  # noqa: E402
 from autograder.report import answers, guard  # noqa: E402
 from autograder.report.htmlpage import esc, page, table  # noqa: E402
 from autograder.writing import write_atomic  # noqa: E402
+
+if TYPE_CHECKING:  # annotations only: importing the engine's batch starts torch
+    from autograder.engine.batch import Batch
 
 NOISE = 25
 """Normalised characters per fingerprint (copydetect's noise threshold)."""
@@ -98,7 +102,7 @@ class Alike:
     """copydetect's (starts, ends) of the matching regions in each text."""
 
 
-def write(path: Path, batch) -> str:
+def write(path: Path, batch: Batch) -> str:
     """Write the page; return the line the command prints."""
     a = batch.assignment
     by_submission, unread = {}, []

@@ -41,11 +41,18 @@ def graded(results: list[SubmissionResult]) -> list[SubmissionResult]:
     return [r for r in results if not r.error]
 
 
+def graded_of(results: list[SubmissionResult]) -> str:
+    """"N graded of M entries": what every figure of the class report counts."""
+    return f"{len(graded(results))} graded of {len(results)} entries"
+
+
 def summary(results: list[SubmissionResult], max_total: float) -> dict[str, float]:
-    totals = [r.score for r in results]
+    """Over the graded submissions only (graded()): an entry that could not be
+    graded has no score, and its 0 would pull the mean down."""
+    totals = [r.score for r in graded(results)]
     if not totals:
-        return {"submissions": 0}
-    return {"submissions": len(totals), "mean": statistics.fmean(totals),
+        return {"graded": 0}
+    return {"graded": len(totals), "mean": statistics.fmean(totals),
             "median": statistics.median(totals), "min": min(totals), "max": max(totals),
             "full marks": sum(t >= max_total for t in totals),
             "zero": sum(t == 0 for t in totals)}

@@ -19,6 +19,8 @@ import resource
 import signal
 from pathlib import Path
 
+from autograder import protocol
+
 CLONE_NEWNS, CLONE_NEWUTS, CLONE_NEWIPC = 0x00020000, 0x04000000, 0x08000000
 CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNET = 0x10000000, 0x20000000, 0x40000000
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC = 1, 2, 4, 8
@@ -75,7 +77,7 @@ def first_to_go_when_out_of_memory(score: int = WORKER_OOM_SCORE) -> None:
         pass  # no /proc: the memory limits are all there is
 
 
-def isolate(spec: dict, user_ns: bool) -> int:
+def isolate(spec: protocol.WorkerSpec, user_ns: bool) -> int:
     """New namespaces and a new root, then fork: returns 0 in the namespace's
     init (the worker proper) and the worker's pid in the parent, which stays
     outside as a waiter and never runs student code.
@@ -86,22 +88,22 @@ def isolate(spec: dict, user_ns: bool) -> int:
     else on the machine (hidden tests, solutions, other checkouts, other
     submissions, results, home folders) exists for the worker: the system
     folders and Python's own paths, bound read-only at their usual places; a
-    minimal /dev; a tmpfs /tmp; an empty /sys/fs/cgroup. spec["read"] holds
+    minimal /dev; a tmpfs /tmp; an empty /sys/fs/cgroup. spec.read holds
     those Python paths, chosen by the grader (the template never learns
     which folders are secret)."""
     flags = CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS
-    if user_ns and spec["uid"] is not None:
-        become(spec["uid"])
-    uid, gid = (os.getuid(), os.getgid()) if user_ns else (spec["uid"], spec["uid"])
+    if user_ns and spec.uid is not None:
+        become(spec.uid)
+    uid, gid = (os.getuid(), os.getgid()) if user_ns else (spec.uid, spec.uid)
     _check(_libc.unshare(flags | (CLONE_NEWUSER if user_ns else 0)), "unshare")
     if user_ns:
         _map_own_ids(uid, gid)
     _mount("none", "/", None, MS_REC | MS_PRIVATE)  # nothing below leaks to the host
-    root = spec["workdir"]
+    root = spec.workdir
     _mount("tmpfs", root, "tmpfs", MS_NOSUID | MS_NODEV, "size=1m,mode=0755")
     _mount("tmpfs", _mkdir(root, WORKDIR_IN_ROOT), "tmpfs", MS_NOSUID | MS_NODEV,
-           f"size={spec['limits']['disk_mb']}m,mode=0700,uid={uid},gid={gid}")
-    for path in (*SYSTEM_DIRS, *spec["read"]):
+           f"size={spec.limits.disk_mb}m,mode=0700,uid={uid},gid={gid}")
+    for path in (*SYSTEM_DIRS, *spec.read):
         if os.path.isdir(path):
             _bind_read_only(path, _mkdir(root, path))
     if os.path.isdir(os.path.join(root, "sys/fs/cgroup")):  # no limit of its own to raise
@@ -140,25 +142,9 @@ def _bind_read_only(source: str, target: str) -> None:
     _mount("none", target, None, flags)
 
 
-def python_candidates() -> list[str]:
-    """Where this process's interpreter, standard library and site-packages
-    live (each also as its real path)."""
-    import sys
-    found = {sys.prefix, sys.base_prefix, *(p for p in sys.path if p and os.path.isdir(p))}
-    return sorted({os.path.realpath(p) for p in found} | found)
-
-
-def python_paths(hidden: list[str], candidates: list[str] | None = None) -> list[str]:
-    """The Python paths (`candidates`, by default this process's) that are not
-    and hold no secret folder of `hidden` (the repository root on sys.path,
-    for instance: the worker already imported what it needs)."""
-    return sorted(p for p in (python_candidates() if candidates is None else candidates)
-                  if not any(h == p or h.startswith(p.rstrip("/") + "/") for h in hidden))
-
-
-def enter_new_root(spec: dict) -> None:
+def enter_new_root(spec: protocol.WorkerSpec) -> None:
     """In the namespace's init: the new root, and a /proc of this namespace only."""
-    os.chroot(spec["workdir"])
+    os.chroot(spec.workdir)
     os.chdir("/")
     _mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
 
@@ -207,23 +193,23 @@ def no_new_privs() -> None:
     _check(_libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "PR_SET_NO_NEW_PRIVS")
 
 
-def apply_limits(limits: dict) -> None:
+def apply_limits(limits: protocol.WorkerLimits) -> None:
     """Kernel limits: a backstop behind the grader's wall-clock timeouts and
     the submission's cgroup. `as_mb` is what each process may map beyond
     what the template maps; `nproc` is set where the count is the worker's
     own (its uid, or its user namespace)."""
     vm_kb = int(open("/proc/self/status").read().split("VmSize:")[1].split()[0])
-    memory = vm_kb * 1024 + limits["as_mb"] * 2**20
+    memory = vm_kb * 1024 + limits.as_mb * 2**20
     for name, value in (
         ("RLIMIT_AS", memory),
-        ("RLIMIT_CPU", limits["cpu_seconds"]),
-        ("RLIMIT_FSIZE", limits["disk_mb"] * 2**20),
+        ("RLIMIT_CPU", limits.cpu_seconds),
+        ("RLIMIT_FSIZE", limits.disk_mb * 2**20),
         ("RLIMIT_NOFILE", 256),
         ("RLIMIT_CORE", 0),
     ):
         resource.setrlimit(getattr(resource, name), (value, value))
-    if limits.get("nproc"):
-        resource.setrlimit(resource.RLIMIT_NPROC, (limits["nproc"], limits["nproc"]))
+    if limits.nproc:
+        resource.setrlimit(resource.RLIMIT_NPROC, (limits.nproc, limits.nproc))
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # oversized writes fail instead of killing
 
 

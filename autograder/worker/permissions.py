@@ -1,6 +1,6 @@
 """What a worker's uid could reach by file permissions alone: the check of the
 modes whose workers share the machine's file system ("landlock", "uid":
-worker/modes.py), where permissions are the wall against stat() (Landlock
+kernel/modes.py), where permissions are the wall against stat() (Landlock
 governs reads and writes, not stat: a file's existence, size and dates)
 and, in "uid", the only wall.
 

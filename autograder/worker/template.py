@@ -2,15 +2,17 @@
 submission on the grader's request (a fork costs milliseconds; a fresh
 interpreter importing torch costs seconds).
 
-Control channel (from the grader): a JSON spec with the worker's socket
-attached as a passed descriptor; the reply is the pid of the worker's process
-group. On the worker's socket the grader then reads {"worker_pid": n} (the
-process that runs student code) and {"ready": 1} once the worker is fully
-confined, or {"failed": reason} if confinement failed: no student code runs
-before "ready". Once its imports are done, the template says first, in one
-JSON line on the control channel, where its Python lives
-(confine.python_candidates); a worker's spec then names the folders it may
-read, never which are secret.
+Control channel (from the grader): an order (protocol.WorkerSpec, SweepOrder
+or AuditOrder, as protocol.encode_order writes it) with the child's socket
+attached as a passed descriptor; the reply is the pid of the child's process
+group, or "refused <why>" for an order that does not decode (nothing is
+forked for it). On the worker's socket the grader then reads {"worker_pid": n}
+(the process that runs student code) and {"ready": 1} once the worker is
+fully confined, or {"failed": reason} if confinement failed: no student code
+runs before "ready". Once its imports are done, the template says first, in
+one JSON line on the control channel, where its Python lives
+(kernel/allowlist.py); a worker's spec then names the folders it may read,
+never which are secret.
 
 What must stay true: the template never runs student code and holds
 nothing a worker must not see, since every worker is a copy of its memory
@@ -31,8 +33,8 @@ import sys
 import time
 
 from autograder import protocol
-from autograder.worker import (confine, disk, landlock, modes, permissions, seccomp, server,
-                               sweep)
+from autograder.kernel import allowlist, disk, landlock, modes, seccomp, sweep
+from autograder.worker import confine, permissions, server
 
 MAX_AUDIT_ORDER = 16 << 20
 """Bytes of paths an audit reads from the grader."""
@@ -68,45 +70,40 @@ def run_template(control_fd: int, modules: list[str]) -> None:
     # grader starts another), never the grader
     confine.first_to_go_when_out_of_memory(confine.TEMPLATE_OOM_SCORE)
     control = socket.socket(fileno=control_fd)
-    control.sendall(json.dumps({"python": confine.python_candidates()}).encode() + b"\n")
+    control.sendall(json.dumps({"python": allowlist.python_candidates()}).encode() + b"\n")
     while True:
         try:
-            msg, fds, _, _ = socket.recv_fds(control, 1 << 20, 4)
+            msg, fds, _, _ = socket.recv_fds(control, protocol.MAX_ORDER, 4)
         except OSError:
             os._exit(0)
         if not msg:  # the grader is gone: exit at once (no interpreter teardown), and
             os._exit(0)  # every worker's waiter gets its parent-death signal
-        spec = _spec(msg)
-        if spec is None or len(fds) != 1:
+        try:
+            order = protocol.decode_order(msg)
+            if len(fds) != 1:
+                raise protocol.ProtocolError(f"{len(fds)} descriptors with one order")
+        except protocol.ProtocolError as exc:
             for fd in fds:
                 os.close(fd)
+            control.sendall(b"refused " + str(exc).replace("\n", " ").encode()[:500] + b"\n")
             continue
         pid = os.fork()
         if pid == 0:
             control.close()
-            if spec.get("op") == protocol.SWEEP:
-                sweep_uid(fds[0], spec)  # never returns
-            if spec.get("op") == protocol.AUDIT:
-                audit_uid(fds[0], spec)  # never returns
-            become_worker(fds[0], spec)  # never returns
+            if isinstance(order, protocol.SweepOrder):
+                sweep_uid(fds[0], order)  # never returns
+            if isinstance(order, protocol.AuditOrder):
+                audit_uid(fds[0], order)  # never returns
+            become_worker(fds[0], order)  # never returns
         os.close(fds[0])
         control.sendall((str(pid) + "\n").encode())
 
 
-def _spec(msg: bytes) -> dict | None:
-    """The grader's order (a JSON object), or None if it is not one."""
-    try:
-        spec = json.loads(msg)
-    except ValueError:
-        return None
-    return spec if isinstance(spec, dict) else None
-
-
-def sweep_uid(fd: int, spec: dict) -> None:
+def sweep_uid(fd: int, sweep_order: protocol.SweepOrder) -> None:
     """In the forked child: sweep a worker uid, answer b"1" if it is clean."""
     clean = False
     try:
-        clean = sweep.sweep_as(int(spec["uid"]), bool(spec["shared"]))
+        clean = sweep.sweep_as(sweep_order.uid, sweep_order.shared)
     finally:
         try:
             os.write(fd, b"1" if clean else b"0")
@@ -114,7 +111,7 @@ def sweep_uid(fd: int, spec: dict) -> None:
             os._exit(0)
 
 
-def audit_uid(fd: int, spec: dict) -> None:
+def audit_uid(fd: int, audit: protocol.AuditOrder) -> None:
     """In the forked child: which secret path a worker uid could open, as one
     JSON line {"open": "<path> is readable" or null}; nothing on failure. The
     paths to judge come on `fd` ({"secret": [...], "read_only": [...]}, then
@@ -125,14 +122,13 @@ def audit_uid(fd: int, spec: dict) -> None:
             chunk = os.read(fd, 1 << 16)
             order += chunk
         paths = json.loads(order)
-        found = permissions.open_to(int(spec["uid"]), list(paths["secret"]),
-                                    list(paths["read_only"]))
+        found = permissions.open_to(audit.uid, list(paths["secret"]), list(paths["read_only"]))
         os.write(fd, json.dumps({"open": found}).encode() + b"\n")
     finally:
         os._exit(0)
 
 
-def become_worker(fd: int, spec: dict) -> None:
+def become_worker(fd: int, spec: protocol.WorkerSpec) -> None:
     """In the forked child: confine, then serve until the grader hangs up."""
     code = 0
     sock = None
@@ -140,25 +136,25 @@ def become_worker(fd: int, spec: dict) -> None:
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
         os.setsid()
         sock = socket.socket(fileno=fd)
-        confine.join_cgroups(spec["cgroups"])
+        confine.join_cgroups(spec.cgroups)
         confine.first_to_go_when_out_of_memory()
-        mode = modes.BY_NAME[spec["sandbox"]]
+        mode = modes.BY_NAME[spec.sandbox]
         workdir = CONFINE[mode.confine](sock, spec)
-        confine.apply_limits(spec["limits"])
+        confine.apply_limits(spec.limits)
         confine.scrub_process(sock.fileno(), workdir)
         if mode.seccomp:
             confine.no_new_privs()
             if mode.landlock:
-                landlock.restrict(read=[*confine.SYSTEM_DIRS, *spec["read"]],
+                landlock.restrict(read=[*confine.SYSTEM_DIRS, *spec.read],
                                   write=[workdir], devices=[f"/dev/{d}" for d in confine.DEVICES])
-            seccomp.install(allow_exec=spec["limits"]["exec"])
+            seccomp.install(allow_exec=spec.limits.exec)
         protocol.send_frame(sock, {"ready": 1})
         sys.modules["otter"] = server.otter_stub()
-        if spec.get("forbid"):
-            for name in spec["forbid"]:
+        if spec.forbid:
+            for name in spec.forbid:
                 sys.modules.pop(name, None)
-            sys.meta_path.insert(0, server.ForbiddenImports(spec["forbid"]))
-        server.Server(sock, spec["seed"]).serve()
+            sys.meta_path.insert(0, server.ForbiddenImports(spec.forbid))
+        server.Server(sock, spec.seed).serve()
     except BaseException as exc:
         code = 70
         try:  # before any student code: the reason is the grader's to read
@@ -169,7 +165,7 @@ def become_worker(fd: int, spec: dict) -> None:
         os._exit(code)
 
 
-def _namespaces(sock, spec: dict, user_ns: bool = False) -> str:
+def _namespaces(sock, spec: protocol.WorkerSpec, user_ns: bool = False) -> str:
     sent = os.pipe()
     child = confine.isolate(spec, user_ns)
     if child:  # the waiter outside the namespace: when it dies, the namespace dies
@@ -182,12 +178,12 @@ def _namespaces(sock, spec: dict, user_ns: bool = False) -> str:
     if user_ns:
         confine.drop_capabilities()
     else:
-        confine.become(spec["uid"])
+        confine.become(spec.uid)
     confine.parent_death_signal(signal.SIGKILL)
     return confine.WORKDIR_IN_ROOT
 
 
-def _waiter(sock, spec: dict) -> str:
+def _waiter(sock, spec: protocol.WorkerSpec) -> str:
     """No namespaces: a root waiter that adopts every orphan of the worker
     (a subreaper), meters its files, and kills every process of the worker's
     uid before it goes if they pass disk_mb or the template dies; the worker
@@ -196,24 +192,23 @@ def _waiter(sock, spec: dict) -> str:
     sent = os.pipe()
     child = os.fork()
     if child:
-        signal.signal(signal.SIGTERM, lambda *_: _kill_uid_and_exit(spec["uid"]))
+        signal.signal(signal.SIGTERM, lambda *_: _kill_uid_and_exit(spec.uid))
         confine.parent_death_signal(signal.SIGTERM)
         _send_pid(sock, child, sent)
         _reap_within_disk(spec)  # never returns
     _after_pid_sent(sent)
-    confine.become(spec["uid"])
+    confine.become(spec.uid)
     confine.parent_death_signal(signal.SIGKILL)
-    return spec["workdir"]
+    return spec.workdir
 
 
-def _reap_within_disk(spec: dict) -> None:
+def _reap_within_disk(spec: protocol.WorkerSpec) -> None:
     """The waiter's loop: reap the worker and every adopted orphan until none is
-    left; when the worker's files pass disk_mb (worker/disk.py: it writes to
+    left; when the worker's files pass disk_mb (kernel/disk.py: it writes to
     the machine's disk, where RLIMIT_FSIZE bounds each file, not their
     number), kill every process of its uid."""
-    mode = modes.BY_NAME[spec["sandbox"]]
-    meter = disk.Meter(disk.folders(spec["workdir"], mode), spec["uid"],
-                       spec["limits"]["disk_mb"] * 2**20)
+    mode = modes.BY_NAME[spec.sandbox]
+    meter = disk.Meter(disk.folders(spec.workdir, mode), spec.uid, spec.limits.disk_mb * 2**20)
     while True:
         try:
             while os.waitpid(-1, os.WNOHANG)[0]:
@@ -221,7 +216,7 @@ def _reap_within_disk(spec: dict) -> None:
         except ChildProcessError:
             os._exit(0)
         if mode.meters_disk and meter.over():
-            _kill_uid_and_exit(spec["uid"])
+            _kill_uid_and_exit(spec.uid)
         time.sleep(disk.POLL_SECONDS)
 
 
@@ -246,14 +241,14 @@ def _kill_uid_and_exit(uid: int) -> None:
     os._exit(0)
 
 
-def _none(sock, spec: dict) -> str:
-    if spec["uid"] is not None:  # root: a uid of its own is the one thing left to give
-        confine.become(spec["uid"])
+def _none(sock, spec: protocol.WorkerSpec) -> str:
+    if spec.uid is not None:  # root: a uid of its own is the one thing left to give
+        confine.become(spec.uid)
     protocol.send_frame(sock, {"worker_pid": os.getpid()})
-    return spec["workdir"]
+    return spec.workdir
 
 
-CONFINE = {  # worker/modes.py: Mode.confine
+CONFINE = {  # kernel/modes.py: Mode.confine
     "namespaces": _namespaces,
     "userns": lambda sock, spec: _namespaces(sock, spec, user_ns=True),
     "waiter": _waiter,

@@ -72,24 +72,7 @@ from torch import nn
 # this homework's answer cells.
 
 # %%
-class TinySelfAttn(nn.Module):
-    """Multi-head self-attention (homework 1), with torch's fused attention."""
-
-    def __init__(self, h, heads):
-        super().__init__()
-        if h % heads != 0:
-            raise ValueError(f"width h={h} must be divisible by heads={heads}")
-        self.heads = heads
-        self.qkv = nn.Linear(h, 3 * h, bias=False)
-        self.out = nn.Linear(h, h)
-
-    def forward(self, x, mask=None):
-        B, T, h = x.shape
-        queries, keys, values = self.qkv(x).split(h, dim=-1)  # each (B, T, h)
-        per_head = lambda t: t.reshape(B, T, self.heads, h // self.heads).transpose(1, 2)
-        mixed = F.scaled_dot_product_attention(
-            per_head(queries), per_head(keys), per_head(values), attn_mask=mask)  # (B, H, T, h/H)
-        return self.out(mixed.transpose(1, 2).reshape(B, T, h))  # (B, T, h)
+# build: paste TinySelfAttn from autograder/hw4_bert_finetuning/provided.py
 
 # %% [markdown]
 # ## Part 1: one encoder layer

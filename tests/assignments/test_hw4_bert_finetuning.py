@@ -152,13 +152,21 @@ def test_examples_grade_as_described(tmp_path):
 
 def test_the_attention_sent_to_workers_is_the_notebooks_provided_cell():
     """The only code the hidden tests send into a worker is Part 0's public
-    TinySelfAttn, exactly as the student notebook and the master hold it."""
+    TinySelfAttn (provided.py), exactly as the student notebook holds it, and
+    the master pastes it rather than holding a copy of its own."""
+    import ast
+
     import nbformat
+    from autograder.build import copies
+    provided = paths.PACKAGE / "hw4_bert_finetuning" / "provided.py"
     notebook = nbformat.read(paths.ASSIGNMENTS / "hw4_bert_finetuning" / "hw4_bert_finetuning.ipynb",
                              as_version=4)
     cells = [c.source for c in notebook.cells
              if c.cell_type == "code" and "class TinySelfAttn" in c.source]
-    assert cells == [common.PROVIDED_ATTENTION]
+    assert cells == [copies.definitions(provided, ["TinySelfAttn"])]
     master = (paths.SOLUTIONS / "hw4_bert_finetuning" / "hw4_bert_finetuning.py").read_text()
-    assert "# %%\n" + common.PROVIDED_ATTENTION + "\n" in master
-    assert common.PROVIDED_SOURCE.count("class ") == 1 and "def train" not in common.PROVIDED_SOURCE
+    assert copies.sources(master) == [provided] and "class TinySelfAttn" not in master
+    assert common.PROVIDED_SOURCE == provided.read_text()
+    defined = [n.name for n in ast.parse(common.PROVIDED_SOURCE).body
+               if isinstance(n, (ast.ClassDef, ast.FunctionDef))]
+    assert defined == ["TinySelfAttn", "provided_attention"]

@@ -12,7 +12,7 @@ import nbformat
 import pytest
 
 from autograder import paths, registry
-from autograder.build import assign_cached, solution_notebook, student_notebook, transforms
+from autograder.build import assign_cached, copies, solution_notebook, student_notebook, transforms
 from autograder.build.examples import maker, with_examples
 from autograder.engine import assignment as assignment_mod
 from autograder.engine import config
@@ -27,7 +27,8 @@ MARKERS = re.compile(r"BEGIN SOLUTION|END SOLUTION|#\s*SOLUTION\b|BEGIN HIDDEN|h
 
 
 def master_text(assignment_id: str) -> str:
-    return (paths.SOLUTIONS / assignment_id / f"{assignment_id}.py").read_text()
+    """The master as build reads it: its paste lines filled (autograder/build/copies.py)."""
+    return copies.filled((paths.SOLUTIONS / assignment_id / f"{assignment_id}.py").read_text())
 
 
 def public_master_text(assignment_id: str) -> str:

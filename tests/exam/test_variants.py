@@ -20,6 +20,7 @@ import torch
 from torch import nn
 
 from autograder import paths
+from autograder.build import copies
 from autograder.checks import Fail
 from autograder.engine.results import SubmissionResult
 from autograder.engine.driving.student import StudentError
@@ -31,7 +32,7 @@ from autograder.exam_midterm import (test_chance_level, test_cross_attention_sha
                                      test_encoder_params, test_identity, test_key_padding_mask,
                                      test_mask_fraction, test_perplexity)
 
-QUESTIONS = list(ref.TABLES) + list(ref.CODING_SEEDS)
+QUESTIONS = list(ref.VARIANTS) + list(ref.CODING_SEEDS)
 IDS = [f"s{n:05d}" for n in range(2000)]
 # chi-square with 15 degrees of freedom (16 variants): P(X > 56.49) = 1e-6,
 # computed as the root of torch.special.gammaincc(7.5, x / 2) = 1e-6.
@@ -67,14 +68,14 @@ def test_variants_are_well_spread(question):
 def test_neighbours_differ():
     """Do consecutive ids almost never share all four short-answer variants?"""
     def key(sid):
-        return tuple(variants.variant_index(ref.EXAM, q, sid, 16) for q in ref.TABLES)
+        return tuple(variants.variant_index(ref.EXAM, q, sid, 16) for q in ref.VARIANTS)
     same = sum(key(a) == key(b) for a, b in zip(IDS, IDS[1:]))
     # P(same) = 16**-4 per pair: 1999 pairs give a Poisson mean of 0.03, and
     # P(more than 3) < 4e-8.
     assert same <= 3
     # each question alone: same variant with probability 1/16, mean 125 of 1999
     # pairs, sd 10.8; 6 sd is a bound with false-fail probability < 1e-8.
-    for q in ref.TABLES:
+    for q in ref.VARIANTS:
         shared = sum(variants.variant_index(ref.EXAM, q, a, 16) ==
                      variants.variant_index(ref.EXAM, q, b, 16) for a, b in zip(IDS, IDS[1:]))
         assert abs(shared - 1999 / 16) < 6 * math.sqrt(1999 / 16 * 15 / 16), q
@@ -153,7 +154,8 @@ def test_chance_level_matches_torch(p):
 
 def test_notebook_helper_derives_the_same_numbers():
     """Does the notebook's public exam_parameters give the grader's numbers?"""
-    master = jupytext.read(paths.SOLUTIONS / "exam_midterm" / "exam_midterm.py", fmt="py:percent")
+    master = jupytext.reads(copies.filled(
+        (paths.SOLUTIONS / "exam_midterm" / "exam_midterm.py").read_text()), fmt="py:percent")
     helper = next(c.source for c in master.cells
                   if c.cell_type == "code" and "def exam_parameters" in c.source)
     namespace = {"hashlib": hashlib}  # imported by the notebook's first cell
@@ -252,7 +254,7 @@ def test_correct_answers_in_other_forms_pass():
                  CROSS_ATTENTION_SHAPE=np.array(names["CROSS_ATTENTION_SHAPE"]),
                  MASK_FRACTION=np.float32(names["MASK_FRACTION"]),
                  CHANCE_PERPLEXITY=np.int64(names["CHANCE_PERPLEXITY"]))
-    for q in ref.TABLES:
+    for q in ref.VARIANTS:
         assert not any(run_question(q, names, sid).values()), q
     assert not any(run_question("identity", names, sid).values())
     names["CROSS_ATTENTION_SHAPE"] = list(names["CROSS_ATTENTION_SHAPE"])

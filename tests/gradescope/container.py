@@ -73,7 +73,7 @@ FRESH = ("/tmp", "/var/tmp")
 SHM_MB = 64
 """Docker's /dev/shm: a tmpfs of 64 MB."""
 HARNESS = (REPO / "tests" / "security" / "dockerlike.py",
-           REPO / "autograder" / "worker" / "seccomp.py")
+           REPO / "autograder" / "kernel" / "seccomp.py")
 
 
 def unavailable() -> str | None:

@@ -157,7 +157,7 @@ def test_canvas_download_with_roster(canvas):
 
 def test_canvas_csv_imports_into_the_roster_column(canvas):
     """Does canvas.csv fill Canvas's own columns, ID = Canvas user id, and the export's
-    own assignment column, with each student's score (missing blank)?"""
+    own assignment column, with each student's score (missing and not graded blank)?"""
     column, students = canvas_import((canvas / "with_roster" / "canvas.csv").read_text())
     grades = {r["submission"]: float(r["total"])
               for r in read_rows(canvas / "with_roster" / "grades.csv")}
@@ -168,7 +168,7 @@ def test_canvas_csv_imports_into_the_roster_column(canvas):
             "1005": ("s05", "emmy", "B")}
     scores = {k: s[column] for k, s in students.items()}
     assert scores == {"1001": "18", "1002": f"{grades['hoppergrace_1002']:g}", "1003": "18",
-                      "1004": "0", "1005": ""}
+                      "1004": "", "1005": ""}  # 1004 sent a .py: not graded, no score
     assert 0 < grades["hoppergrace_1002"] < 18
 
 
@@ -178,7 +178,7 @@ def test_canvas_download_without_roster(canvas):
     assert column == TITLE
     assert {k: (s["Student"], s[column]) for k, s in students.items()} == {
         "1001": ("lovelaceada", "18"), "1002": ("hoppergrace", students["1002"][column]),
-        "1003": ("turingalan", "18"), "1004": ("babbagecharles", "0")}
+        "1003": ("turingalan", "18"), "1004": ("babbagecharles", "")}
     statuses = {r["submission"]: r["status"] for r in read_rows(canvas / "alone" / "gradebook.csv")}
     assert statuses["hoppergrace_1002"] == "late"
 

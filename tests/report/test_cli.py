@@ -72,6 +72,9 @@ def test_no_command_prints_help(capsys):
     (["--limit", "speed=3"], "unknown limit 'speed'; known: notebook_seconds"),
     (["--limit", "notebook_seconds=soon"], "the value must be a number"),
     (["--jobs", "0"], "--jobs must be 1 or more"),
+    (["--canvas-column", "Homework 1"], "names no Canvas assignment id"),
+    (["--groups", "{tmp}/bad.csv"], "expected Canvas's group export"),
+    (["--excused", "{tmp}/none.txt"], "--excused {tmp}/none.txt does not exist"),
 ])
 def test_user_mistakes_stop_before_grading(capsys, tmp_path, args, says):
     """Does each mistake end with status 2 and a message saying what to do, nothing graded?"""
@@ -80,6 +83,7 @@ def test_user_mistakes_stop_before_grading(capsys, tmp_path, args, says):
     (subs / "ada.ipynb").write_text("{}")
     (tmp_path / "bad.csv").write_text("name,score\nAda,3\n")
     args = [a.replace("{tmp}", str(tmp_path)) for a in args]
+    says = says.replace("{tmp}", str(tmp_path))
     if "--assignment" not in args:
         args += ["--assignment", "hw1_attention"]
     code, _, err = run(capsys, "grade", str(subs), "--out", str(tmp_path / "out"), *args)

@@ -223,3 +223,29 @@ def test_ungradable_submission_states_its_reason_once():
     r.notes = [r.error]
     md = feedback.markdown(r, CTX)
     assert md.count("no .ipynb notebook found") == 1 and "**failed** (0 / 2): checks b" in md
+
+
+@pytest.mark.parametrize("many", [False, True])
+def test_the_runtime_plot_is_scaled_to_the_data(monkeypatch, many):
+    """Do 0.1-0.3 s runtimes fill the axis beside a 60 s limit (the limit then
+    named in the label, not drawn far to the right), bars and histogram alike,
+    while a submission near the limit is shown against its line?"""
+    from autograder.report import plots
+    figures = []
+    monkeypatch.setattr(plots, "_data_uri", figures.append)
+    n = 50 if many else 3
+    fast = [(f"s{i}", 0.1 + 0.2 * i / n) for i in range(n)]
+    plots.runtimes(fast, 60.0)
+    plots.runtimes(fast + [("slow", 58.0)], 60.0)
+    try:
+        (quick,), (near,) = (fig.axes for fig in figures)
+        slowest = max(s for _, s in fast)  # under 0.3 s
+        assert quick.get_xlim() == pytest.approx((0, 1.1 * slowest))
+        assert "the notebook limit, 60 s, is beyond the slowest" in quick.get_xlabel()
+        assert not [line for line in quick.get_lines() if line.get_xdata()[0] == 60.0]
+        assert near.get_xlim()[1] >= 60.0
+        assert [line for line in near.get_lines() if line.get_xdata()[0] == 60.0]
+    finally:
+        import matplotlib.pyplot as plt
+        for fig in figures:
+            plt.close(fig)

@@ -15,7 +15,7 @@ not enough: root can still create a user namespace, which Docker's profile
 refuses.)
 
 It runs from the repository or from a copy beside a copy of
-autograder/worker/seccomp.py (a container that hides the repository).
+autograder/kernel/seccomp.py (a container that hides the repository).
 """
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[1]))
 try:
-    from autograder.worker.seccomp import Filter
+    from autograder.kernel.seccomp import Filter
 except ImportError:
     sys.path.insert(0, str(HERE))
     from seccomp import Filter  # type: ignore[no-redef]

@@ -106,7 +106,7 @@ def source(mode: str, work: Path) -> Path:
         harness = work / "harness"  # dockerlike.py, beside its seccomp module: the repository is hidden
         harness.mkdir()
         for path in (REPO / "tests" / "security" / "dockerlike.py",
-                     REPO / "autograder" / "worker" / "seccomp.py"):
+                     REPO / "autograder" / "kernel" / "seccomp.py"):
             shutil.copy(path, harness)
     return folder
 

@@ -42,7 +42,7 @@ from autograder.engine import assignment as assignment_mod
 from autograder.engine.isolation import uidpool
 from autograder.engine.results import GRADING_OUTPUTS
 from autograder.report import run as report_run
-from autograder.worker import modes
+from autograder.kernel import modes
 from tests.security import bombs, leaks, sandbox_modes
 from tests.security.cgroup import MemoryLimit
 from tests.conftest import grade, write_notebook
@@ -118,7 +118,8 @@ DEEP = 980
 deeper, failed where the reports read it again (RecursionError)."""
 OUTPUT_CAPS = {"results.json": 2**20, "feedback.md": 2**20, "feedback.html": 2 * 2**20,
                "grades.csv": 64 * 2**10, "gradebook.csv": 256 * 2**10, "canvas.csv": 64 * 2**10,
-               "report.html": 4 * 2**20, "similarity.html": 8 * 2**20}
+               "report.html": 4 * 2**20, "similarity.html": 8 * 2**20,
+               "feedback_for_canvas.zip": 4 * 2**20}
 """The most grading this corpus may write per file (the 4 MB class name once
 made a 16 MB feedback.md): every student text is capped where it enters
 (engine/intake/untrusted.py), and results.json and feedback cap each test's text."""

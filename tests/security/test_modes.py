@@ -16,7 +16,8 @@ import pytest
 from autograder import paths
 from autograder.engine.isolation import sandbox
 from autograder.engine.config import Limits
-from autograder.worker import modes, template
+from autograder.kernel import modes
+from autograder.worker import template
 from tests.security.test_sandbox import run_cell, template as make_template
 
 root_only = pytest.mark.skipif(os.geteuid() != 0, reason="uids of their own need root (CI is)")
@@ -141,7 +142,7 @@ def test_the_grader_s_own_source_folder_is_not_a_python_path_workers_need(monkey
         source.chmod(0o700)
         monkeypatch.setattr(sys, "path", [str(source), *sys.path])
         needs = sandbox.Needs([str(source / "autograder")])
-        assert str(source) not in sandbox.confine.python_paths(needs.hide)
+        assert str(source) not in sandbox.allowlist.python_paths(needs.hide)
         why = sandbox._python_open(needs)
         assert why is None or str(source) not in why
 

@@ -21,7 +21,7 @@ import pytest
 from autograder.engine import assignment as assignment_mod
 from autograder.engine.isolation import cgroups, processes, sandbox
 from autograder.engine.isolation.workers import Template, WorkerDied
-from autograder.worker import landlock, sweep
+from autograder.kernel import landlock, sweep
 from tests.security import sandbox_modes
 from tests.conftest import write_notebook
 
@@ -159,9 +159,10 @@ def test_landlock_and_seccomp_refuse_what_a_worker_must_not_do(tmp_path):
     code = f"""
 import ctypes, os, socket, sys
 sys.path[:0] = {sys.path!r}
-from autograder.worker import confine, landlock, seccomp
+from autograder.kernel import allowlist, landlock, seccomp
+from autograder.worker import confine
 confine.no_new_privs()
-landlock.restrict(read=[*confine.SYSTEM_DIRS, *confine.python_paths([]), {str(readable)!r}],
+landlock.restrict(read=[*confine.SYSTEM_DIRS, *allowlist.python_paths([]), {str(readable)!r}],
                   write=[{str(own)!r}], devices=["/dev/null"])
 seccomp.install(allow_exec=False)
 libc = ctypes.CDLL(None, use_errno=True)
@@ -226,7 +227,7 @@ def test_landlock_mode_names_a_python_other_users_cannot_reach(open_folder, monk
     home.chmod(0o711)
     assert sandbox.closed_to_others([str(prefix)]) is None
     home.chmod(0o700)
-    monkeypatch.setattr(sandbox.confine, "python_paths", lambda hidden: [str(prefix)])
+    monkeypatch.setattr(sandbox.allowlist, "python_paths", lambda hidden: [str(prefix)])
     monkeypatch.setattr(sandbox.os, "geteuid", lambda: 0)
     monkeypatch.setattr(sandbox.landlock, "abi_version", lambda: 7)
     monkeypatch.setattr(sandbox.seccomp, "load_library", lambda: None)
@@ -367,9 +368,9 @@ def test_worker_limits_by_memory_method():
     without, 4 processes of memory_mb / 4 each, and no exec."""
     limits = assignment_mod.load("hw1_attention", {"memory_mb": 1024}).config.limits
     with_cgroup = sandbox.Sandbox("namespaces", None, object()).worker_limits(limits)
-    assert (with_cgroup["as_mb"], with_cgroup["exec"], with_cgroup["nproc"]) == (1024, True, None)
+    assert (with_cgroup.as_mb, with_cgroup.exec, with_cgroup.nproc) == (1024, True, None)
     userns = sandbox.Sandbox("userns", None, None).worker_limits(limits)
-    assert (userns["as_mb"], userns["processes"], userns["nproc"], userns["exec"]) == \
+    assert (userns.as_mb, userns.processes, userns.nproc, userns.exec) == \
         (256, 4, 5, False)  # the waiter of the user namespace counts there too
 
 

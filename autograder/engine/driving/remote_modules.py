@@ -10,8 +10,8 @@ module with the other side's code without sending any graded code anywhere.
   runs in the grader while the worker computes only the student's forward and
   backward, through generic helpers.
 
-What must stay true: the sources sent to the worker below are generic (they
-implement no stub of any assignment), and everything that comes back is
+What must stay true: the sources sent to the worker (sent_to_worker/) are generic
+(they implement no stub of any assignment), and everything that comes back is
 checked before use.
 """
 from __future__ import annotations
@@ -24,100 +24,16 @@ import torch
 from torch import nn
 
 from autograder.engine.driving.fail import fail
+from autograder.engine.driving.sent import sent_source
 from autograder.engine.isolation.callbacks import MAX_CALLS
 
 # Worker side of lend_module: parameters here, output and gradients from the grader.
-LENT_MODULE = '''
-import torch
-
-
-def _flat(weights):
-    return torch.cat([w.detach().reshape(-1) for w in weights])
-
-
-class _ComputedByGrader(torch.autograd.Function):
-    @staticmethod
-    def forward(ctx, lent, inputs, *weights):
-        ctx.lent, ctx.inputs = lent, inputs
-        ctx.save_for_backward(*weights)
-        answer = lent.grader_forward(list(inputs), _flat(weights))
-        if isinstance(answer, list):  # the output, and the gradients for one output gradient
-            answer, ctx.expected_grad, ctx.flat = answer
-        return answer
-
-    @staticmethod
-    def backward(ctx, grad):
-        weights = ctx.saved_tensors
-        expected = getattr(ctx, "expected_grad", None)
-        if expected is not None and grad.shape == expected.shape and torch.equal(grad, expected):
-            flat = ctx.flat
-        else:
-            flat = ctx.lent.grader_backward(list(ctx.inputs), _flat(weights), grad)
-        parts = flat.split([w.numel() for w in weights])
-        return (None, None, *(part.view_as(w) for part, w in zip(parts, weights)))
-
-
-class LentModule(torch.nn.Module):
-    """Holds parameters; the grader computes its output and their gradients."""
-
-    def __init__(self, values, grader_forward, grader_backward):
-        super().__init__()
-        self.weights = torch.nn.ParameterList(torch.nn.Parameter(v) for v in values)
-        self.grader_forward, self.grader_backward = grader_forward, grader_backward
-
-    def forward(self, *inputs):
-        return _ComputedByGrader.apply(self, inputs, *self.weights)
-
-
-def make(values, grader_forward, grader_backward):
-    return LentModule(values, grader_forward, grader_backward)
-'''
+LENT_MODULE = sent_source(__file__, "lent_module")
 
 # Worker side of StudentModule: the student's module run on parameter values
 # the grader sends (all of them in one vector), then backpropagated from an
 # output gradient it sends; the gradients go back in one vector too.
-DIFFERENTIATOR = '''
-import torch
-
-
-class Differentiator:
-    def __init__(self, module):
-        self.module = module
-        self.params = list(module.parameters())
-        self.output = None
-
-    def values(self):
-        return torch.cat([p.detach().reshape(-1) for p in self.params])
-
-    def forward(self, vector, *inputs):
-        with torch.no_grad():
-            for p, part in zip(self.params, vector.split([p.numel() for p in self.params])):
-                p.copy_(part.view_as(p))
-        self.module.zero_grad(set_to_none=True)
-        self.output = self.module(*inputs)
-        return self.output
-
-    def forward_backward(self, vector, targets, *inputs):
-        """forward, and the gradients for the mean cross-entropy of the output
-        against targets (None where that loss does not apply to the output)."""
-        output = self.forward(vector, *inputs)
-        try:
-            grad = torch.autograd.grad(torch.nn.functional.cross_entropy(output, targets),
-                                       output, retain_graph=True)[0]
-            return [output, grad, self.backward(grad, retain_graph=True)]
-        except Exception:  # not a (len(targets), classes) output: the grader asks backward()
-            return [output, None, None]
-
-    def backward(self, grad, retain_graph=False):
-        self.module.zero_grad(set_to_none=True)
-        self.output.backward(grad, retain_graph=retain_graph)
-        return torch.cat([torch.zeros(p.numel(), dtype=p.dtype) if p.grad is None
-                          else p.grad.reshape(-1) for p in self.params])
-
-
-def make(module):
-    return Differentiator(module)
-'''
+DIFFERENTIATOR = sent_source(__file__, "differentiator")
 
 
 class Memo:

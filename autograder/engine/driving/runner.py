@@ -12,15 +12,17 @@ import re
 import time
 
 from autograder import protocol
+from autograder.engine.driving import diagnose
 from autograder.engine.driving.fail import Fail
 from autograder.engine.intake import untrusted
-from autograder.engine.assignment import Case, LoadedAssignment
+from autograder.engine.assignment import Case
 from autograder.engine.driving.meter import Meter
 from autograder.engine.intake.notebook import Cells
 from autograder.engine.driving.sent_ahead import pipelined
 from autograder.engine.results import SubmissionResult, TestResult
 from autograder.engine.driving.student import Student, StudentError, StudentTimeout
-from autograder.engine.isolation.workers import Template, WorkerConnection, WorkerDied, WorkerTimeout
+from autograder.engine.grader import Grader
+from autograder.engine.isolation.workers import WorkerConnection, WorkerDied, WorkerTimeout
 
 log = logging.getLogger(__name__)
 WITHHELD = ("this test could not run because of a problem in the grader, not in your answer; "
@@ -29,17 +31,16 @@ CELL_LINE = re.compile(r'File "<cell \d{1,6}>", line (\d{1,6})')
 
 
 class NotebookSession:
-    """The student's notebook, run in a worker, restarted when it goes down.
-    With `profile`, where its time goes is measured into result.profile and
-    each test's TestResult.profile (engine/driving/meter.py; for `bench --profile`:
-    about 30 us of the grading thread per cell and test, otherwise not spent)."""
+    """The student's notebook, run in a worker of `grader`, restarted when it
+    goes down. With grader.profile, where its time goes is measured into
+    result.profile and each test's TestResult.profile (engine/driving/meter.py;
+    for `bench --profile`: about 30 us of the grading thread per cell and test,
+    otherwise not spent)."""
 
-    def __init__(self, template: Template, cells: Cells, assignment: LoadedAssignment,
-                 result: SubmissionResult, profile: bool = False):
-        self.template = template
-        self.profile = profile
+    def __init__(self, grader: Grader, cells: Cells, result: SubmissionResult):
+        self.grader = grader
         self.cells = cells
-        self.limits = assignment.config.limits
+        self.limits = grader.limits
         self.result = result
         self.skip: set[int] = set()  # cells that hung or killed the worker
         self.restarts_left = self.limits.restarts
@@ -61,8 +62,8 @@ class NotebookSession:
     def spawn(self) -> None:
         """A new worker, with the notebook's cells run in it."""
         start = time.perf_counter()
-        self.conn = self.template.spawn()
-        if self.profile:
+        self.conn = self.grader.template.spawn()
+        if self.grader.profile:
             self.result.profile.setdefault("starts", []).append(time.perf_counter() - start)
         self.run_notebook()
 
@@ -74,7 +75,7 @@ class NotebookSession:
         replies = pipelined(self.conn, ({"op": protocol.RUN_CELL, "index": index, "source": source}
                                         for index, source in cells),
                             timeout=self.limits.notebook_seconds, max_reply=0)  # text only
-        meter = Meter(self.conn) if self.profile else None
+        meter = Meter(self.conn) if self.grader.profile else None
         for index, _ in cells:
             try:
                 reply, buffers = next(replies)
@@ -137,16 +138,19 @@ def _no_handle(handle):
     raise protocol.ProtocolError("a cell report holds no objects")
 
 
-def call_case(case: Case, session: NotebookSession, assignment: LoadedAssignment,
-              started=None) -> None:
+def call_case(case: Case, session: NotebookSession, started=None, record=None) -> None:
     """Run one test against the session's notebook, seeded, with the grader's
     fixtures; raises as the test raises (the pytest plugin shows it as is,
-    run_case scores it). `started(conn)` is called once the worker is up."""
+    run_case scores it). `started(conn)` is called once the worker is up;
+    `record` (a diagnose.Calls) keeps the calls of the question's stub."""
     student = session.student()
     if student is None:
         raise WorkerDied("the notebook's process could not be (re)started")
+    if record is not None:
+        student.record_calls(record)
     if started is not None:
         started(session.conn)
+    assignment = session.grader.assignment
     student.reset(assignment.config.seed)
     case.call({"student": student, "ref": assignment.reference, "submission": session.result})
 
@@ -182,27 +186,36 @@ class Stalled:
                 "timed out" if stopped == TIME_LIMIT else "stopped the notebook's process")
 
 
-def run_case(case: Case, session: NotebookSession, assignment: LoadedAssignment) -> TestResult:
+def run_case(case: Case, session: NotebookSession) -> TestResult:
     result = TestResult(case.question, case.name, case.title, 0.0, case.points, "",
                         case.visibility)
     start = time.perf_counter()
     meters: list[Meter] = []
+    assignment = session.grader.assignment
+    candidates = assignment.diagnoses.get(case.question, ())
+    record = diagnose.Calls(case.question) if candidates else None
+    explain = lambda: diagnose.diagnose(candidates, record,
+                                        getattr(assignment.reference, case.question))
     try:
         # the test alone is measured: the worker's start and notebook are done
-        call_case(case, session, assignment,
-                  (lambda conn: meters.append(Meter(conn))) if session.profile else None)
+        call_case(case, session,
+                  (lambda conn: meters.append(Meter(conn))) if session.grader.profile else None,
+                  record)
         result.score, result.output = case.points, "passed"
     except Fail as exc:
         result.output = str(exc)
+        result.diagnosis = explain() if record else ""
     except StudentError as exc:
         result.output = (f"{exc.call} raised {exc.type_name}: {exc.message}"
                          if exc.type_name != "NameError" else exc.message)
+        result.diagnosis = explain() if record else ""
     except StudentTimeout as exc:
         result.output, result.stopped = f"timed out: {exc}", stopped_by(exc)
     except WorkerDied as exc:
         result.output, result.stopped = f"not checked: {exc}", stopped_by(exc)
     except AssertionError as exc:
         result.output = str(exc) or "a check on your answer failed"
+        result.diagnosis = explain() if record else ""
     except Exception as exc:  # the test broke on its own side: the grader's error, not the answer's
         log.warning("%s %s: %s", session.result.submission, case.id, exc, exc_info=True)
         result.grader_error = type(exc).__name__
@@ -213,27 +226,25 @@ def run_case(case: Case, session: NotebookSession, assignment: LoadedAssignment)
     return result
 
 
-def open_session(template: Template, cells: Cells, assignment: LoadedAssignment,
-                 result: SubmissionResult, profile: bool = False) -> NotebookSession:
+def open_session(grader: Grader, cells: Cells, result: SubmissionResult) -> NotebookSession:
     """The notebook's session (its worker starts at the first test's call),
     with what reading its cells noted."""
     for note in cells.notes:
         result.note(note)
-    return NotebookSession(template, cells, assignment, result, profile)
+    return NotebookSession(grader, cells, result)
 
 
-def grade_cells(template: Template, cells: Cells, assignment: LoadedAssignment,
-                result: SubmissionResult, profile: bool = False) -> None:
-    session = open_session(template, cells, assignment, result, profile)
+def grade_cells(grader: Grader, cells: Cells, result: SubmissionResult) -> None:
+    session = open_session(grader, cells, result)
     stalled = Stalled()
     try:
-        for case in assignment.cases:
+        for case in grader.assignment.cases:
             skipped = stalled.skipped(case)
             if skipped:
                 result.tests.append(TestResult(case.question, case.name, case.title, 0.0,
                                                case.points, skipped, case.visibility))
                 continue
-            outcome = run_case(case, session, assignment)
+            outcome = run_case(case, session)
             result.tests.append(outcome)
             stalled.record(case, outcome.stopped)
     finally:

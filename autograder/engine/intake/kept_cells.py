@@ -15,8 +15,9 @@ true:
   this course has at most 55 cells and 27,000 characters), so no report's
   work on a submission grows with what the submission sent.
 
-This module and engine.results are all a report imports of the engine
-(tests/test_import_rules.py): it reads a kept cell's text with `cell_source`.
+This module and engine.results are the engine's data a report imports (the
+others, tests/test_import_rules.py, are the grading config and the text
+cleaner): it reads a kept cell's text with `cell_source`.
 """
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Choosing the workers' sandbox, once, when grading starts.
 
-The modes and what each needs and gives are declared in worker/modes.py
+The modes and what each needs and gives are declared in kernel/modes.py
 (namespaces, userns, landlock, uid; none only with --unsafe-no-sandbox);
 the first whose needs hold and in which a real worker starts wins.
 
@@ -21,9 +21,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
+from autograder import protocol
 from autograder.engine.isolation.cgroups import Cgroups
 from autograder.engine.isolation.uidpool import UidPool
-from autograder.worker import confine, landlock, modes, seccomp
+from autograder.kernel import allowlist, landlock, modes, seccomp
 
 FALLBACK_PROCESSES = 4
 """Without a memory cgroup: processes per submission, each with 1/4 of memory_mb."""
@@ -57,20 +58,20 @@ class Sandbox:
     def spec(self) -> modes.Mode:
         return modes.BY_NAME[self.mode]
 
-    def worker_limits(self, limits) -> dict:
+    def worker_limits(self, limits) -> protocol.WorkerLimits:
         """The kernel limits a worker sets on itself in this sandbox."""
         processes = limits.processes if self.cgroups else min(limits.processes,
                                                               FALLBACK_PROCESSES)
         own_count = self.uids is not None or self.spec.user_namespace
-        return {"cpu_seconds": limits.cpu_seconds, "disk_mb": limits.disk_mb,
-                "processes": processes,
-                # one process may use the whole budget; all together are held by the cgroup,
-                # or, without one, by processes x (memory_mb / processes)
-                "as_mb": limits.memory_mb if self.cgroups else limits.memory_mb // processes,
-                # the waiter of a user namespace counts there too
-                "nproc": processes + self.spec.user_namespace if own_count else None,
-                # a new program would start outside the per-process memory share
-                "exec": self.cgroups is not None}
+        return protocol.WorkerLimits(
+            cpu_seconds=limits.cpu_seconds, disk_mb=limits.disk_mb, processes=processes,
+            # one process may use the whole budget; all together are held by the cgroup,
+            # or, without one, by processes x (memory_mb / processes)
+            as_mb=limits.memory_mb if self.cgroups else limits.memory_mb // processes,
+            # the waiter of a user namespace counts there too
+            nproc=processes + self.spec.user_namespace if own_count else None,
+            # a new program would start outside the per-process memory share
+            exec=self.cgroups is not None)
 
     def line(self, limits) -> str:
         w = self.worker_limits(limits)
@@ -78,8 +79,8 @@ class Sandbox:
             memory = (f"memory: {limits.memory_mb} MB for all of a submission's processes "
                       f"({self.cgroups.describe()})")
         else:
-            count = w["processes"] if w["nproc"] else "any number of"
-            memory = f"memory: no cgroup, so {count} processes x {w['as_mb']} MB each"
+            count = w.processes if w.nproc else "any number of"
+            memory = f"memory: no cgroup, so {count} processes x {w.as_mb} MB each"
         memory += f", {self.memory_note}" if self.memory_note else ""
         return f"sandbox: {self.mode} ({self._what()}; {memory})"
 
@@ -145,7 +146,7 @@ def _libseccomp(needs: Needs) -> str | None:
 
 
 def _python_open(needs: Needs) -> str | None:
-    closed = closed_to_others(confine.python_paths(needs.hide))
+    closed = closed_to_others(allowlist.python_paths(needs.hide))
     if closed:
         return (f"Python lives inside {closed}, which other users cannot enter, and each "
                 "worker runs as a uid of its own: install Python (or the grader's venv) in "
@@ -158,7 +159,7 @@ def _secrets_closed(needs: Needs) -> str | None:
     pass through: stat() is governed by file permissions alone in the modes
     that share the machine's file system), and the Python it runs cannot be
     changed by it."""
-    found = needs.audit(needs.hide, confine.python_paths(needs.hide)) if needs.audit else \
+    found = needs.audit(needs.hide, allowlist.python_paths(needs.hide)) if needs.audit else \
         "file permissions cannot be checked as a worker's uid here"
     if found:
         return (f"{found}, and without namespaces file permissions are what keeps a worker "

@@ -2,7 +2,7 @@
 
 What must stay true: two workers that may both still have a process never
 share a uid. A uid is handed out again only after the grader found none of
-its processes left (worker/sweep.py); a uid for which that failed is never
+its processes left (kernel/sweep.py); a uid for which that failed is never
 handed out again by this grader. Across
 graders on one machine, each uid in use is held with a lock on its file in
 LOCKS, and a uid newly taken from the machine is swept before its first use.

@@ -36,8 +36,8 @@ from autograder.engine.isolation.callbacks import Callbacks
 from autograder.engine.config import Config
 from autograder.engine.isolation.processes import alive
 from autograder.engine.isolation.uidpool import UidPool, UidsUnavailable
-from autograder.worker import confine, disk, landlock
-from autograder.worker.sweep import SECONDS as SWEEP_SECONDS
+from autograder.kernel import allowlist, disk, landlock
+from autograder.kernel.sweep import SECONDS as SWEEP_SECONDS
 
 PROBE_CELL = ("import os, sysconfig\n"
               "for key in ('stdlib', 'platstdlib', 'purelib', 'platlib'):\n"
@@ -49,7 +49,7 @@ OUT_OF_MEMORY = (": its processes used more memory than the submission may (memo
 """Said after how a worker ended, where the kernel killed for memory meanwhile."""
 OUT_OF_DISK = (": its files took more disk than a submission may (disk_mb, for all of its "
                "files), and it was stopped")
-"""Said after how a worker ended, where its files had passed disk_mb (worker/disk.py)."""
+"""Said after how a worker ended, where its files had passed disk_mb (kernel/disk.py)."""
 
 
 class WorkerDied(Exception):
@@ -184,10 +184,14 @@ class Template:
             if uid is not None:
                 os.chown(workdir, uid, uid)
             procs = self._cgroups(name)
-            spec = json.dumps({"sandbox": self.sandbox.mode, "uid": uid, "workdir": str(workdir),
-                               "read": confine.python_paths(self.hide, self.python),
-                               "cgroups": procs, "seed": self.config.seed,
-                               "limits": self.limits, "forbid": list(self.config.forbid)}).encode()
+            spec = protocol.encode_order(protocol.WorkerSpec(
+                sandbox=self.sandbox.mode, uid=uid, workdir=str(workdir),
+                read=tuple(allowlist.python_paths(self.hide, self.python)),
+                cgroups=tuple(procs), seed=self.config.seed, limits=self.limits,
+                forbid=tuple(self.config.forbid)))
+        except protocol.ProtocolError as exc:  # a limit of a type the kernel cannot take
+            cleanup(True)
+            raise WorkerDied(f"the worker could not start ({exc})") from None
         except BaseException:
             cleanup(True)
             raise
@@ -197,6 +201,10 @@ class Template:
                 try:
                     pid = self._fork(spec, theirs)
                     break
+                except protocol.ProtocolError as exc:
+                    ours.close()
+                    cleanup(True)
+                    raise WorkerDied(f"the worker could not start ({exc})") from None
                 except (OSError, ValueError):
                     ours.close()
                     if attempt == 2:
@@ -220,7 +228,7 @@ class Template:
 
     def _over_disk(self, workdir: Path, uid: int | None) -> Callable[[], bool]:
         """Whether this worker's files are past disk_mb, where its waiter meters
-        them (worker/disk.py; elsewhere a tmpfs of disk_mb holds them)."""
+        them (kernel/disk.py; elsewhere a tmpfs of disk_mb holds them)."""
         if not self.sandbox.spec.meters_disk:
             return lambda: False
         limit = self.config.limits.disk_mb * 2**20
@@ -234,7 +242,7 @@ class Template:
             return []
         try:
             return self.sandbox.cgroups.make(name, self.config.limits.memory_mb * 2**20,
-                                             self.limits["processes"] + 1)  # + the waiter
+                                             self.limits.processes + 1)  # + the waiter
         except OSError as exc:
             raise WorkerDied(f"the worker's cgroup could not be made ({exc.strerror})") from None
 
@@ -254,8 +262,8 @@ class Template:
         """Have the template fork a child that, as `uid`, kills all its
         processes (and, without namespaces, removes its IPC objects and shared
         temp files); True if nothing of it is left."""
-        spec = {"op": protocol.SWEEP, "uid": uid, "shared": not self.sandbox.spec.namespaces}
-        return self._order(spec, SWEEP_SECONDS + 10, 1) == b"1"
+        order = protocol.SweepOrder(uid=uid, shared=not self.sandbox.spec.namespaces)
+        return self._order(order, SWEEP_SECONDS + 10, 1) == b"1"
 
     def _audit(self, secret: list[str], read_only: list[str]) -> str | None:
         """As a worker's uid (from the pool): the first secret path it could
@@ -264,7 +272,7 @@ class Template:
         counts as open."""
         uid = self.sandbox.uids.acquire()
         try:  # the paths go to the auditing child alone, never through the template
-            reply = self._order({"op": protocol.AUDIT, "uid": uid}, 60, 1 << 16, json.dumps(
+            reply = self._order(protocol.AuditOrder(uid=uid), 60, 1 << 16, json.dumps(
                 {"secret": secret, "read_only": read_only}).encode())
         finally:
             self.sandbox.uids.release(uid, True)  # it ran no process of its own
@@ -274,25 +282,28 @@ class Template:
         except (ValueError, KeyError, TypeError):
             return "file permissions could not be checked as a worker's uid"
 
-    def _order(self, spec: dict, timeout: float, size: int, order: bytes = b"") -> bytes:
-        """Have the template fork a child for `spec` (a sweep, an audit), hand
-        the child `order` on its own socket (then the end of writing), and
-        return its answer, at most `size` bytes (b"" when there is none in time).
+    def _order(self, order: protocol.SweepOrder | protocol.AuditOrder, timeout: float,
+               size: int, data: bytes = b"") -> bytes:
+        """Have the template fork a child for `order` (a sweep, an audit), hand
+        the child `data` on its own socket (then the end of writing), and
+        return its answer, at most `size` bytes (b"" when there is none in time,
+        or the template refused the order).
         The grader never forks for this: a fork while another thread is in a
         BLAS call can hang it."""
         ours, theirs = socket.socketpair()
         try:
+            encoded = protocol.encode_order(order)
             with self.lock:
                 try:
-                    self._fork(json.dumps(spec).encode(), theirs)
+                    self._fork(encoded, theirs)
                 except (OSError, ValueError):  # the template died (out of memory, killed)
                     self._restart()
-                    self._fork(json.dumps(spec).encode(), theirs)
+                    self._fork(encoded, theirs)
                 finally:
                     theirs.close()
             ours.settimeout(timeout)
-            if order:
-                ours.sendall(order)
+            if data:
+                ours.sendall(data)
                 ours.shutdown(socket.SHUT_WR)
             answer = b""  # the child answers, then exits: read to its end, bounded
             while len(answer) < size:
@@ -301,19 +312,27 @@ class Template:
                     break
                 answer += chunk
             return answer
-        except (OSError, ValueError):
+        except (OSError, ValueError, protocol.ProtocolError):
             return b""
         finally:
             ours.close()
 
-    def _fork(self, spec: bytes, theirs: socket.socket) -> int:
-        socket.send_fds(self.control, [spec], [theirs.fileno()])
+    def _fork(self, order: bytes, theirs: socket.socket) -> int:
+        """The pid of the child the template forked for `order` (encode_order's);
+        ProtocolError when it refused the order, OSError or ValueError when it
+        is gone or answers nonsense."""
+        socket.send_fds(self.control, [order], [theirs.fileno()])
         reply = b""
         while not reply.endswith(b"\n"):
             chunk = self.control.recv(64)
             if not chunk:
                 raise OSError("the worker template exited")
             reply += chunk
+            if len(reply) > 4096:
+                raise ValueError("the worker template's answer has no end")
+        if reply.startswith(b"refused "):
+            why = untrusted.name(reply[len(b"refused "):].decode(errors="replace").strip(), 300)
+            raise protocol.ProtocolError(f"the worker template refused its order: {why}")
         return int(reply)
 
     def _restart(self) -> None:

@@ -8,13 +8,13 @@ STUDENT_ID = SUBMISSION_ID  # the cell before defines it
 
 def _numbers(question):
     """The submitter's numbers of `question`, derived as the notebook derives them."""
-    names, rows = TABLES[question]  # the reference cell defines TABLES, EXAM and the answers
+    names, rows = VARIANTS[question]  # the reference cell defines VARIANTS, EXAM and the answers
     identity = " ".join(STUDENT_ID.split()).lower()
     digest = hashlib.sha256(f"{EXAM}|{question}|{identity}".encode()).digest()
     return dict(zip(names, rows[int.from_bytes(digest[:8], "big") % len(rows)]))
 
 
-P = {question: _numbers(question) for question in TABLES}
+P = {question: _numbers(question) for question in VARIANTS}
 ENCODER_LAYER_PARAMS = encoder_params(**P["encoder_params"])
 CROSS_ATTENTION_SHAPE = cross_attention_shape(**P["cross_attention_shape"])
 MASK_FRACTION = mask_fraction(**P["mask_fraction"])

@@ -4,4 +4,5 @@ import torch
 
 
 def causal_mask(n):
+    """Causal mask (forgets to reject bad n)."""
     return torch.triu(torch.full((n, n), float("-inf")), diagonal=1)

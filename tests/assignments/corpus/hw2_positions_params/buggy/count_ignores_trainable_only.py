@@ -2,4 +2,5 @@
 # fails: test_trainable_only
 # trainable_only is accepted but ignored
 def count_parameters(model, trainable_only=False):
+    """Right count, but trainable_only is ignored."""
     return sum(p.numel() for p in model.parameters())

@@ -5,4 +5,5 @@ import torch.nn.functional as F
 
 
 def mlm_loss(logits, labels):
+    """Mistake: nan when no token is selected."""
     return F.cross_entropy(logits.reshape(-1, logits.shape[-1]), labels.reshape(-1))

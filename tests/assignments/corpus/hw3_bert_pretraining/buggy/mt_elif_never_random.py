@@ -6,6 +6,7 @@ import numpy as np
 
 def mask_tokens(input_ids, vocab_size, mask_id, special_ids, rng,
                 select_prob=0.15, mask_prob=0.8, random_prob=0.1):
+    """Mistake: `elif r < random_prob` after `if r < mask_prob` never picks the random branch."""
     specials = set(special_ids)
     ordinary = [t for t in range(vocab_size) if t not in specials]
     corrupted = np.array(input_ids, dtype=np.int64)

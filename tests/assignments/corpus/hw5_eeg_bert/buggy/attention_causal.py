@@ -2,6 +2,7 @@
 # fails: test_matches_reference, test_rows_sum_to_one_and_see_the_future
 import numpy as np
 def bidirectional_self_attention(x, Wq, Wk, Wv, Wo, heads):
+    """Mistake: a causal mask, as in a GPT-style decoder."""
     T, d = x.shape
     dk = d // heads
     split = lambda m: m.reshape(T, heads, dk).transpose(1, 0, 2)

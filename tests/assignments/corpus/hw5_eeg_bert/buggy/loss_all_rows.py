@@ -2,6 +2,7 @@
 # fails: test_ignores_unmasked_rows
 import numpy as np
 def masked_reconstruction_loss(recon, target, masked):
+    """Mistake: every row counts, masked or not."""
     if len(masked) == 0:
         raise ValueError("empty")
-    return float(np.mean((recon - target) ** 2))  # unmasked rows count too
+    return float(np.mean((recon - target) ** 2))

@@ -2,8 +2,9 @@
 # fails: test_rows_concatenate_channels
 import numpy as np
 def patchify(signal, patch_len):
+    """Mistake: samples interleaved across channels (sample-major rows)."""
     signal = np.asarray(signal, dtype=np.float64)
     C, N = signal.shape
     if not isinstance(patch_len, int) or patch_len < 1 or N % patch_len:
         raise ValueError("bad patch_len")
-    return signal.T.reshape(N // patch_len, C * patch_len)  # samples interleaved across channels
+    return signal.T.reshape(N // patch_len, C * patch_len)

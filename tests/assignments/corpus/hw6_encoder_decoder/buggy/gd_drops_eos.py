@@ -2,6 +2,7 @@
 # fails: test_stops_after_eos
 import numpy as np
 def greedy_decode(step, sos_id, eos_id, max_len):
+    """Mistake: stops before appending eos."""
     ids = [sos_id]
     while len(ids) - 1 < max_len:
         nxt = int(np.argmax(step(ids)))

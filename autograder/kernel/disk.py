@@ -1,5 +1,5 @@
 """A worker's disk use where no file system of its own bounds it: the modes
-without namespaces (worker/modes.py), whose workers write to the machine's
+without namespaces (kernel/modes.py), whose workers write to the machine's
 disk, where RLIMIT_FSIZE bounds each file but not their number.
 
 The worker's root waiter (worker/template.py) keeps a Meter and looks every
@@ -20,8 +20,8 @@ import os
 import stat
 import time
 
-from autograder.worker.modes import Mode
-from autograder.worker.sweep import SHARED_TEMP
+from autograder.kernel.modes import Mode
+from autograder.kernel.sweep import SHARED_TEMP
 
 POLL_SECONDS = 0.005
 TRIGGER = 1 << 20

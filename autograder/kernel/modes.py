@@ -14,12 +14,12 @@ from dataclasses import dataclass
 class Mode:
     name: str
     needs: tuple[str, ...]
-    """Prerequisites, by name (engine/sandbox.NEEDS checks each): "root", "user
+    """Prerequisites, by name (engine/isolation/sandbox.NEEDS checks each): "root", "user
     namespaces", "landlock", "libseccomp", "python open to others" (workers run
     as uids of their own without a new root), "secrets closed to others"
     (file permissions keep them out, of stat() too)."""
     confine: str
-    """How the template confines the forked worker (template.CONFINE):
+    """How the template confines the forked worker (worker/template.CONFINE):
     "namespaces", "userns", "waiter" (a root waiter, the worker on its own
     uid) or "none"."""
     namespaces: bool
@@ -32,10 +32,10 @@ class Mode:
     landlock: bool
     """Landlock on the allowlist (the namespace modes' root, as rules)."""
     seccomp: bool
-    """no_new_privs and the seccomp filter (worker/seccomp.py)."""
+    """no_new_privs and the seccomp filter (kernel/seccomp.py)."""
     meters_disk: bool
     """The worker writes to the machine's disk (no tmpfs of its own): its
-    waiter meters its files and stops it beyond disk_mb (worker/disk.py)."""
+    waiter meters its files and stops it beyond disk_mb (kernel/disk.py)."""
     gives: str
     """What defends the batch, for the mode line ({user}: who the worker runs as)."""
     lacks: str = ""

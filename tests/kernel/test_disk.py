@@ -1,10 +1,10 @@
-"""Is a worker's disk use counted for all of its files together (worker/disk.py),
+"""Is a worker's disk use counted for all of its files together (kernel/disk.py),
 where no file system of its own bounds it?"""
 from __future__ import annotations
 
 import os
 
-from autograder.worker import disk
+from autograder.kernel import disk
 
 MB = 2**20
 

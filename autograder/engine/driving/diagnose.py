@@ -1,0 +1,229 @@
+"""Diagnoses: a failing test's answers matched against known mistakes.
+
+An assignment may declare, in autograder/<id>/diagnoses.py, a list DIAGNOSES of
+Diagnosis entries: a typical mistake of one stub, as a function with the stub's
+signature that makes it (author's code, run only here in the trusted process,
+never sent to the worker), a one-line explanation for the student, and the
+notebook section to reread.
+
+While a test of a diagnosed question runs, the Student records every call of
+that question's stub the test makes (arguments and answer, or the exception's
+type; see Calls). Only when the test fails on the answer are the mistakes
+replayed on copies of the same arguments: a mistake matches when it gives every
+recorded answer (same types, dtypes and shapes, values within its tolerance,
+the same exception). The test is a function of those answers, so a mistake that
+matches fails the test in the same way; it must also differ from the reference
+somewhere on those inputs (else the test's inputs do not reveal it). Feedback
+names the mistake only when exactly one matches; a test that passes costs one
+list append per call.
+
+Nothing here changes a score: the diagnosis is TestResult.diagnosis, shown
+beside the output by the feedback and by results.json's test output.
+"""
+from __future__ import annotations
+
+import copy
+import importlib
+import importlib.util
+import logging
+import numbers
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from autograder.engine.threads import torch  # None without torch (numpy-only installations)
+
+log = logging.getLogger(__name__)
+MAX_CALLS = 10_000
+"""Calls recorded per test (a sampling loop of more is not replayed: no diagnosis)."""
+MAX_ELEMENTS = 1 << 19
+"""Array entries the recorded answers of one test may hold in all: replaying every
+mistake on larger inputs (a table of 100,000 positions) would cost a failing test
+tens of milliseconds; such a test is not diagnosed (the smaller ones of its question are)."""
+
+
+@dataclass(frozen=True)
+class Diagnosis:
+    """A known mistake in `question` (a stub's name) and what to tell the student."""
+
+    question: str
+    mistake: Callable
+    """The stub written with the mistake: same signature, deterministic."""
+    explanation: str
+    """One line for the student: what the mistake is and why it is wrong, never
+    an expected value."""
+    section: str
+    """The notebook section to reread, as its heading reads ("1.2 Scaled ...")."""
+    rtol: float = 1e-4
+    atol: float = 1e-5
+    """How close the student's answers must be to the mistake's (float values)."""
+
+    def text(self) -> str:
+        return f"This looks like: {self.explanation} (see {self.section})"
+
+
+class Raised:
+    """A recorded call that raised: the exception's type names (most derived first)."""
+
+    def __init__(self, type_names):
+        self.type_names = list(type_names)
+
+
+class Unreplayable(Exception):
+    """A recorded call that cannot be replayed here (its arguments hold a handle)."""
+
+
+class Calls:
+    """The calls of one stub a test made, in order: (args, kwargs, answer or Raised).
+    A call past MAX_CALLS, or whose answer never came (a timeout), spoils the record."""
+
+    def __init__(self, name: str):
+        self.name = name
+        self.calls: list[tuple] = []
+        self.spoiled = False
+        self.elements = 0
+
+    def add(self, args, kwargs, answer) -> None:
+        self.elements += _elements(answer)
+        if len(self.calls) >= MAX_CALLS or self.elements > MAX_ELEMENTS:
+            self.spoiled = True
+        if not self.spoiled:
+            self.calls.append((args, kwargs, answer))
+
+
+def _elements(value) -> int:
+    """Array entries in an answer (its arrays and tensors, in tuples and lists)."""
+    if isinstance(value, (tuple, list)):
+        return sum(_elements(v) for v in value)
+    if isinstance(value, np.ndarray):
+        return value.size
+    if torch is not None and isinstance(value, torch.Tensor):
+        return value.numel()
+    return 0
+
+
+def load(package: str, reference) -> dict[str, tuple[Diagnosis, ...]]:
+    """{question: its diagnoses} of the assignment package (empty without diagnoses.py);
+    each question must be a stub of the `reference` module (its answers are compared)."""
+    if importlib.util.find_spec(f"{package}.diagnoses") is None:
+        return {}
+    module = importlib.import_module(f"{package}.diagnoses")
+    found: dict[str, list[Diagnosis]] = {}
+    for d in getattr(module, "DIAGNOSES", ()):
+        if not isinstance(d, Diagnosis):
+            raise TypeError(f"{package}.diagnoses: DIAGNOSES holds a {type(d).__name__}")
+        if not callable(getattr(reference, d.question, None)):
+            raise TypeError(f"{package}.diagnoses: {d.question} is not a stub of the reference")
+        found.setdefault(d.question, []).append(d)
+    return {q: tuple(ds) for q, ds in found.items()}
+
+
+def diagnose(candidates: tuple[Diagnosis, ...], record: Calls, reference: Callable) -> str:
+    """The one matching diagnosis's text, "" when none or several match (or the
+    record cannot be replayed). A mistake matches when it gives every recorded
+    answer and, on one call at least, not the reference's answer (the `reference`
+    stub): a mistake that the test's inputs do not reveal explains nothing. Never
+    raises: a mistake that breaks is no match."""
+    if record.spoiled or not record.calls:
+        return ""
+    reference_answers: list = []  # replayed once, and only for a mistake that gives every answer
+    try:
+        matching = [d for d in candidates if _matches(d, record, reference, reference_answers)]
+    except Unreplayable:
+        return ""
+    return matching[0].text() if len(matching) == 1 else ""
+
+
+def _matches(d: Diagnosis, record: Calls, reference: Callable, reference_answers: list) -> bool:
+    """Call by call, stopping at the first answer the mistake does not give (most
+    mistakes differ on a test's first, small input: the large ones are not replayed)."""
+    same = lambda a, b: _same(a, b, d.rtol, d.atol)
+    mistaken = []
+    for args, kwargs, answer in record.calls:
+        try:
+            mistaken.append(_replay(d.mistake, args, kwargs))
+        except Unreplayable:
+            raise
+        except Exception:  # the author's mistake function broke outside a call
+            log.warning("diagnosis of %s: %s broke", d.question, d.mistake.__name__,
+                        exc_info=True)
+            return False
+        if not same(answer, mistaken[-1]):
+            return False
+    if not reference_answers:
+        reference_answers.extend(_replay(reference, args, kwargs)
+                                 for args, kwargs, _ in record.calls)
+    return not all(same(r, m) for r, m in zip(reference_answers, mistaken))
+
+
+def _replay(mistake: Callable, args, kwargs):
+    """The mistake's answer on copies of the arguments (it may modify them in place)."""
+    _plain(args), _plain(kwargs)
+    args, kwargs = copy.deepcopy(args), copy.deepcopy(kwargs)
+    try:
+        return mistake(*args, **kwargs)
+    except Exception as exc:  # what the student's code may raise too
+        return Raised(c.__name__ for c in type(exc).__mro__)
+
+
+def _plain(value) -> None:
+    """Raises Unreplayable when the value holds anything but plain data."""
+    if isinstance(value, (tuple, list)):
+        for v in value:
+            _plain(v)
+    elif isinstance(value, dict):
+        for v in value.values():
+            _plain(v)
+    elif not (value is None or isinstance(value, (numbers.Number, str, bytes, np.ndarray))
+              or (torch is not None and isinstance(value, torch.Tensor))):
+        raise Unreplayable(type(value).__name__)
+
+
+def _same(answer, mistaken, rtol: float, atol: float) -> bool:
+    """Whether the student's answer is the mistake's: same kind of value throughout,
+    arrays of one dtype and shape with values within rtol/atol, the same exception."""
+    if isinstance(answer, Raised) or isinstance(mistaken, Raised):
+        return (isinstance(answer, Raised) and isinstance(mistaken, Raised)
+                and answer.type_names[0] == mistaken.type_names[0])
+    if isinstance(answer, numbers.Number) and isinstance(mistaken, numbers.Number) \
+            and not isinstance(answer, np.ndarray):
+        return _same_number(answer, mistaken, rtol, atol)
+    if type(answer) is not type(mistaken):
+        return False
+    if isinstance(answer, (tuple, list)):
+        return len(answer) == len(mistaken) and all(
+            _same(a, m, rtol, atol) for a, m in zip(answer, mistaken))
+    if isinstance(answer, dict):
+        return answer.keys() == mistaken.keys() and all(
+            _same(answer[k], mistaken[k], rtol, atol) for k in answer)
+    if torch is not None and isinstance(answer, torch.Tensor):
+        answer, mistaken = answer.detach(), mistaken.detach()
+        if answer.dtype != mistaken.dtype or answer.shape != mistaken.shape:
+            return False
+        return _close(answer.numpy(), mistaken.numpy(), rtol, atol)
+    if isinstance(answer, np.ndarray):
+        return (answer.dtype == mistaken.dtype and answer.shape == mistaken.shape
+                and _close(answer, mistaken, rtol, atol))
+    return answer == mistaken
+
+
+def _same_number(a, m, rtol: float, atol: float) -> bool:
+    """Numbers of one kind (bool, integer or not), equal or, when real, close."""
+    kind = lambda x: bool if isinstance(x, bool) else (
+        numbers.Integral if isinstance(x, numbers.Integral) else numbers.Number)
+    if kind(a) is not kind(m):
+        return False
+    if isinstance(a, numbers.Integral):
+        return int(a) == int(m)
+    if isinstance(a, complex) or isinstance(m, complex):
+        return a == m
+    return _close(np.float64(a), np.float64(m), rtol, atol)
+
+
+def _close(a: np.ndarray, m: np.ndarray, rtol: float, atol: float) -> bool:
+    if a.dtype.kind not in "biufc":
+        return bool(np.array_equal(a, m))
+    if a.dtype.kind in "biu":
+        return bool(np.array_equal(a, m))
+    return bool(np.isclose(a, m, rtol=rtol, atol=atol, equal_nan=True).all())

@@ -1,0 +1,172 @@
+"""Known mistakes of hw1_attention, each explained for the student.
+
+Each mistake is the stub written wrong, as students write it (the corpus's
+buggy variants, tests/assignments/corpus/hw1_attention/buggy/, make them): the
+grader replays it, in the trusted process only, on the inputs of a failing test
+and names it when the student's answers are its answers (see
+autograder/engine/driving/diagnose.py). Sections are the master's headings.
+"""
+import math
+
+import torch
+
+from autograder.testing import Diagnosis
+
+PART1 = "Part 1: who may look at whom"
+PART2 = "Part 2: scaled dot-product attention"
+
+
+def _valid(n):
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise ValueError(n)
+
+
+def mask_hides_diagonal(n):
+    _valid(n)
+    return torch.triu(torch.full((n, n), float("-inf")), diagonal=0)
+
+
+def mask_hides_past(n):
+    _valid(n)
+    return torch.tril(torch.full((n, n), float("-inf")), diagonal=-1)
+
+
+def mask_large_negative(n):
+    _valid(n)
+    return torch.triu(torch.full((n, n), -1e9), diagonal=1)
+
+
+def mask_boolean(n):
+    _valid(n)
+    return torch.ones(n, n, dtype=torch.bool).triu(1)
+
+
+def mask_unchecked(n):
+    return torch.triu(torch.full((n, n), float("-inf")), diagonal=1)
+
+
+_TABLE = 512
+
+
+def mask_from_table(n):
+    _valid(n)
+    return torch.triu(torch.full((_TABLE, _TABLE), float("-inf")), diagonal=1)[:n, :n].clone()
+
+
+def _scores(q, k, scale):
+    return q @ k.transpose(-2, -1) / scale
+
+
+def sdpa_by_dk(q, k, v, mask=None):
+    scores = _scores(q, k, q.shape[-1])
+    w = torch.softmax(scores if mask is None else scores + mask, dim=-1)
+    return w @ v, w
+
+
+def sdpa_unscaled(q, k, v, mask=None):
+    scores = _scores(q, k, 1)
+    w = torch.softmax(scores if mask is None else scores + mask, dim=-1)
+    return w @ v, w
+
+
+def sdpa_mask_after_softmax(q, k, v, mask=None):
+    w = torch.softmax(_scores(q, k, math.sqrt(q.shape[-1])), dim=-1)
+    if mask is not None:
+        w = w.masked_fill(torch.isinf(mask), 0.0)
+    return w @ v, w
+
+
+def sdpa_mask_multiplied(q, k, v, mask=None):
+    scores = _scores(q, k, math.sqrt(q.shape[-1]))
+    if mask is not None:
+        scores = scores * torch.where(torch.isinf(mask), 0.0, 1.0)
+    w = torch.softmax(scores, dim=-1)
+    return w @ v, w
+
+
+def sdpa_mask_sliced(q, k, v, mask=None):
+    scores = _scores(q, k, math.sqrt(q.shape[-1]))
+    if mask is not None:
+        scores = scores + mask[..., :q.shape[-2], :k.shape[-2]]
+    w = torch.softmax(scores, dim=-1)
+    return w @ v, w
+
+
+def sdpa_naive_softmax(q, k, v, mask=None):
+    scores = _scores(q, k, math.sqrt(q.shape[-1]))
+    e = torch.exp(scores if mask is None else scores + mask)
+    w = e / e.sum(dim=-1, keepdim=True)
+    return w @ v, w
+
+
+def sdpa_needs_mask(q, k, v, mask=None):
+    w = torch.softmax(_scores(q, k, math.sqrt(q.shape[-1])) + mask, dim=-1)
+    return w @ v, w
+
+
+def sdpa_out_only(q, k, v, mask=None):
+    scores = _scores(q, k, math.sqrt(q.shape[-1]))
+    return torch.softmax(scores if mask is None else scores + mask, dim=-1) @ v
+
+
+def sdpa_over_queries(q, k, v, mask=None):
+    scores = _scores(q, k, math.sqrt(q.shape[-1]))
+    w = torch.softmax(scores if mask is None else scores + mask, dim=-2)
+    return w @ v, w
+
+
+DIAGNOSES = [
+    Diagnosis("causal_mask", mask_hides_diagonal,
+              "your mask hides the diagonal too; a query may always use its own key "
+              "(j = i), only the keys after it (j > i) get -inf", PART1),
+    Diagnosis("causal_mask", mask_hides_past,
+              "your mask hides the past instead of the future; row i is the query and "
+              "column j the key, and it is the keys after the query (j > i, above the "
+              "diagonal) that must get -inf", PART1),
+    Diagnosis("causal_mask", mask_large_negative,
+              "a large negative number stands where -inf belongs; its softmax weight is "
+              "tiny but not exactly 0, so the future still leaks into the output", PART1),
+    Diagnosis("causal_mask", mask_boolean,
+              "a boolean mask (True where hidden) instead of an additive one; the mask is "
+              "added to the scores, so it holds float32 0.0 where allowed and -inf where "
+              "hidden", PART1),
+    Diagnosis("causal_mask", mask_unchecked,
+              "the argument is not checked before the mask is built; n must be an int "
+              ">= 1, and anything else raises ValueError", "Question 1"),
+    Diagnosis("causal_mask", mask_from_table,
+              "the mask is sliced from a table of fixed size; build it for the n asked, "
+              "however large", PART1),
+    Diagnosis("scaled_dot_product_attention", sdpa_by_dk,
+              "the scores are divided by d_k instead of sqrt(d_k); q.k has variance d_k, "
+              "so its typical size is sqrt(d_k), and that is what brings it back to unit "
+              "scale", f"{PART2}, \"Why divide by sqrt(d_k)?\""),
+    Diagnosis("scaled_dot_product_attention", sdpa_unscaled,
+              "the scores are not scaled; without dividing q k^T by sqrt(d_k), wide heads "
+              "give large scores and an almost one-hot softmax",
+              f"{PART2}, \"Why divide by sqrt(d_k)?\""),
+    Diagnosis("scaled_dot_product_attention", sdpa_mask_after_softmax,
+              "the mask is applied to the weights after the softmax; hidden keys get 0, "
+              "but the rows no longer sum to one: add the mask to the scores before the "
+              "softmax", f"{PART2}, \"Why is the mask added, and why -inf?\""),
+    Diagnosis("scaled_dot_product_attention", sdpa_mask_multiplied,
+              "the scores are multiplied by a 0/1 mask; a hidden score becomes 0, and "
+              "e^0 = 1 still gives that key a share of the weight: add the mask (0 or "
+              "-inf) instead", f"{PART2}, \"Why is the mask added, and why -inf?\""),
+    Diagnosis("scaled_dot_product_attention", sdpa_mask_sliced,
+              "the mask is cut to (n_q, n_k) instead of being added as given; a mask only "
+              "has to broadcast to the scores' shape, such as a single row over the keys",
+              f"{PART2}, \"Why is the mask added, and why -inf?\""),
+    Diagnosis("scaled_dot_product_attention", sdpa_naive_softmax,
+              "the softmax is computed as exp(s) / sum(exp(s)), which overflows for large "
+              "scores; torch.softmax subtracts each row's maximum first",
+              f"{PART2}, \"Large scores\""),
+    Diagnosis("scaled_dot_product_attention", sdpa_needs_mask,
+              "the mask is added even when none is given; mask=None means no mask, so add "
+              "it only when it is not None", "Question 2"),
+    Diagnosis("scaled_dot_product_attention", sdpa_out_only,
+              "only the output is returned; the function returns the pair (out, weights)",
+              "Question 2"),
+    Diagnosis("scaled_dot_product_attention", sdpa_over_queries,
+              "the softmax is taken over the queries (dim=-2) instead of over the keys; "
+              "each query's row of weights must sum to one, so use dim=-1", PART2),
+]

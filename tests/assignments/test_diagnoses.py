@@ -1,0 +1,200 @@
+"""Do the diagnoses name the right misconception, and only it?
+
+autograder/<id>/diagnoses.py declares known mistakes (engine/driving/diagnose.py).
+Graded over the corpus (tests/assignments/corpus/<id>): each buggy variant that
+makes a diagnosed mistake (MADE below) gets that diagnosis, and only it, on at
+least one failing test; no other variant (correct ones, mistakes not diagnosed)
+ever gets one; a diagnosis never changes a score or a test's output (the
+snapshots hold those); the mistakes' code never reaches a worker.
+"""
+from __future__ import annotations
+
+import importlib
+import inspect
+
+import pytest
+import torch
+
+from autograder.engine import assignment as assignment_mod
+from autograder.engine.driving import diagnose
+from autograder.engine import results
+from autograder.report import feedback
+from tests.assignments import corpus_tools
+
+MADE = {  # assignment -> {buggy variant: the mistake function it makes}
+    "hw1_attention": {
+        "causal_mask_blocks_diagonal": "mask_hides_diagonal",
+        "causal_mask_boolean": "mask_boolean",
+        "causal_mask_large_negative": "mask_large_negative",
+        "causal_mask_lower_triangle": "mask_hides_past",
+        "causal_mask_no_validation": "mask_unchecked",
+        "causal_mask_table_capped": "mask_from_table",
+        "sdpa_divides_by_dk": "sdpa_by_dk",
+        "sdpa_mask_after_softmax": "sdpa_mask_after_softmax",
+        "sdpa_mask_multiplied": "sdpa_mask_multiplied",
+        "sdpa_mask_sliced": "sdpa_mask_sliced",
+        "sdpa_naive_softmax": "sdpa_naive_softmax",
+        "sdpa_needs_mask": "sdpa_needs_mask",
+        "sdpa_no_scaling": "sdpa_unscaled",
+        "sdpa_returns_out_only": "sdpa_out_only",
+        "sdpa_softmax_over_queries": "sdpa_over_queries",
+    },
+    "hw2_positions_params": {
+        "pe_sin_cos_swapped": "pe_swapped",
+        "pe_exponent_i_over_d": "pe_exponent_i_over_d",
+        "pe_exponent_per_column": "pe_exponent_per_column",
+        "pe_positions_from_one": "pe_from_one",
+        "pe_halves_layout": "pe_halves",
+        "pe_float32_numpy": "pe_float32",
+        "pe_returns_tensor": "pe_tensor",
+        "pe_rejects_zero_positions": "pe_rejects_zero",
+        "enc_ffn_one_bias": "enc_one_ffn_bias",
+        "enc_no_biases": "enc_no_biases",
+        "enc_no_biases_decoder_reuses": "enc_no_biases",
+        "enc_no_norms": "enc_no_norms",
+        "enc_no_output_projection": "enc_no_output_projection",
+        "enc_norm_scale_only": "enc_norm_scale_only",
+        "enc_default_dff_2048": "enc_default_2048",
+        "enc_returns_float": "enc_float",
+        "enc_seed_notes_8d2": "enc_8d2",
+        "enc_twelve_d_squared": "enc_12d2",
+        "dec_cross_attention_kv_only": "dec_cross_kv_only",
+        "dec_cross_attention_no_bias": "dec_cross_no_bias",
+        "dec_default_dff_2048": "dec_default_2048",
+        "dec_no_cross_attention": "dec_no_cross",
+        "dec_sixteen_d_squared": "dec_16d2",
+        "dec_two_norms": "dec_two_norms",
+    },
+}
+
+
+def _diagnoses(assignment_id: str) -> dict[str, diagnose.Diagnosis]:
+    """{mistake function's name: its Diagnosis}."""
+    loaded = assignment_mod.load(assignment_id)
+    return {d.mistake.__name__: d for ds in loaded.diagnoses.values() for d in ds}
+
+
+def _variants():
+    for assignment_id in MADE:
+        for path in corpus_tools.variants(assignment_id):
+            yield pytest.param(assignment_id, path, id=f"{assignment_id}/{path.parent.name}/{path.stem}")
+
+
+@pytest.mark.parametrize("assignment_id", sorted(MADE))
+def test_every_diagnosis_is_made_by_a_variant(assignment_id):
+    """Each declared mistake is some corpus variant's (so the corpus measures it), and
+    each name in MADE is a declared mistake of that variant's question."""
+    declared = _diagnoses(assignment_id)
+    assert set(MADE[assignment_id].values()) == set(declared)
+    stems = {p.stem: p for p in corpus_tools.variants(assignment_id)}
+    for stem, mistake in MADE[assignment_id].items():
+        assert corpus_tools.declared(stems[stem]).question == declared[mistake].question, stem
+
+
+@pytest.mark.parametrize("assignment_id, path", list(_variants()))
+def test_variant_gets_its_own_diagnosis_only(graded, assignment_id, path):
+    """A diagnosed mistake is named, on a failing test, and nothing else ever is."""
+    _, result = graded(assignment_id, path)
+    named = {t.diagnosis for t in result.tests if t.diagnosis}
+    assert all(t.status == "failed" for t in result.tests if t.diagnosis)
+    mistake = MADE[assignment_id].get(path.stem) if path.parent.name == "buggy" else None
+    if mistake is None:
+        assert not named, named
+    else:
+        assert named == {_diagnoses(assignment_id)[mistake].text()}
+
+
+@pytest.mark.parametrize("assignment_id", sorted(MADE))
+def test_share_of_buggy_variants_diagnosed(graded, assignment_id):
+    """The share of buggy variants whose feedback names their misconception (the
+    variants of MADE, each checked above): printed, and never below MADE's."""
+    graded_results = graded.results(assignment_id)
+    buggy = [p for p in graded_results if p.parent.name == "buggy"]
+    named = [p for p in buggy if any(t.diagnosis for t in graded_results[p].tests)]
+    print(f"{assignment_id}: {len(named)} of {len(buggy)} buggy variants diagnosed")
+    assert len(named) == len(MADE[assignment_id])
+
+
+@pytest.mark.parametrize("assignment_id", sorted(MADE))
+def test_mistakes_never_reach_a_worker(graded, assignment_id):
+    """The mistakes' code, like the reference, stays in the grader."""
+    source = inspect.getsource(importlib.import_module(f"autograder.{assignment_id}.diagnoses"))
+    lines = {line.strip() for line in source.splitlines()
+             if len(line.strip()) >= 40 and not line.strip().startswith(("#", '"'))}
+    assert lines  # the check can fail
+    sent = graded.sent(assignment_id)
+    found = {line for text in sent for line in lines if line in text}
+    assert not found, sorted(found)[:5]
+
+
+# The matching rule on its own, without a worker.
+
+def _ref(n):
+    if n < 1:
+        raise ValueError(n)
+    return torch.zeros(n)
+
+
+def _ones(n):
+    return torch.ones(n)
+
+
+def _zeros_unchecked(n):
+    return torch.zeros(max(n, 0))
+
+
+def _record(*pairs):
+    calls = diagnose.Calls("f")
+    for n, answer in pairs:
+        calls.add((n,), {}, answer)
+    return calls
+
+
+ONES = diagnose.Diagnosis("f", _ones, "ones", "Part 1")
+UNCHECKED = diagnose.Diagnosis("f", _zeros_unchecked, "unchecked", "Part 1")
+
+
+def test_match_needs_every_answer_and_a_difference_from_the_reference():
+    assert diagnose.diagnose((ONES, UNCHECKED), _record((2, torch.ones(2))), _ref) == \
+        "This looks like: ones (see Part 1)"
+    # one answer off, or another dtype: no match
+    assert diagnose.diagnose((ONES,), _record((2, torch.ones(2)), (3, torch.zeros(3))), _ref) == ""
+    assert diagnose.diagnose((ONES,), _record((2, torch.ones(2, dtype=torch.float64))), _ref) == ""
+    # the unchecked mistake equals the reference on n = 2: not revealed, not named
+    assert diagnose.diagnose((UNCHECKED,), _record((2, torch.zeros(2))), _ref) == ""
+    # an exception where the reference raises, an answer from the mistake: revealed
+    assert diagnose.diagnose((UNCHECKED,), _record((0, torch.zeros(0))), _ref) == \
+        "This looks like: unchecked (see Part 1)"
+    raised = _record((0, diagnose.Raised(["ValueError", "Exception"])))
+    assert diagnose.diagnose((UNCHECKED,), raised, _ref) == ""
+
+
+def test_two_matching_mistakes_name_none():
+    twin = diagnose.Diagnosis("f", lambda n: torch.ones(n), "twin", "Part 2")
+    assert diagnose.diagnose((ONES, twin), _record((2, torch.ones(2))), _ref) == ""
+
+
+def test_unreplayable_or_spoiled_records_name_none():
+    calls = _record((2, torch.ones(2)))
+    calls.spoiled = True
+    assert diagnose.diagnose((ONES,), calls, _ref) == ""
+    handle = diagnose.Calls("f")
+    handle.add((object(),), {}, torch.ones(2))
+    assert diagnose.diagnose((ONES,), handle, _ref) == ""
+
+
+def test_diagnosis_is_shown_beside_the_output_never_in_it():
+    """feedback.md, feedback.html and results.json's test output show it; the test's
+    output (what the snapshots compare) and the scores do not change."""
+    t = results.TestResult("f", "test_x", "x", 0.0, 1.0, "weights differ", "visible",
+                   diagnosis=ONES.text())
+    result = results.SubmissionResult("s", "a", tests=[t])
+    ctx = feedback.Context("A", ["f"], {"f": 1.0})
+    assert "looks like: ones (see Part 1)" in feedback.markdown(result, ctx)
+    assert "looks like: ones (see Part 1)" in feedback.html(result, ctx)
+    test = results.to_gradescope(result)["tests"][0]
+    assert test["output"] == "weights differ\n\nThis looks like: ones (see Part 1)"
+    assert (test["score"], test["status"], t.output) == (0.0, "failed", "weights differ")
+    plain = results.to_gradescope(results.SubmissionResult("s", "a", tests=[results.TestResult(
+        "f", "test_x", "x", 0.0, 1.0, "weights differ", "visible")]))
+    assert plain["tests"][0]["output"] == "weights differ"
