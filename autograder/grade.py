@@ -8,9 +8,11 @@
 
 The Gradescope entry (gradescope/run.py) and `bench` run stage 1 only. What
 must stay true: a failure of stage 2 never touches what stage 1 wrote; the
-roster, --due, --policy, --limit and --manual-scores are read before
-stage 1, so a bad one costs no grading time; only the user's mistakes end
-in `error: ...` and status 2 (a bug of the grader's shows its traceback).
+roster, --due, --policy, --limit and --manual-scores are read, and the
+assignment's own reports loaded, before stage 1, so a bad one costs no
+grading time; stage 1 gives no submission the name of a file stage 2 writes
+(report_run.reserved_names); only the user's mistakes end in `error: ...`
+and status 2 (a bug of the grader's shows its traceback).
 """
 from __future__ import annotations
 
@@ -64,12 +66,14 @@ def main(*, submissions: Path, assignment: str, out: Path, jobs: int | None = No
         wrong = None if scheduler else hidden_tests_disagree(assignment)
         if wrong:
             return _refuse(wrong)
+        extra = assignment_reports(assignment)
         batch = grade_stage(assignment, submissions, out, jobs=jobs, quiet=quiet,
                             limits=parsed_limits, scheduler=scheduler, resume=resume,
-                            allow_unsafe=allow_unsafe)
+                            allow_unsafe=allow_unsafe,
+                            reserved=report_run.reserved_names(assignment, extra))
     except (ClusterError, ConfigError, SandboxUnavailable) as exc:  # the user's to fix;
         return _refuse(str(exc))  # any other exception is ours: its traceback, exit 1
-    lines = report_stage(batch, submissions, prepared)
+    lines = report_stage(batch, prepared, extra)
     if not quiet:
         print(summary.table(batch, lines))
     elif batch.unwritten:
@@ -117,32 +121,39 @@ def _refuse(problem: str) -> int:
 
 
 def grade_stage(assignment: str, submissions: Path, out: Path, *, jobs, quiet, limits,
-                scheduler, resume, allow_unsafe) -> Batch:
-    """Stage 1, locally or on a Dask cluster (Dask is imported only then): the Batch."""
+                scheduler, resume, allow_unsafe, reserved: tuple[str, ...] = ()) -> Batch:
+    """Stage 1, locally or on a Dask cluster (Dask is imported only then): the Batch.
+    `reserved`: the files stage 2 writes beside the submission folders."""
     if scheduler is None:
         from autograder.engine import batch
         return batch.grade_folder(assignment, submissions, out, jobs=jobs,
-                                  progress=not quiet, limits=limits, allow_unsafe=allow_unsafe)
+                                  progress=not quiet, limits=limits, allow_unsafe=allow_unsafe,
+                                  reserved=reserved)
     from autograder.cluster import client
     return client.grade_folder(assignment, submissions, out, scheduler, resume_run=resume,
-                               progress=not quiet, limits=limits)
+                               progress=not quiet, limits=limits, reserved=reserved)
 
 
-def report_stage(batch: Batch, submissions: Path, prepared) -> list[str]:
+def report_stage(batch: Batch, prepared,
+                 extra: list[hooks.BatchReports] | None = None) -> list[str]:
     """Stage 2: every report; the lines to print. grades.csv is written already,
-    so a failure here is reported, not fatal."""
+    so a failure here is reported, not fatal. `extra`: the assignment's own
+    reports as `main` loaded them before grading (None: loaded here)."""
     from autograder.report import run as report_run
     try:
-        return report_run.write_all(batch, submissions, prepared, assignment_reports(batch))
+        if extra is None:
+            extra = assignment_reports(batch.assignment.id)
+        return report_run.write_all(batch, prepared, extra)
     except Exception as exc:  # a bug of ours: the grades stand, say what is missing
         traceback.print_exc()
         return [f"warning: the reports could not be written ({type(exc).__name__}: {exc}); "
                 "grades.csv and results.json are complete"]
 
 
-def assignment_reports(batch: Batch) -> list[hooks.BatchReports]:
-    """The assignment's own reports (autograder/<id>/reports.py), if it has any."""
-    record = registry.get(batch.assignment.id)
+def assignment_reports(assignment: str) -> list[hooks.BatchReports]:
+    """The assignment's own reports (autograder/<id>/reports.py), if it has any;
+    TypeError when the module lacks what hooks.BatchReports names."""
+    record = registry.get(assignment)
     if not record.has_reports:
         return []
     return [hooks.load(f"{record.package}.reports", hooks.BatchReports)]

@@ -33,6 +33,11 @@ class BatchReports(Protocol):
     """Reports of one assignment beyond the common ones, written by the report
     stage (report/run.py) after grades.csv; a failure is reported, never fatal."""
 
+    FILES: tuple[str, ...]
+    """The files `write` writes at the top of batch.out, beside the submission
+    folders: the report stage declares them with its own, and no submission id
+    takes one of these names (engine.intake.submissions.discover)."""
+
     def write(self, batch: Batch) -> list[str]:
         """Write this assignment's files into batch.out, from the graded
         results (what grading kept of each notebook included: no submission
@@ -52,4 +57,6 @@ def load(module: str, protocol: type):
 
 
 def _members(protocol: type) -> list[str]:
-    return sorted(n for n, v in vars(protocol).items() if callable(v) and not n.startswith("_"))
+    data = getattr(protocol, "__annotations__", {})
+    return sorted({*data, *(n for n, v in vars(protocol).items()
+                            if callable(v) and not n.startswith("_"))})

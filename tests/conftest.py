@@ -21,12 +21,16 @@ def write_notebook(path: Path, cells: list[str]) -> Path:
 def grade(assignment: str, folder: Path, out: Path, reports: bool = False, **limits) -> dict:
     """Grade a folder (and, with `reports`, run the report stage after it, as
     `grade` does); return {submission id: SubmissionResult}."""
-    result = batch.grade_folder(assignment, folder, out, progress=False,
-                                limits={**FAST_LIMITS, **limits})
+    reserved = ()
     if reports:
         from autograder import grade as pipeline
         from autograder.report import run as report_run
-        pipeline.report_stage(result, folder, report_run.prepare(out))
+        extra = pipeline.assignment_reports(assignment)
+        reserved = report_run.reserved_names(assignment, extra)
+    result = batch.grade_folder(assignment, folder, out, progress=False,
+                                limits={**FAST_LIMITS, **limits}, reserved=reserved)
+    if reports:
+        pipeline.report_stage(result, report_run.prepare(out), extra)
     return {r.submission: r for r in result.results}
 
 

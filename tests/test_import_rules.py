@@ -17,6 +17,16 @@ every import statement, those inside functions included)
 * no module of the package imports itself back through a cycle;
 * the reports do not import the exam (an exam's reports reach the report
   stage as a hooks.BatchReports);
+* of the engine, the reports import only its public data: engine.results
+  (a graded result and its files), engine.intake.kept_cells (what grading
+  kept of each notebook, and how to read a kept cell), engine.config (the
+  grading config: the points of the questions graded by hand, read before
+  grading) and engine.intake.untrusted (the cleaner of hostile text, which
+  reads nothing). Never the batch (but as an annotation, under
+  TYPE_CHECKING), the intake's readers and parsers, the sandbox or the test
+  driving: a report works from the batch it is handed and never reads a
+  submission again; the names of the files it writes reach the engine from
+  the driver (grade.py);
 * hidden tests (autograder/<id>/test_*.py) import of the package only
   autograder.testing and their own assignment's modules.
 """
@@ -33,12 +43,18 @@ from autograder import paths
 NUMERIC = {"numpy", "torch"}
 
 
-def imports(path: Path, package: str | None = None) -> set[str]:
+def imports(path: Path, package: str | None = None, annotations: bool = True) -> set[str]:
     """Every module name `path` (a module of `package`, by default the one its
-    place in the repository says) imports, relative imports resolved."""
+    place in the repository says) imports, relative imports resolved;
+    without `annotations`, not those under `if TYPE_CHECKING:` (never run)."""
     found = set()
     package = package or ".".join(path.relative_to(paths.ROOT).with_suffix("").parts[:-1])
-    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+    tree = ast.parse(path.read_text(), str(path))
+    if not annotations:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+                node.body = []  # its else, if any, still runs
+    for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             found |= {alias.name for alias in node.names}
         elif isinstance(node, ast.ImportFrom):
@@ -98,6 +114,25 @@ def test_the_engine_and_the_reports_stay_in_their_layer(folder, forbidden):
     bad = {f"{p.name}: {name}" for p in modules(folder) for name in imports(p)
            if not outside(name, forbidden)}
     assert modules(folder) and not bad, sorted(bad)
+
+
+REPORTS_FROM_THE_ENGINE = ("autograder.engine.results", "autograder.engine.intake.kept_cells",
+                           "autograder.engine.config", "autograder.engine.intake.untrusted")
+
+
+def engine_internals(names: set[str]) -> set[str]:
+    """The names of the engine among `names` that a report may not import (the
+    packages an allowed module is imported from, `from autograder.engine import
+    results`, are not)."""
+    packages = {m.rsplit(".", n)[0] for m in REPORTS_FROM_THE_ENGINE for n in range(1, 3)}
+    return {n for n in names if not outside(n, ("autograder.engine",))
+            and outside(n, REPORTS_FROM_THE_ENGINE) and n not in packages}
+
+
+def test_the_reports_import_only_the_engines_public_data():
+    bad = {f"{p.name}: {name}" for p in modules("report")
+           for name in engine_internals(imports(p, annotations=False))}
+    assert modules("report") and not bad, sorted(bad)
 
 
 @pytest.mark.parametrize("folder, forbidden", [
@@ -175,3 +210,14 @@ def test_the_rules_can_fail(tmp_path):
     found = imports(probe, "autograder.engine")
     assert {"autograder.exam.reports", "autograder.engine.report"} <= found
     assert not outside("autograder.exam.reports", ("autograder.exam",))
+    probe.write_text("from autograder.engine import batch, results\n"
+                     "from autograder.engine.intake.kept_cells import cell_source\n"
+                     "from autograder.engine.intake.notebook import cell_source as again\n")
+    assert engine_internals(imports(probe, "autograder.report")) == {
+        "autograder.engine.batch", "autograder.engine.intake.notebook",
+        "autograder.engine.intake.notebook.cell_source"}
+    probe.write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
+                     "    from autograder.engine.batch import Batch\n"
+                     "else:\n    from autograder.engine import sandbox\n")
+    assert engine_internals(imports(probe, "autograder.report", annotations=False)) == {
+        "autograder.engine.sandbox"}  # the annotation is not an import, the else is

@@ -47,13 +47,15 @@ still kept busy by notebooks of ordinary size."""
 
 def grade_folder(assignment_id: str, submissions: Path, out: Path, scheduler: str, *,
                  resume_run: bool = False, progress: bool = True,
-                 limits: dict | None = None) -> batch_mod.Batch:
+                 limits: dict | None = None, reserved: tuple[str, ...] = ()) -> batch_mod.Batch:
     """Grade every entry of `submissions` into `out` on the Dask cluster at
-    `scheduler`; with `resume_run`, only those `out` lacks. Raises ClusterError."""
+    `scheduler`; with `resume_run`, only those `out` lacks. `reserved`: as for
+    a local run (engine/batch.grade_folder). Raises ClusterError."""
     assignment = assignment_mod.load(assignment_id, limits)
     out.mkdir(parents=True, exist_ok=True)
-    entries, warnings = discover(submissions)
-    batch = batch_mod.Batch(assignment, out, entries=entries, warnings=warnings)
+    entries, warnings = discover(submissions, reserved)
+    batch = batch_mod.Batch(assignment, out, entries=entries, warnings=warnings,
+                            submissions=submissions)
     kept = resume.completed(out, assignment, [e.id for e in entries]) if resume_run else {}
     if resume_run:
         batch.warnings.append(f"resuming: {len(kept)} of {len(entries)} submissions are "

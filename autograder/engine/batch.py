@@ -45,13 +45,15 @@ class Batch:
     seconds: float = 0.0
     unwritten: list[str] = field(default_factory=list)
     """Files of grading that could not be written, and why (for the summary)."""
+    submissions: Path | None = None
+    """The folder (or notebook) the entries were found in, as the command named it."""
 
 
 def grade_folder(assignment_id: str, submissions: Path, out: Path, jobs: int | None = None,
                  progress: bool = True, limits: dict | None = None,
                  entries: list[Entry] | None = None, allow_unsafe: bool = False,
                  profile: bool = False, secrets: tuple[Path, ...] = (),
-                 announce: bool = True) -> Batch:
+                 announce: bool = True, reserved: tuple[str, ...] = ()) -> Batch:
     """Grade every entry of `submissions` into `out`; `limits` overrides the
     config's (tests use short timeouts). `entries`: the caller's own
     discovery of `submissions`, carrying what it knows that the folder does
@@ -59,7 +61,9 @@ def grade_folder(assignment_id: str, submissions: Path, out: Path, jobs: int | N
     submission's time goes (engine/grader.Grader; `bench --profile`).
     `secrets`: more paths workers must never see (run-gradescope: the results
     folder and the metadata). `announce`: print the sandbox's line (not for a
-    batch of the grader's own, such as build's self-check). Raises
+    batch of the grader's own, such as build's self-check). `reserved`: the
+    files the caller writes beside the submission folders (the report
+    stage's), which no submission id may take (discover). Raises
     SandboxUnavailable, before anything is written, where no sandbox works
     and `allow_unsafe` is False."""
     assignment = assignment_mod.load(assignment_id, limits)
@@ -78,8 +82,10 @@ def grade_folder(assignment_id: str, submissions: Path, out: Path, jobs: int | N
         print(grader.line(), file=sys.stderr)
     start = time.monotonic()
     try:
-        entries, warnings = (entries, []) if entries is not None else discover(submissions)
-        batch = Batch(assignment, out, entries=entries, warnings=warnings)
+        entries, warnings = ((entries, []) if entries is not None
+                             else discover(submissions, reserved))
+        batch = Batch(assignment, out, entries=entries, warnings=warnings,
+                      submissions=submissions)
         for w in batch.warnings:
             print(w, file=sys.stderr)
         bar = Progress(len(entries), enabled=progress)

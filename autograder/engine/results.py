@@ -16,12 +16,11 @@ OUTPUT_CAP = 16_000  # characters per student-visible text (well under Gradescop
 MAX_NOTES = 50
 """Notes kept per submission (a notebook of a thousand failing cells gets
 fifty, the last saying that more were left out)."""
-OUTPUT_NAMES = ("grades.csv", "gradebook.csv", "canvas.csv", "report.html", "regrade.md",
-                "similarity.html", "free_responses.html", "free_responses.pdf",
-                "variant_difficulty.csv", "variant_difficulty.html", "identity_flags.csv",
-                "feedback_for_canvas.zip", "manual", "manual_key.csv", ".manual_secret")
-"""Every file `grade` writes at the top of DIR, beside one folder per
-submission: no submission id takes one of these names, in any case."""
+GRADING_OUTPUTS = ("grades.csv",)
+"""The files grading writes at the top of DIR, beside one folder per
+submission. The report stage's are declared by its reports (report/run.py)
+and reach discovery from the driver (engine.intake.submissions.discover's
+`reserved`): the engine never imports the reports to learn them."""
 
 
 @dataclass

@@ -1,6 +1,6 @@
 """An exam's reports, written by the report stage after the batch is graded
-(autograder/<exam id>/reports.py, a hooks.BatchReports, calls write and
-class_report_section with the exam's reference):
+(autograder/<exam id>/reports.py, a hooks.BatchReports, declares FILES and
+calls write and class_report_section with the exam's reference):
 
     DIR/<submission>/free_response.html   one student's free responses, with their numbers
     DIR/free_responses.html (and .pdf)    all of them, one student per printed page
@@ -27,6 +27,13 @@ from autograder.report.htmlpage import esc, fmt, table
 if TYPE_CHECKING:  # annotations only: importing the engine's batch starts torch
     from autograder.engine.batch import Batch
 
+COMBINED, PDF = "free_responses.html", "free_responses.pdf"
+DIFFICULTY_CSV, DIFFICULTY_HTML = "variant_difficulty.csv", "variant_difficulty.html"
+FLAGS = "identity_flags.csv"
+FILES = (COMBINED, PDF, DIFFICULTY_CSV, DIFFICULTY_HTML, FLAGS)
+"""Every file `write` writes at the top of DIR (hooks.BatchReports.FILES): the
+report stage declares them with its own, so no submission id takes one."""
+
 UNREAD = "NOT CHECKED"
 """How the flag of a submission whose sheet could not be made starts."""
 
@@ -42,12 +49,12 @@ def write(batch: Batch, ref) -> list[str]:
     if settings.get("free_response"):
         lines += _write_free_responses(out, sheets, a.config.title)
     rows = difficulty(batch.results, a.questions, {q: a.config.max_points(q) for q in a.questions})
-    write_atomic(out / "variant_difficulty.csv", _csv(rows))
-    write_atomic(out / "variant_difficulty.html", difficulty_html(rows, ref, a.config.title))
-    lines.append(f"  difficulty per variant: {out / 'variant_difficulty.html'} (and .csv)")
+    write_atomic(out / DIFFICULTY_CSV, _csv(rows))
+    write_atomic(out / DIFFICULTY_HTML, difficulty_html(rows, ref, a.config.title))
+    lines.append(f"  difficulty per variant: {out / DIFFICULTY_HTML} (and .csv)")
     flagged = [s for s in sheets if s.flag.startswith((identity.FLAG, UNREAD))]
-    write_atomic(out / "identity_flags.csv", _flags_csv(flagged))
-    lines.append(f"  identity flags: {len(flagged)} ({out / 'identity_flags.csv'})")
+    write_atomic(out / FLAGS, _flags_csv(flagged))
+    lines.append(f"  identity flags: {len(flagged)} ({out / FLAGS})")
     lines += [f"    {s.submission}: {s.flag}" for s in flagged]
     return lines
 
@@ -91,15 +98,15 @@ def _write_free_responses(out: Path, sheets, title: str) -> list[str]:
             body = (f'<section class="student"><h1>{esc(s.submission)}</h1><p class="flag">'
                     f"This page could not be written ({esc(error)}, logged).</p></section>")
         sections.append(body)
-    combined = out / "free_responses.html"
+    combined = out / COMBINED
     write_atomic(combined, free_response.page(f"{title}: free responses", sections))
     lines = [f"  free responses for manual grading: {combined} "
              f"(and {out}/<submission>/free_response.html)"]
     if unwritten:
         lines.append(f"  warning: the free responses of {len(unwritten)} submissions could "
                      f"not be written: {', '.join(unwritten[:10])}")
-    problem = free_response.to_pdf(combined, out / "free_responses.pdf")
-    pdf = out / "free_responses.pdf"
+    pdf = out / PDF
+    problem = free_response.to_pdf(combined, pdf)
     lines.append(f"  {problem}" if problem else f"  free responses as PDF: {pdf}")
     return lines
 

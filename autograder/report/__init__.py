@@ -2,5 +2,6 @@
 exports, the class report and the regrade diff, all written from the
 SubmissionResults of one batch (never from stale files on disk).
 
-One module per job; `write_all` (in run.py) calls them in order.
+One module per job; run.py declares the reports (REPORTS) and `write_all`
+writes them in order.
 """

@@ -14,7 +14,7 @@ import json
 import re
 
 from autograder import registry
-from autograder.engine.intake.notebook import cell_source
+from autograder.engine.intake.kept_cells import cell_source
 from autograder.engine.results import SubmissionResult
 
 ANSWER_CHARS = 20_000

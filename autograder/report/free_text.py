@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 
 from autograder.engine.intake import untrusted
-from autograder.engine.intake.notebook import cell_source
+from autograder.engine.intake.kept_cells import cell_source
 
 MARKER = re.compile(r"<!--\s*free response:\s*([\w.-]+)\s*-->")
 END_QUESTION = "<!-- END QUESTION -->"

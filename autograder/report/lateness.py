@@ -3,20 +3,19 @@
 The time comes from the LMS's metadata (created_at: Gradescope's
 submission_metadata.json on Gradescope, an export's submission_metadata.yml
 locally; never a file inside a submission) when there is some, else from the
-entry's own modification time in the submissions folder (a link is not
-followed). The due date is --due, else the one in the metadata; without
-either, nothing is late; Gradescope's per-user due dates (extensions) count
-before the assignment's. A Canvas download says whether Canvas recorded the
-submission late (_LATE in the file's name) but not when it came in: that
-mark is kept as it is, and its files' times (the time of unzipping) are
-never used.
+entry's own modification time in the submissions folder as discovery read it
+(Entry.mtime, engine/intake/submissions.py: a link is not followed; the
+folder is never read again here). The due date is --due, else the one in the
+metadata; without either, nothing is late; Gradescope's per-user due dates
+(extensions) count before the assignment's. A Canvas download says whether
+Canvas recorded the submission late (_LATE in the file's name) but not when
+it came in: that mark is kept as it is, and its files' times (the time of
+unzipping) are never used.
 """
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from pathlib import Path
 
 from autograder.engine.results import SubmissionResult
 
@@ -62,7 +61,8 @@ def parse_time(text: str) -> datetime:
     return value if value.tzinfo else value.astimezone()
 
 
-def timing(result: SubmissionResult, entry: Path | None, due: datetime | None) -> Timing:
+def timing(result: SubmissionResult, file_time: float | None, due: datetime | None) -> Timing:
+    """`file_time`: the entry's Entry.mtime (seconds since the epoch), None when unknown."""
     meta = result.metadata or {}
     due = due or metadata_due(meta)
     if meta.get("lms") == "canvas":
@@ -70,9 +70,8 @@ def timing(result: SubmissionResult, entry: Path | None, due: datetime | None) -
     submitted = _meta_time(meta.get("created_at"))
     if submitted is not None:
         return Timing(submitted, due, "gradescope")
-    if due is not None and entry is not None and os.path.lexists(entry):  # worth it when due
-        mtime = datetime.fromtimestamp(os.lstat(entry).st_mtime, timezone.utc)
-        return Timing(mtime, due, "file time")
+    if due is not None and file_time is not None:
+        return Timing(datetime.fromtimestamp(file_time, timezone.utc), due, "file time")
     return Timing(None, due, "")
 
 

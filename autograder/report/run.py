@@ -1,20 +1,35 @@
 """Writing every report of one grading run, in order:
 
 1. before grading: `prepare` reads the roster (so a bad one stops us before
-   minutes of grading) and snapshots the previous results for the regrade diff;
-2. after grading: `write_all` writes the assignment's own reports (an exam's,
-   hooks.BatchReports), feedback, gradebooks, the class report, regrade.md
-   when there was a previous run and similarity.html when there are two
-   submissions or more; it returns the lines the command prints.
+   minutes of grading) and snapshots the previous results for the regrade
+   diff; `reserved_names` says which files the reports will write, so that no
+   submission id takes one of their names (the driver hands them to the
+   engine's discovery: the engine never imports the reports);
+2. after grading: `write_all` runs the run's reports in the order they are
+   declared (`declared`: the assignment's own first, an exam's through
+   hooks.BatchReports, then REPORTS at the end of this module): the export
+   for grading by hand, feedback, feedback_for_canvas.zip, the course
+   policy's summary, gradebooks, the late-day ledger, the class report,
+   regrade.md when there was a previous run and similarity.html when there
+   are two submissions or more; it returns the lines the command prints.
+
+Each report is declared once, as a Report: its name, the files it writes at
+the top of DIR, what it needs of the Context, and its `write(context)`. To add
+one, add an entry to REPORTS where its lines belong. What must stay true: one
+report that fails (or one student's feedback) is reported in the lines
+returned and the others are still written; a report writes at the top of DIR
+only the files it declares; reports read what grading read (the cells it
+kept, the times discovery took), never the submissions.
 
 This is the pipeline's report stage (autograder/grade.py): it reads the graded
 batch and writes beside grades.csv, never into what grading wrote.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -65,60 +80,118 @@ def prepare(out: Path, roster_path: Path | None = None, due: str | None = None,
                     manual_scores.prepare(manual, assignment, out) if manual else None, anonymous)
 
 
-def write_all(batch: Batch, submissions: Path, prepared: Prepared,
-              extra: Sequence[BatchReports] = ()) -> list[str]:
-    """Every report, `extra` first (the assignment's own); one that fails (one
-    student's feedback, one export) is reported in the lines returned and the
-    others are still written."""
-    out, a = batch.out, batch.assignment
-    lines: list[str] = []
-    sections: list[str] = []  # the extra reports' parts of report.html
-    for reports in extra:
-        lines += _attempt(lines, f"the {a.id} reports", reports.write, batch) or []
-        sections += _attempt(lines, f"the {a.id} part of report.html",
-                             reports.class_report_section, batch) or []
-    lines += _attempt(lines, "the export for grading by hand", manual_export.write, batch,
-                      prepared.anonymous) or []
-    manual = _attempt(lines, "the rubric scores", manual_scores.Merge, batch,
-                      prepared.manual) or manual_scores.Merge(batch, None)
-    lines += manual.lines
-    timings = _timings(batch, prepared.due, lines)
-    ctx = manual.context(feedback.Context(a.config.title, a.questions,
-                                          {q: a.config.max_points(q) for q in a.questions}))
-    students = prepared.roster.students if prepared.roster else None
-    credited, found = groups.credit(batch.results, prepared.groups)
-    rows, matched = _rows(credited, students, timings)
-    rows = manual.rows(rows)  # before the policy: a late penalty is on the whole score
-    lines += found + matched
-    rows, policy = _attempt(lines, "the course policy", penalties.apply, rows, a.id,
-                            prepared.due, prepared.policy) or penalties.failed(rows)
-    for r in batch.results:
-        _attempt(lines, f"the feedback of {r.submission}", feedback.write, out, manual.result(r),
-                 ctx, penalties.status(rows, r, timings[r.submission], manual.max_total,
-                                       prepared.policy))
-    lines += _attempt(lines, canvas_feedback.NAME, canvas_feedback.write, out, batch.results) or []
-    lines += policy.lines
-    late = penalties.late(rows, timings)
-    if late:
-        lines.append(f"late: {len(late)} submissions after the due date: "
-                     + ", ".join(late[:10]) + (" ..." if len(late) > 10 else ""))
+class Context:
+    """What a report reads: the graded batch (its entries as discovery found
+    them, its results with the cells grading kept), what was read before
+    grading, and what is computed once for several reports (NEEDS), each
+    computed at the first report that needs it, saying its lines then."""
+
+    def __init__(self, batch: Batch, prepared: Prepared):
+        self.batch, self.prepared = batch, prepared
+        self.out: Path = batch.out
+        self.lines: list[str] = []
+        """What the command prints, in order."""
+        self.sections: list[str] = []
+        """The parts of report.html the reports before it add (the assignment's
+        own, hooks.BatchReports; canvas.csv's warnings)."""
+
+    @cached_property
+    def manual(self) -> manual_scores.Merge:
+        """The rubric scores as the reports use them (none merged when they
+        cannot be read: said, and the autograded points stand); says what was merged."""
+        merge = _attempt(self.lines, "the rubric scores", manual_scores.Merge, self.batch,
+                         self.prepared.manual) or manual_scores.Merge(self.batch, None)
+        self.lines += merge.lines
+        return merge
+
+    @cached_property
+    def timings(self) -> dict[str, lateness.Timing]:
+        """Each submission's timing, from its metadata or the time discovery read."""
+        return _timings(self.batch, self.prepared.due, self.lines)
+
+    @cached_property
+    def rows(self) -> list[gradebook.Row]:
+        """The gradebook's rows (the roster's, when there is one; a group's
+        submission credited to each member; the rubric scores merged; the course
+        policy applied); says who is missing and who matches no row."""
+        return self._ruled[0]
+
+    @cached_property
+    def policy(self) -> penalties.Applied:
+        """The course policy as applied to `rows`: its lines, the ledger to write."""
+        return self._ruled[1]
+
+    @cached_property
+    def _ruled(self) -> tuple[list[gradebook.Row], penalties.Applied]:
+        manual, timings, prepared = self.manual, self.timings, self.prepared  # their lines first
+        students = prepared.roster.students if prepared.roster else None
+        credited, found = groups.credit(self.batch.results, prepared.groups)
+        rows, matched = _rows(credited, students, timings)
+        rows = manual.rows(rows)  # before the policy: a late penalty is on the whole score
+        self.lines += found + matched
+        return _attempt(self.lines, "the course policy", penalties.apply, rows,
+                        self.batch.assignment.id, prepared.due, prepared.policy) \
+            or penalties.failed(rows)
+
+
+NEEDS = ("manual", "timings", "rows", "policy")
+"""What a Report may need: the Context's computed parts."""
+
+
+@dataclass(frozen=True)
+class Report:
+    """One report of the report stage, as declared."""
+
+    name: str
+    """What the warning calls it when it fails ("gradebook.csv")."""
+    files: tuple[str, ...]
+    """The files it writes at the top of DIR, beside the submission folders
+    (a submission's own files, such as feedback.md, are in that submission's
+    folder and need no name of their own)."""
+    write: Callable[[Context], list[str] | None]
+    """Writes; returns the lines to print (None: none)."""
+    needs: tuple[str, ...] = ()
+    """Which of NEEDS it reads: computed before it runs."""
+
+    def __post_init__(self):
+        unknown = set(self.needs) - set(NEEDS)
+        if unknown:
+            raise ValueError(f"report {self.name!r} needs {sorted(unknown)}; known: {NEEDS}")
+
+
+def declared(assignment_id: str, extra: Sequence[BatchReports] = ()) -> list[Report]:
+    """Every report of a run, in the order they are written: the assignment's
+    own (`extra`) first, then REPORTS."""
+    return [r for reports in extra for r in _own(assignment_id, reports)] + list(REPORTS)
+
+
+def reserved_names(assignment_id: str, extra: Sequence[BatchReports] = ()) -> tuple[str, ...]:
+    """Every file the reports of a run may write at the top of DIR, as they declare them."""
+    return tuple(dict.fromkeys(f for r in declared(assignment_id, extra) for f in r.files))
+
+
+def write_all(batch: Batch, prepared: Prepared, extra: Sequence[BatchReports] = ()) -> list[str]:
+    """Every report, in the declared order; one that fails is reported in the
+    lines returned and the others are still written."""
+    ctx = Context(batch, prepared)
+    for report in declared(batch.assignment.id, extra):
+        for need in report.needs:
+            getattr(ctx, need)  # computed now, so that its lines come before the report's
+        ctx.lines += _attempt(ctx.lines, report.name, report.write, ctx) or []
     if not batch.results:
-        lines.insert(0, f"warning: no submissions found in {submissions}; put one .ipynb, "
-                        "folder or .zip per student there")
-    _attempt(lines, "gradebook.csv", lambda: write_atomic(
-        out / "gradebook.csv", gradebook.gradebook_csv(rows, manual.max_total)))
-    canvas_lines = _attempt(lines, "canvas.csv", canvas.write, out / "canvas.csv", rows, a,
-                            prepared, manual.max_total) or []
-    lines, sections = lines + canvas_lines, sections + canvas.section(canvas_lines)
-    lines += _attempt(lines, "the late-day ledger", policy.write_ledger) or []
-    _attempt(lines, "report.html", classreport.write, out / "report.html", batch, sections)
-    lines += [f"feedback for students: {out}/<submission>/feedback.md and feedback.html",
-              f"gradebook: {out / 'gradebook.csv'} (status per student), "
-              f"{out / 'canvas.csv'} (Canvas import)",
-              f"class report: {out / 'report.html'}"]
-    lines += _attempt(lines, "regrade.md", _regrade, batch, prepared.previous) or []
-    lines += _attempt(lines, "similarity.html", _similarity, batch) or []
-    return lines
+        ctx.lines.insert(0, f"warning: no submissions found in {batch.submissions}; put one "
+                            ".ipynb, folder or .zip per student there")
+    return ctx.lines
+
+
+def _own(assignment_id: str, reports: BatchReports) -> list[Report]:
+    """An assignment's own reports as two entries: its files, then its part of report.html."""
+    def section(ctx: Context) -> None:
+        ctx.sections += reports.class_report_section(ctx.batch) or []
+
+    return [Report(f"the {assignment_id} reports", tuple(reports.FILES),
+                   lambda ctx: reports.write(ctx.batch)),
+            Report(f"the {assignment_id} part of report.html", (), section)]
 
 
 def _attempt(lines: list[str], what: str, write, *args):
@@ -133,11 +206,11 @@ def _attempt(lines: list[str], what: str, write, *args):
 
 def _timings(batch: Batch, due: datetime | None, lines: list[str]) -> dict[str, lateness.Timing]:
     """Each submission's timing; one that cannot be read is unknown (and said)."""
-    paths = {e.id: e.path for e in batch.entries}  # as grading found them
+    mtimes = {e.id: e.mtime for e in batch.entries}  # as discovery read them
     timings, unknown = {}, []
     for r in batch.results:
         timing, error = guard.attempt(f"the timing of {r.submission}", lateness.timing,
-                                      r, paths.get(r.submission), due)
+                                      r, mtimes.get(r.submission), due)
         if error:
             unknown.append(r.submission)
         timings[r.submission] = timing or lateness.Timing(None, due, "")
@@ -183,16 +256,70 @@ def _rows(results, students, timings) -> tuple[list[gradebook.Row], list[str]]:
     return rows, lines
 
 
-def _similarity(batch: Batch) -> list[str]:
-    path = batch.out / "similarity.html"
-    if len(batch.results) < 2:
-        path.unlink(missing_ok=True)  # never leave a page that belongs to another run
-        return []
-    return [similarity.write(path, batch)]
+# ---- the common reports' writers, each a Report's `write` ----------------------------
+
+def _manual_export(ctx: Context) -> list[str]:
+    return manual_export.write(ctx.batch, ctx.prepared.anonymous)
 
 
-def _regrade(batch: Batch, previous) -> list[str]:
-    path = batch.out / "regrade.md"
+def _feedback(ctx: Context) -> list[str]:
+    """Each submission's feedback.md and .html, with its rubric scores and the
+    policy's line; one that fails costs its own only."""
+    a, manual, lines = ctx.batch.assignment, ctx.manual, []
+    about = manual.context(feedback.Context(a.config.title, a.questions,
+                                            {q: a.config.max_points(q) for q in a.questions}))
+    for r in ctx.batch.results:
+        _attempt(lines, f"the feedback of {r.submission}", feedback.write, ctx.out,
+                 manual.result(r), about,
+                 penalties.status(ctx.rows, r, ctx.timings[r.submission], manual.max_total,
+                                  ctx.prepared.policy))
+    return lines
+
+
+def _canvas_feedback(ctx: Context) -> list[str]:
+    return canvas_feedback.write(ctx.out, ctx.batch.results)
+
+
+def _policy(ctx: Context) -> list[str]:
+    """What the course policy did, then who was late (against their own due date)."""
+    lines = list(ctx.policy.lines)
+    late = penalties.late(ctx.rows, ctx.timings)
+    if late:
+        lines.append(f"late: {len(late)} submissions after the due date: "
+                     + ", ".join(late[:10]) + (" ..." if len(late) > 10 else ""))
+    return lines
+
+
+def _gradebook(ctx: Context) -> None:
+    write_atomic(ctx.out / "gradebook.csv", gradebook.gradebook_csv(ctx.rows, ctx.manual.max_total))
+
+
+def _canvas(ctx: Context) -> list[str]:
+    """canvas.csv; its warnings are printed and also shown in report.html."""
+    lines = canvas.write(ctx.out / "canvas.csv", ctx.rows, ctx.batch.assignment, ctx.prepared,
+                         ctx.manual.max_total) or []
+    ctx.sections += canvas.section(lines)
+    return lines
+
+
+def _ledger(ctx: Context) -> list[str]:
+    return ctx.policy.write_ledger()
+
+
+def _class_report(ctx: Context) -> None:
+    classreport.write(ctx.out / "report.html", ctx.batch, ctx.sections)
+
+
+def _where(ctx: Context) -> list[str]:
+    out = ctx.out
+    return [f"feedback for students: {out}/<submission>/feedback.md and feedback.html",
+            f"gradebook: {out / 'gradebook.csv'} (status per student), "
+            f"{out / 'canvas.csv'} (Canvas import)",
+            f"class report: {out / 'report.html'}"]
+
+
+def _regrade(ctx: Context) -> list[str]:
+    path, previous, batch = ctx.out / "regrade.md", ctx.prepared.previous, ctx.batch
     if not previous:
         path.unlink(missing_ok=True)  # never leave a diff that belongs to another run
         return []
@@ -201,3 +328,30 @@ def _regrade(batch: Batch, previous) -> list[str]:
     write_atomic(path, regrade.markdown(batch.assignment.id, changes, len(batch.results),
                                         tests_changed))
     return [regrade.short_summary(changes, batch.out)]
+
+
+def _similarity(ctx: Context) -> list[str]:
+    path = ctx.out / "similarity.html"
+    if len(ctx.batch.results) < 2:
+        path.unlink(missing_ok=True)  # never leave a page that belongs to another run
+        return []
+    return [similarity.write(path, ctx.batch)]
+
+
+REPORTS: tuple[Report, ...] = (
+    Report("the export for grading by hand", manual_export.FILES, _manual_export),
+    Report("the feedback", (), _feedback, needs=("manual", "timings", "rows")),
+    Report(canvas_feedback.NAME, (canvas_feedback.NAME,), _canvas_feedback),
+    Report("the course policy's summary", (), _policy, needs=("rows", "policy")),
+    Report("gradebook.csv", ("gradebook.csv",), _gradebook, needs=("manual", "rows")),
+    Report("canvas.csv", ("canvas.csv",), _canvas, needs=("manual", "rows")),
+    # the ledger is the policy file's (late_days.csv beside it, or where it says),
+    # never a file of DIR: it declares no name a submission could take
+    Report("the late-day ledger", (), _ledger, needs=("policy",)),
+    Report("report.html", ("report.html",), _class_report),
+    Report("the list of reports", (), _where),  # where the reports above are, whatever happened
+    Report("regrade.md", ("regrade.md",), _regrade),
+    Report("similarity.html", ("similarity.html",), _similarity),
+)
+"""The common reports, in the order they are written and their lines printed
+(after the assignment's own: `declared`)."""

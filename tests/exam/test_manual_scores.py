@@ -56,7 +56,7 @@ def report(batch, scores=None, anonymous=True) -> list[str]:
     """The report stage as `grade` runs it, with a rubric-scores file or none."""
     prepared = report_run.prepare(batch.out, manual=scores, assignment="exam_midterm",
                                   anonymous=anonymous)
-    return pipeline.report_stage(batch, DEMO, prepared)
+    return pipeline.report_stage(batch, prepared)  # the batch carries its folder
 
 
 def read_csv(path):

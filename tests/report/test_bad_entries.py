@@ -46,7 +46,7 @@ def test_reports_never_read_a_submission_again(tmp_path):
     graded = batch_mod.grade_folder(ID, subs, out, progress=False, limits=FAST_LIMITS)
     for notebook in subs.iterdir():
         notebook.write_text("gone")
-    lines = pipeline.report_stage(graded, subs, report_run.prepare(out))
+    lines = pipeline.report_stage(graded, report_run.prepare(out))
     assert not [line for line in lines if "could not" in line], lines
     page = (out / "similarity.html").read_text()
     assert "The answers of 3 graded submissions" in page
@@ -93,7 +93,7 @@ def test_one_submission_whose_timing_fails_costs_its_row_only(tmp_path, monkeypa
         return timing(result, *args)
     monkeypatch.setattr(lateness, "timing", broken)
     batch = batch_mod.Batch(a, tmp_path, results=results)
-    lines = report_run.write_all(batch, tmp_path, report_run.Prepared())
+    lines = report_run.write_all(batch, report_run.Prepared())
     assert any("could not be read" in line and "bad" in line for line in lines), lines
     assert not [line for line in lines if "could not be written" in line], lines
     with open(tmp_path / "gradebook.csv", newline="") as f:

@@ -15,7 +15,7 @@ from autograder import cli
 from autograder import grade as pipeline
 from autograder.engine import assignment as assignment_mod
 from autograder.engine.batch import Batch
-from autograder.engine.results import OUTPUT_NAMES, SubmissionResult
+from autograder.engine.results import SubmissionResult
 from autograder.engine.results import TestResult as Case  # not collected by pytest
 from autograder.report import canvas, canvas_feedback, gradebook, groups, roster
 from autograder.report import run as report_run
@@ -53,8 +53,8 @@ def canvas_rows(text: str) -> tuple[list[str], list[str], dict[str, list[str]]]:
 
 def report(tmp_path, results, **prepared) -> tuple[list[str], dict]:
     """The report stage on `results` (hw1): (lines printed, {id: canvas.csv row})."""
-    batch = Batch(assignment_mod.load(ID), tmp_path, results=results)
-    lines = report_run.write_all(batch, tmp_path, report_run.Prepared(**prepared))
+    batch = Batch(assignment_mod.load(ID), tmp_path, results=results, submissions=tmp_path)
+    lines = report_run.write_all(batch, report_run.Prepared(**prepared))
     return lines, canvas_rows((tmp_path / "canvas.csv").read_text())
 
 
@@ -249,7 +249,7 @@ def test_feedback_zip_names_each_file_as_the_download_did(tmp_path):
     assert page == (tmp_path / "hoppergrace_1002" / "feedback.html").read_bytes()
     assert any("Re-Upload Submissions" in line for line in lines)
     assert any("not in it: babbagecharles_1004" in line for line in lines)
-    assert canvas_feedback.NAME in OUTPUT_NAMES
+    assert canvas_feedback.NAME in report_run.reserved_names(ID)  # no submission takes it
 
 
 def test_no_feedback_zip_without_a_canvas_download(tmp_path):

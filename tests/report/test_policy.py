@@ -126,8 +126,9 @@ def grade(root: Path, assignment: str, results: list[SubmissionResult],
     (root / "accommodations.csv").write_text(accommodations_csv)
     out = root / assignment
     prepared = report_run.prepare(out, None, None, root / "course.toml", assignment)
-    batch = batch_mod.Batch(assignment_mod.load(assignment), out, results=results)
-    lines = report_run.write_all(batch, root, prepared)
+    batch = batch_mod.Batch(assignment_mod.load(assignment), out, results=results,
+                            submissions=root)
+    lines = report_run.write_all(batch, prepared)
     assert not [line for line in lines if "could not" in line], lines
     with open(out / "gradebook.csv", newline="") as f:
         book = {row["submission"]: row for row in csv.DictReader(f)}
@@ -313,8 +314,8 @@ def test_a_roster_joins_the_identifiers_of_a_student(tmp_path):
             for name, sid in (("ada", "s01"), ("bo", "s02"))]
     out = tmp_path / "out"
     prepared = report_run.prepare(out, tmp_path / "roster.csv", None, tmp_path / "course.toml", HW1)
-    report_run.write_all(batch_mod.Batch(assignment_mod.load(HW1), out, results=late),
-                         tmp_path, prepared)
+    report_run.write_all(batch_mod.Batch(assignment_mod.load(HW1), out, results=late,
+                                         submissions=tmp_path), prepared)
     with open(out / "gradebook.csv", newline="") as f:
         book = {row["student"]: row for row in csv.DictReader(f)}
     assert book["Ada L"]["status"] == "graded" and "1 extra day" in book["Ada L"]["policy"]

@@ -40,7 +40,8 @@ import pytest
 from autograder import paths
 from autograder.engine import assignment as assignment_mod
 from autograder.engine.isolation import uidpool
-from autograder.engine.results import OUTPUT_NAMES
+from autograder.engine.results import GRADING_OUTPUTS
+from autograder.report import run as report_run
 from autograder.kernel import modes
 from tests.security import bombs, leaks, sandbox_modes
 from tests.security.cgroup import MemoryLimit
@@ -405,7 +406,7 @@ def test_every_report_is_written_and_no_output_exceeds_its_cap(attacked):
     out = attacked["out"]
     top = {p.name for p in out.iterdir() if p.is_file()}
     assert {"grades.csv", "gradebook.csv", "canvas.csv", "report.html", "similarity.html"} \
-        <= top <= set(OUTPUT_NAMES)
+        <= top <= {*GRADING_OUTPUTS, *report_run.reserved_names("hw1_attention")}
     assert "could not be written" not in attacked["proc"].stdout  # no report, no feedback
     for sid in attacked["results"]:
         assert (out / sid / "feedback.md").is_file() and (out / sid / "feedback.html").is_file(), sid

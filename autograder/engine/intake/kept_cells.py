@@ -14,11 +14,15 @@ true:
   CELL_CHARS characters each and TOTAL_CHARS in all (an honest notebook of
   this course has at most 55 cells and 27,000 characters), so no report's
   work on a submission grows with what the submission sent.
+
+This module and engine.results are the engine's data a report imports (the
+others, tests/test_import_rules.py, are the grading config and the text
+cleaner): it reads a kept cell's text with `cell_source`.
 """
 from __future__ import annotations
 
 from autograder.engine.intake import untrusted
-from autograder.engine.intake.notebook import cell_source
+from autograder.engine.intake.notebook import cell_source  # the reports read cells with it
 
 KINDS = ("code", "markdown", "raw")
 """Cell types kept as they are; any other becomes OTHER (it still ends a

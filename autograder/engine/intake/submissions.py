@@ -13,7 +13,7 @@ each other (also ignoring case) nor with a file `grade` writes beside them.
 Who submitted and when comes only from the LMS's own files (a Gradescope
 export's submission_metadata.yml, the names Canvas gives the files of its
 download, or what run-gradescope was told), never from a file inside a
-submission.
+submission; when an entry was modified is read once, here (Entry.mtime).
 """
 from __future__ import annotations
 
@@ -22,12 +22,13 @@ import re
 import stat
 import zipfile
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from autograder.engine.intake import canvas_download, files, gradescope_export, untrusted, zips
 from autograder.engine.intake.notebook import MAX_NOTEBOOK_BYTES
-from autograder.engine.results import OUTPUT_NAMES
+from autograder.engine.results import GRADING_OUTPUTS
 
 GRADABLE = (".ipynb", ".zip")
 UPLOADED_METADATA = "submission_metadata.json"
@@ -47,24 +48,30 @@ class Entry:
     """Who submitted, as the entry's name says, when the id had to be made unique
     (s2002.ipynb and s2002.zip: ids "s2002.ipynb" and "s2002.zip", submitter
     "s2002"); "" when the id is the name itself."""
+    mtime: float | None = None
+    """When the entry itself was last modified (os.lstat's st_mtime: a link is
+    not followed), as discovery read it: the report stage's lateness takes it
+    from here, never from the folder again. None when it was not read."""
 
 
 class SubmissionError(Exception):
     """The entry holds no gradable notebook; the message is for the student."""
 
 
-def discover(target: Path) -> tuple[list[Entry], list[str]]:
+def discover(target: Path, reserved: Iterable[str] = ()) -> tuple[list[Entry], list[str]]:
     """Submission entries, sorted by id, and warnings. `target` is a folder
     of entries or a single notebook. Every file becomes an entry (one that
     is not a notebook is not graded, and the student is told why), except
     hidden files and the LMS's own; files Canvas named give one entry per
-    student."""
+    student. `reserved`: the files the caller writes beside the submission
+    folders besides grading's own (GRADING_OUTPUTS, always reserved): `grade`
+    passes those its reports declare (report/run.py)."""
     if not target.is_dir():
         entries = _entries([target])
     else:
         entries = _entries([p for p in sorted(target.iterdir()) if not p.name.startswith(".")
                             and p.name != gradescope_export.EXPORT_METADATA])
-    _assign_ids(entries)
+    _assign_ids(entries, (*GRADING_OUTPUTS, *reserved))
     warnings = []
     clashes = Counter(e.submitter.casefold() for e in entries if e.submitter)
     shared = sorted(e.id for e in entries if clashes[e.submitter.casefold()] > 1)
@@ -87,17 +94,18 @@ def discover(target: Path) -> tuple[list[Entry], list[str]]:
 
 
 def _entries(paths: list[Path]) -> list[Entry]:
-    entries, canvas = [], []
+    entries, canvas, mtimes = [], [], {}
     for path in paths:
-        mode = os.lstat(path).st_mode
+        status = os.lstat(path)
+        mode, mtimes[path] = status.st_mode, status.st_mtime
         named = None if stat.S_ISDIR(mode) else canvas_download.parse(path)
         if named is not None:
             canvas.append(named)
             continue
         stem = path.stem if stat.S_ISREG(mode) or path.suffix.lower() in GRADABLE else path.name
         entries.append(Entry(safe_id(stem), path, _refused_inside(path, mode),
-                             gradescope_export.metadata_for(path)))
-    entries += [Entry(safe_id(f.entry_id), f.path, notes, f.metadata())
+                             gradescope_export.metadata_for(path), mtime=mtimes[path]))
+    entries += [Entry(safe_id(f.entry_id), f.path, notes, f.metadata(), mtime=mtimes[f.path])
                 for f, notes in canvas_download.latest_per_student(canvas)]
     return entries
 
@@ -153,12 +161,12 @@ def safe_id(name: str) -> str:
     return "_" + text if text[0] in ".=+-@" else text
 
 
-def _assign_ids(entries: list[Entry]) -> None:
-    """Make ids unique, ignoring case, and distinct from every output name,
+def _assign_ids(entries: list[Entry], outputs: Iterable[str]) -> None:
+    """Make ids unique, ignoring case, and distinct from every name of `outputs`,
     with a note on each entry renamed. Deterministic for the same folder
     contents: a clashing entry keeps its extension ("dup.zip"), then gets a
     number ("grades.csv_2")."""
-    reserved = {n.casefold() for n in OUTPUT_NAMES}
+    reserved = {n.casefold() for n in outputs}
     names = [e.id for e in entries]
     counts = Counter(e.id.casefold() for e in entries)
     why: dict[int, str] = {}
