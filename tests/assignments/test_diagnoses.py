@@ -65,6 +65,24 @@ MADE = {  # assignment -> {buggy variant: the mistake function it makes}
         "dec_sixteen_d_squared": "dec_16d2",
         "dec_two_norms": "dec_two_norms",
     },
+    "hw6_encoder_decoder": {
+        "tf_eos_in_decoder_input": "tf_eos_in_input",
+        "tf_labels_keep_sos": "tf_labels_keep_sos",
+        "tf_no_shift": "tf_no_shift",
+        "tf_pair_swapped": "tf_swapped",
+        "ca_causal_mask": "ca_causal",
+        "ca_heads_interleaved": "ca_interleaved",
+        "ca_keys_from_decoder": "ca_keys_from_decoder",
+        "ca_naive_softmax": "ca_naive_softmax",
+        "ca_no_output_projection": "ca_no_output_projection",
+        "ca_queries_from_encoder": "ca_roles_swapped",
+        "ca_scaled_by_model_width": "ca_by_model_width",
+        "ce_labels_shifted_again": "ce_shifted_again",
+        "ce_missing_minus_sign": "ce_no_minus",
+        "ce_naive_softmax": "ce_naive_softmax",
+        "ce_softmax_over_positions": "ce_over_positions",
+        "ce_sum_over_positions": "ce_sum",
+    },
 }
 
 

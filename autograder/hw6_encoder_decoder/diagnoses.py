@@ -1,0 +1,188 @@
+"""Known mistakes of hw6_encoder_decoder, each explained for the student.
+
+Each mistake is the stub written wrong, as students write it (the corpus's
+buggy variants, tests/assignments/corpus/hw6_encoder_decoder/buggy/, make
+them): the grader replays it, in the trusted process only, on the inputs of a
+failing test and names it when the student's answers are its answers (see
+autograder/engine/driving/diagnose.py). Sections are the master's headings.
+The stubs that take a generator or a step function (xavier_uniform,
+sample_next, greedy_decode) cannot be replayed here: none is declared.
+"""
+import math
+
+import numpy as np
+
+from autograder.testing import Diagnosis
+
+PART3 = "Part 3: teacher forcing (shift right)"
+PART4 = "Part 4: attention, and cross-attention"
+PART6 = "Part 6: the loss, at chance level"
+
+
+def tf_eos_in_input(continuation, sos_id, eos_id):
+    continuation = list(continuation)
+    return [sos_id] + continuation + [eos_id], continuation + [eos_id]
+
+
+def tf_labels_keep_sos(continuation, sos_id, eos_id):
+    continuation = list(continuation)
+    return [sos_id] + continuation, [sos_id] + continuation
+
+
+def tf_no_shift(continuation, sos_id, eos_id):
+    continuation = list(continuation)
+    return continuation + [eos_id], continuation + [eos_id]
+
+
+def tf_swapped(continuation, sos_id, eos_id):
+    continuation = list(continuation)
+    return continuation + [eos_id], [sos_id] + continuation
+
+
+def _softmax(s, naive=False):
+    with np.errstate(over="ignore", invalid="ignore"):
+        e = np.exp(s if naive else s - s.max(axis=-1, keepdims=True))
+        return e / e.sum(axis=-1, keepdims=True)
+
+
+def _attend(y, h, Wq, Wk, Wv, Wo, heads, *, q_from="y", kv_from="h", scale=None,
+            interleaved=False, causal=False, naive=False, project=True):
+    """Cross-attention with one thing changed (the keyword that is not its default)."""
+    y, h = np.asarray(y, dtype=np.float64), np.asarray(h, dtype=np.float64)
+    src = {"y": y, "h": h}
+    d = y.shape[1]
+    d_k = d // heads
+
+    def split(m):
+        if interleaved:
+            return m.reshape(m.shape[0], d_k, heads).transpose(2, 0, 1)
+        return m.reshape(m.shape[0], heads, d_k).transpose(1, 0, 2)
+
+    q = split(src[q_from] @ Wq)
+    k, v = split(src[kv_from] @ Wk), split(src[kv_from] @ Wv)
+    s = q @ k.transpose(0, 2, 1) / math.sqrt(scale or d_k)
+    if causal:
+        s = s + np.triu(np.full(s.shape[1:], -np.inf), 1)
+    w = _softmax(s, naive)
+    heads_out = w @ v
+    n = q.shape[1]
+    concat = (heads_out.transpose(1, 2, 0) if interleaved
+              else heads_out.transpose(1, 0, 2)).reshape(n, d)
+    return (concat @ Wo if project else concat), w
+
+
+def ca_causal(y, h, Wq, Wk, Wv, Wo, heads):
+    return _attend(y, h, Wq, Wk, Wv, Wo, heads, causal=True)
+
+
+def ca_interleaved(y, h, Wq, Wk, Wv, Wo, heads):
+    return _attend(y, h, Wq, Wk, Wv, Wo, heads, interleaved=True)
+
+
+def ca_keys_from_decoder(y, h, Wq, Wk, Wv, Wo, heads):
+    return _attend(y, h, Wq, Wk, Wv, Wo, heads, kv_from="y")
+
+
+def ca_naive_softmax(y, h, Wq, Wk, Wv, Wo, heads):
+    return _attend(y, h, Wq, Wk, Wv, Wo, heads, naive=True)
+
+
+def ca_no_output_projection(y, h, Wq, Wk, Wv, Wo, heads):
+    return _attend(y, h, Wq, Wk, Wv, Wo, heads, project=False)
+
+
+def ca_roles_swapped(y, h, Wq, Wk, Wv, Wo, heads):
+    return _attend(y, h, Wq, Wk, Wv, Wo, heads, q_from="h", kv_from="y")
+
+
+def ca_by_model_width(y, h, Wq, Wk, Wv, Wo, heads):
+    return _attend(y, h, Wq, Wk, Wv, Wo, heads, scale=np.shape(y)[1])
+
+
+def _log_softmax(logits, axis=1):
+    logits = np.asarray(logits, dtype=np.float64)
+    return logits - np.logaddexp.reduce(logits, axis=axis, keepdims=True)
+
+
+def ce_shifted_again(logits, labels):
+    lp, labels = _log_softmax(logits), np.asarray(labels)
+    if len(labels) == 1:
+        return float(-lp[0, labels[0]])
+    return float(-lp[np.arange(len(labels) - 1), labels[1:]].mean())
+
+
+def ce_no_minus(logits, labels):
+    return float(_log_softmax(logits)[np.arange(len(labels)), labels].mean())
+
+
+def ce_naive_softmax(logits, labels):
+    logits = np.asarray(logits, dtype=np.float64)
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        p = np.exp(logits) / np.exp(logits).sum(axis=1, keepdims=True)
+        return float(-np.mean(np.log(p[np.arange(len(labels)), labels])))
+
+
+def ce_over_positions(logits, labels):
+    return float(-_log_softmax(logits, axis=0)[np.arange(len(labels)), labels].mean())
+
+
+def ce_sum(logits, labels):
+    return float(-_log_softmax(logits)[np.arange(len(labels)), labels].sum())
+
+
+DIAGNOSES = [
+    Diagnosis("teacher_forcing", tf_eos_in_input,
+              "<eos> is appended to the decoder input as well; the input is <sos> + y, one "
+              "token shorter than y + [eos], so input and labels have the same length", PART3),
+    Diagnosis("teacher_forcing", tf_labels_keep_sos,
+              "the labels start with <sos>; they are the continuation followed by <eos>, "
+              "what each position must predict next", PART3),
+    Diagnosis("teacher_forcing", tf_no_shift,
+              "the decoder input is not shifted right; it starts with <sos>, so that "
+              "position t reads y_<t and predicts y_t instead of reading its own label",
+              PART3),
+    Diagnosis("teacher_forcing", tf_swapped,
+              "the pair is returned in the wrong order; it is (decoder input, labels): "
+              "([sos] + y, y + [eos])", PART3),
+    Diagnosis("cross_attention", ca_causal,
+              "cross-attention is given a causal mask; the whole prefix is known before the "
+              "decoder starts, so every decoder position may read every encoder position",
+              PART4),
+    Diagnosis("cross_attention", ca_interleaved,
+              "the heads take interleaved columns; head i uses the contiguous block "
+              "[i*d/heads, (i+1)*d/heads), and the heads are concatenated back in order",
+              PART4),
+    Diagnosis("cross_attention", ca_keys_from_decoder,
+              "the keys and values come from the decoder states y, which makes it "
+              "self-attention; in cross-attention K = h Wk and V = h Wv come from the "
+              "encoder output", PART4),
+    Diagnosis("cross_attention", ca_naive_softmax,
+              "the softmax exponentiates the raw scores, which overflows for large ones; "
+              "subtract each row's maximum before exponentiating", PART4),
+    Diagnosis("cross_attention", ca_no_output_projection,
+              "the concatenated heads are returned without the output projection; out is "
+              "the concatenation times Wo", PART4),
+    Diagnosis("cross_attention", ca_roles_swapped,
+              "the queries come from the encoder and the keys and values from the decoder; "
+              "each decoder position asks (Q = y Wq) and the encoder positions answer "
+              "(K = h Wk, V = h Wv)", PART4),
+    Diagnosis("cross_attention", ca_by_model_width,
+              "the scores are divided by sqrt(d_model) instead of sqrt(d_k); each head works "
+              "in d_k = d_model / heads dimensions", PART4),
+    Diagnosis("sequence_cross_entropy", ce_shifted_again,
+              "the labels are shifted once more; teacher_forcing already aligned them, so "
+              "row t of the logits is scored against labels[t]", PART6),
+    Diagnosis("sequence_cross_entropy", ce_no_minus,
+              "the minus sign is missing; the loss is the mean of -log softmax(logits)[label], "
+              "positive, and log V for uniform logits", PART6),
+    Diagnosis("sequence_cross_entropy", ce_naive_softmax,
+              "log(softmax) is computed naively, which gives log 0 = -inf for large logits; "
+              "use the log-sum-exp form m + log sum e^(l - m) - l_y", PART6),
+    Diagnosis("sequence_cross_entropy", ce_over_positions,
+              "the softmax is taken over the positions (axis 0) instead of over the "
+              "vocabulary; each row of the logits is one distribution over the V tokens",
+              PART6),
+    Diagnosis("sequence_cross_entropy", ce_sum,
+              "the losses of the positions are summed; the loss is their mean over the n "
+              "positions", PART6),
+]
