@@ -36,6 +36,7 @@ MADE = {  # assignment -> {buggy variant: the mistake function it makes}
         "sdpa_naive_softmax": "sdpa_naive_softmax",
         "sdpa_needs_mask": "sdpa_needs_mask",
         "sdpa_no_scaling": "sdpa_unscaled",
+        "sdpa_unscaled_weights_times_mask": "sdpa_unscaled",  # the tests without a mask fail
         "sdpa_returns_out_only": "sdpa_out_only",
         "sdpa_softmax_over_queries": "sdpa_over_queries",
     },
@@ -77,6 +78,18 @@ MADE = {  # assignment -> {buggy variant: the mistake function it makes}
         "nsp_no_final_sep": "nsp_no_final_sep",
         "nsp_segments_all_zero": "nsp_one_segment",
         "nsp_sentences_swapped": "nsp_swapped",
+        "mt_ignore_label_minus_one": "mt_label_minus_one",
+        "mt_labels_hold_corrupted_ids": "mt_labels_corrupted",
+        "mt_labels_only_where_masked": "mt_labels_only_masked",
+        "mt_selects_special_tokens": "mt_selects_specials",
+        "mt_special_ids_hardcoded": "mt_specials_are_first_ids",
+        "mt_random_can_be_special": "mt_random_special",
+        "mt_hf_numpy_mask_tokens": "mt_random_special",
+        "mt_bert_create_masked_lm_predictions": "mt_random_special",
+        "mt_random_assumes_leading_specials": "mt_random_special",
+        "mt_kept_tokens_unlabelled": "mt_kept_unlabelled",
+        "mt_no_unchanged_branch": "mt_never_kept",
+        "mt_elif_never_random": "mt_never_random",
     },
     "hw5_eeg_bert": {
         "patchify_keeps_dtype": "patchify_keeps_dtype",
@@ -258,3 +271,24 @@ def test_diagnosis_is_shown_beside_the_output_never_in_it():
     plain = results.to_gradescope(results.SubmissionResult("s", "a", tests=[results.TestResult(
         "f", "test_x", "x", 0.0, 1.0, "weights differ", "visible")]))
     assert plain["tests"][0]["output"] == "weights differ"
+
+
+def _shows_ones(calls):
+    return any(isinstance(a, torch.Tensor) and bool((a == 1).all()) for _, _, a in calls)
+
+
+def test_a_sign_is_read_from_the_answers_without_replay():
+    """A diagnosis that is a sign (replay=False) needs no replay, so a handle among the
+    arguments does not stop it; a sign that breaks names nothing."""
+    sign = diagnose.Diagnosis("f", _shows_ones, "ones", "Part 1", replay=False)
+    handle = diagnose.Calls("f")
+    handle.add((object(),), {}, torch.ones(2))
+    assert diagnose.diagnose((sign,), handle, _ref) == "This looks like: ones (see Part 1)"
+    zeros = diagnose.Calls("f")
+    zeros.add((object(),), {}, torch.zeros(2))
+    assert diagnose.diagnose((sign,), zeros, _ref) == ""
+    broken = diagnose.Diagnosis("f", lambda calls: 1 / 0, "never", "Part 1", replay=False)
+    assert diagnose.diagnose((sign, broken), handle, _ref) == sign.text()
+    # signs alone allow larger records (nothing is replayed); with a replayed mistake, not
+    assert diagnose.record_for("f", (sign,)).max_elements > diagnose.MAX_ELEMENTS
+    assert diagnose.record_for("f", (sign, ONES)).max_elements == diagnose.MAX_ELEMENTS
