@@ -91,6 +91,11 @@ MADE = {  # assignment -> {buggy variant: the mistake function it makes}
         "mt_no_unchanged_branch": "mt_never_kept",
         "mt_elif_never_random": "mt_never_random",
     },
+    "hw4_bert_finetuning": {
+        "one_epoch_short": "tc_one_epoch_short",
+        "zero_epochs_take_a_step": "tc_zero_epochs_step",
+        "returns_loss_tensors": "tc_loss_tensors",
+    },
     "hw5_eeg_bert": {
         "patchify_keeps_dtype": "patchify_keeps_dtype",
         "patchify_plain_reshape": "patchify_plain_reshape",
