@@ -5,8 +5,11 @@ buggy variants, tests/assignments/corpus/hw6_encoder_decoder/buggy/, make
 them): the grader replays it, in the trusted process only, on the inputs of a
 failing test and names it when the student's answers are its answers (see
 autograder/engine/driving/diagnose.py). Sections are the master's headings.
-The stubs that take a generator or a step function (xavier_uniform,
-sample_next, greedy_decode) cannot be replayed here: none is declared.
+The stubs that take a generator or a step function cannot be replayed here:
+xavier_uniform's mistakes are signs read from its weights instead
+(Diagnosis.replay False), each true only of weights no correct draw gives, or
+with a probability far below the tests' own; sample_next and greedy_decode
+have none.
 """
 import math
 
@@ -14,9 +17,66 @@ import numpy as np
 
 from autograder.testing import Diagnosis
 
+PART1 = "Part 1: initialisation that does not explode"
 PART3 = "Part 3: teacher forcing (shift right)"
 PART4 = "Part 4: attention, and cross-attention"
 PART6 = "Part 6: the loss, at chance level"
+
+
+def _weights(calls):
+    """(fan_in, fan_out, weights as float64) of the calls answered with a 2-D array."""
+    for args, kwargs, answer in calls:
+        if isinstance(answer, np.ndarray) and answer.ndim == 2 and answer.dtype.kind == "f" \
+                and len(args) >= 2 and all(isinstance(x, int) and x > 0 for x in args[:2]):
+            yield args[0], args[1], answer.astype(np.float64)
+
+
+def _bound(fan_in, fan_out):
+    return math.sqrt(6.0 / (fan_in + fan_out))
+
+
+def xavier_transposed(calls):
+    return any(fi != fo and w.shape == (fo, fi) for fi, fo, w in _weights(calls))
+
+
+def xavier_u01(calls):
+    """Hundreds of weights, none negative (a correct draw: each negative with odds 1/2)."""
+    return any(w.size >= 100 and w.min() >= 0 for _, _, w in _weights(calls))
+
+
+def xavier_fan_in_only(calls):
+    """Within sqrt(6 / fan_in) everywhere, and beyond a as often as U(+-sqrt(6 / fan_in))
+    lands there (a Gaussian of the same variance lands beyond a a third as often)."""
+    seen = False
+    for fi, fo, w in _weights(calls):
+        if w.shape != (fi, fo) or w.size < 50:
+            continue
+        a, b = _bound(fi, fo), math.sqrt(6.0 / fi)
+        beyond = float(np.mean(np.abs(w) > a))
+        if np.abs(w).max() > b * (1 + 1e-9):
+            return False
+        seen |= beyond >= 0.7 * (1 - a / b)
+    return seen
+
+
+def xavier_normal(calls):
+    """Weights of both signs, one beyond even sqrt(6 / fan_in) (but within 20 a): a
+    distribution without bounds, of about the right scale."""
+    return any(w.shape == (fi, fo) and w.min() < 0
+               and np.abs(w).max() > math.sqrt(6.0 / fi) * (1 + 1e-9)
+               and np.abs(w).max() < 20 * _bound(fi, fo) for fi, fo, w in _weights(calls))
+
+
+def xavier_narrow(calls):
+    """Thousands of weights, all within a / sqrt(2) (a correct draw: each with odds 0.71)."""
+    return any(w.shape == (fi, fo) and w.size >= 1000 and w.min() < 0
+               and np.abs(w).max() <= _bound(fi, fo) / math.sqrt(2) * (1 + 1e-9)
+               for fi, fo, w in _weights(calls))
+
+
+def xavier_one_row(calls):
+    return any(w.shape[0] >= 2 and w.shape[1] >= 2 and (w == w[0]).all()
+               for _, _, w in _weights(calls))
 
 
 def tf_eos_in_input(continuation, sos_id, eos_id):
@@ -131,6 +191,25 @@ def ce_sum(logits, labels):
 
 
 DIAGNOSES = [
+    Diagnosis("xavier_uniform", xavier_transposed,
+              "the weights have shape (fan_out, fan_in); they are (fan_in, fan_out), so that "
+              "x @ W maps fan_in inputs to fan_out outputs", "Question 1", replay=False),
+    Diagnosis("xavier_uniform", xavier_u01,
+              "the weights are drawn from U(0, 1), all positive; draw them from U(-a, a) "
+              "with a = sqrt(6 / (fan_in + fan_out))", PART1, replay=False),
+    Diagnosis("xavier_uniform", xavier_fan_in_only,
+              "the bound is sqrt(6 / fan_in); Xavier's a = sqrt(6 / (fan_in + fan_out)) "
+              "keeps the variance both forwards and backwards", PART1, replay=False),
+    Diagnosis("xavier_uniform", xavier_normal,
+              "the weights are drawn from a normal distribution (Glorot normal); this is the "
+              "uniform version, U(-a, a), every weight within [-a, a]", PART1, replay=False),
+    Diagnosis("xavier_uniform", xavier_narrow,
+              "the interval is too narrow (sqrt(3 / (fan_in + fan_out))); U(-a, a) has "
+              "variance a^2 / 3, so a = sqrt(6 / (fan_in + fan_out)) gives the variance "
+              "2 / (fan_in + fan_out)", PART1, replay=False),
+    Diagnosis("xavier_uniform", xavier_one_row,
+              "one row of weights is drawn and repeated; every entry of the (fan_in, "
+              "fan_out) matrix is its own draw", PART1, replay=False),
     Diagnosis("teacher_forcing", tf_eos_in_input,
               "<eos> is appended to the decoder input as well; the input is <sos> + y, one "
               "token shorter than y + [eos], so input and labels have the same length", PART3),

@@ -142,6 +142,12 @@ MADE = {  # assignment -> {buggy variant: the mistake function it makes}
         "ce_naive_softmax": "ce_naive_softmax",
         "ce_softmax_over_positions": "ce_over_positions",
         "ce_sum_over_positions": "ce_sum",
+        "xavier_transposed": "xavier_transposed",
+        "xavier_u01_like_the_old_notebook": "xavier_u01",
+        "xavier_fan_in_only": "xavier_fan_in_only",
+        "xavier_glorot_normal": "xavier_normal",
+        "xavier_half_width": "xavier_narrow",
+        "xavier_one_row_repeated": "xavier_one_row",
     },
 }
 
