@@ -6,12 +6,13 @@ them): the grader replays it, in the trusted process only, on the inputs of a
 failing test and names it when the student's answers are its answers (see
 autograder/engine/driving/diagnose.py). Sections are the master's headings.
 The stubs that take a generator or a step function cannot be replayed here:
-xavier_uniform's mistakes are signs read from its weights instead
-(Diagnosis.replay False), each true only of weights no correct draw gives, or
-with a probability far below the tests' own; sample_next and greedy_decode
-have none.
+the mistakes of xavier_uniform and sample_next are signs read from their
+answers instead (Diagnosis.replay False), each true only of answers no correct
+stub gives, or with a probability far below the tests' own; greedy_decode has
+none, nor the draws sample_next's tests request many at a time (not recorded).
 """
 import math
+import numbers
 
 import numpy as np
 
@@ -77,6 +78,55 @@ def xavier_narrow(calls):
 def xavier_one_row(calls):
     return any(w.shape[0] >= 2 and w.shape[1] >= 2 and (w == w[0]).all()
                for _, _, w in _weights(calls))
+
+
+def _sampled(calls):
+    """(logits, temperature, top_k, answer) of each call of sample_next."""
+    def bind(logits, temperature, rng, top_k=None):
+        return logits, temperature, top_k
+    for args, kwargs, answer in calls:
+        try:
+            yield (*bind(*args, **kwargs), answer)
+        except TypeError:
+            continue
+
+
+def _number(x):
+    return isinstance(x, numbers.Real) and not isinstance(x, bool)
+
+
+def _raised(answer):
+    """A recorded call that raised (diagnose.Raised: the exception's type names)."""
+    return isinstance(getattr(answer, "type_names", None), list)
+
+
+def _drew(answer):
+    return isinstance(answer, numbers.Integral) and not isinstance(answer, bool)
+
+
+def _python_invalid(temperature, top_k):
+    return (_number(temperature) and temperature <= 0) or (type(top_k) is int and top_k < 1)
+
+
+def sn_unchecked(calls):
+    """An id drawn for temperature <= 0 or a Python top_k < 1."""
+    return any(_python_invalid(t, k) and _drew(a) for _, t, k, a in _sampled(calls))
+
+
+def sn_numpy_top_k_unchecked(calls):
+    """An id drawn for a numpy integer top_k < 1, while the Python ones raise."""
+    found = list(_sampled(calls))
+    return not any(_python_invalid(t, k) and _drew(a) for _, t, k, a in found) and any(
+        isinstance(k, np.integer) and k < 1 and _drew(a) for _, t, k, a in found)
+
+
+def sn_int_temperature_raises(calls):
+    return any(type(t) is int and t > 0 and _raised(a) for _, t, k, a in _sampled(calls))
+
+
+def sn_numpy_top_k_raises(calls):
+    return any(isinstance(k, np.integer) and k >= 1 and _number(t) and t > 0
+               and _raised(a) for _, t, k, a in _sampled(calls))
 
 
 def tf_eos_in_input(continuation, sos_id, eos_id):
@@ -191,6 +241,19 @@ def ce_sum(logits, labels):
 
 
 DIAGNOSES = [
+    Diagnosis("sample_next", sn_unchecked,
+              "an invalid argument is used instead of refused; a temperature <= 0 or a top_k "
+              "< 1 raises ValueError", "Question 6", replay=False),
+    Diagnosis("sample_next", sn_numpy_top_k_unchecked,
+              "a numpy integer top_k is neither checked nor applied (isinstance(top_k, int) "
+              "is False for np.int64); any integer >= 1 is a top_k", "Question 6",
+              replay=False),
+    Diagnosis("sample_next", sn_int_temperature_raises,
+              "an int temperature raises; the temperature is any number > 0, 2 as well as "
+              "2.0", "Question 6", replay=False),
+    Diagnosis("sample_next", sn_numpy_top_k_raises,
+              "a numpy integer top_k raises; top_k is any integer >= 1, np.int64(3) as well "
+              "as 3", "Question 6", replay=False),
     Diagnosis("xavier_uniform", xavier_transposed,
               "the weights have shape (fan_out, fan_in); they are (fan_in, fan_out), so that "
               "x @ W maps fan_in inputs to fan_out outputs", "Question 1", replay=False),
