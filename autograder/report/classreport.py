@@ -1,7 +1,8 @@
 """DIR/report.html: one page per assignment for the instructor.
 
 Score distribution, per-question and per-test pass rates with each test's
-most common failure (the class's misconceptions), runtime per submission,
+most common failure, the known mistakes the feedback named (the class's
+misconceptions, with the section to reteach), runtime per submission,
 the submissions that hit limits or errors, and those that are another
 assignment's notebook. Plots are embedded PNGs, so
 the page is one file that can be mailed or archived.
@@ -13,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from autograder.writing import write_atomic
-from autograder.report import plots, problems, stats
+from autograder.report import misconceptions, plots, problems, stats
 from autograder.report.htmlpage import esc, fmt, page, table
 
 if TYPE_CHECKING:  # annotations only: importing the engine's batch starts torch
@@ -39,6 +40,7 @@ def render(batch: Batch, sections: list[str] = ()) -> str:
             f"{stats.graded_of(results)}{_ungraded(results)}, in {batch.seconds:.1f} s.</p>"]
     body += _scores(results, a.max_total)
     body += _questions(qs, results)
+    body += _misconceptions(misconceptions.ranked(results, a.diagnoses, a.questions))
     body += sections
     body += _tests(ts)
     body += _runtimes(results, a.config.limits.notebook_seconds)
@@ -79,6 +81,20 @@ def _questions(qs, results) -> list[str]:
     return ["<h2>Questions</h2>", f"<p>{stats.graded_of(results)}.</p>",
             table(["question", "points", "mean", "full marks"], rows, numeric={1, 2, 3}),
             _img(plots.question_rates, "per-question scores", qs)]
+
+
+def _misconceptions(named) -> list[str]:
+    """The diagnoses the feedback named, per question, most students first (none:
+    no section, as for an assignment without diagnoses)."""
+    if not named:
+        return []
+    rows = [[esc(n.question), esc(n.explanation), esc(n.section),
+             f"{n.students} of {n.graded}"] for n in named]
+    return ["<h2>Misconceptions to reteach</h2>",
+            "<p>How many students' feedback named each known mistake (a failing test whose "
+            "answers are that mistake's), per question, most named first.</p>",
+            table(["question", "misconception", "section to reteach", "students"], rows,
+                  numeric={3}, raw=True)]
 
 
 def _tests(ts) -> list[str]:

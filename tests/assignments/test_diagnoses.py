@@ -36,6 +36,7 @@ MADE = {  # assignment -> {buggy variant: the mistake function it makes}
         "sdpa_naive_softmax": "sdpa_naive_softmax",
         "sdpa_needs_mask": "sdpa_needs_mask",
         "sdpa_no_scaling": "sdpa_unscaled",
+        "sdpa_unscaled_weights_times_mask": "sdpa_unscaled",  # the tests without a mask fail
         "sdpa_returns_out_only": "sdpa_out_only",
         "sdpa_softmax_over_queries": "sdpa_over_queries",
     },
@@ -64,6 +65,93 @@ MADE = {  # assignment -> {buggy variant: the mistake function it makes}
         "dec_no_cross_attention": "dec_no_cross",
         "dec_sixteen_d_squared": "dec_16d2",
         "dec_two_norms": "dec_two_norms",
+    },
+    "hw3_bert_pretraining": {
+        "mlm_ignored_as_class_zero": "mlm_class_zero",
+        "mlm_log_of_softmax": "mlm_log_of_softmax",
+        "mlm_logits_sum_when_nothing_selected": "mlm_sum_when_nothing",
+        "mlm_mean_over_all_positions": "mlm_mean_over_all",
+        "mlm_nan_when_nothing_selected": "mlm_nan_when_nothing",
+        "mlm_not_flattened": "mlm_not_flattened",
+        "mlm_sum_not_mean": "mlm_sum",
+        "nsp_first_sep_in_segment_b": "nsp_first_sep_in_b",
+        "nsp_no_final_sep": "nsp_no_final_sep",
+        "nsp_segments_all_zero": "nsp_one_segment",
+        "nsp_sentences_swapped": "nsp_swapped",
+        "mt_ignore_label_minus_one": "mt_label_minus_one",
+        "mt_labels_hold_corrupted_ids": "mt_labels_corrupted",
+        "mt_labels_only_where_masked": "mt_labels_only_masked",
+        "mt_selects_special_tokens": "mt_selects_specials",
+        "mt_special_ids_hardcoded": "mt_specials_are_first_ids",
+        "mt_random_can_be_special": "mt_random_special",
+        "mt_hf_numpy_mask_tokens": "mt_random_special",
+        "mt_bert_create_masked_lm_predictions": "mt_random_special",
+        "mt_random_assumes_leading_specials": "mt_random_special",
+        "mt_kept_tokens_unlabelled": "mt_kept_unlabelled",
+        "mt_no_unchanged_branch": "mt_never_kept",
+        "mt_elif_never_random": "mt_never_random",
+    },
+    "hw4_bert_finetuning": {
+        "one_epoch_short": "tc_one_epoch_short",
+        "zero_epochs_take_a_step": "tc_zero_epochs_step",
+        "returns_loss_tensors": "tc_loss_tensors",
+    },
+    "hw5_eeg_bert": {
+        "patchify_keeps_dtype": "patchify_keeps_dtype",
+        "patchify_plain_reshape": "patchify_plain_reshape",
+        "patchify_sample_major": "patchify_sample_major",
+        "patchify_truncates": "patchify_truncates",
+        "layer_norm_bert_default_eps": "ln_bert_eps",
+        "layer_norm_eps_outside_sqrt": "ln_eps_outside",
+        "layer_norm_no_eps": "ln_no_eps",
+        "layer_norm_over_columns": "ln_over_columns",
+        "layer_norm_sample_variance": "ln_sample_variance",
+        "mask_added_not_replaced": "mask_added",
+        "mask_positions_shifted_for_cls": "mask_shifted_for_cls",
+        "mask_token_id_in_rows": "mask_token_id",
+        "attention_causal": "attn_causal",
+        "attention_heads_interleaved": "attn_interleaved",
+        "attention_naive_softmax": "attn_naive_softmax",
+        "attention_scaled_by_model_width": "attn_by_model_width",
+        "attention_softmax_over_queries": "attn_over_queries",
+        "attention_without_output_projection": "attn_no_output_projection",
+        "loss_all_rows": "loss_all_rows",
+        "loss_empty_gives_nan": "loss_empty_nan",
+        "loss_sequence_positions": "loss_shifted_for_cls",
+        "loss_sum_of_squares": "loss_sum_of_squares",
+        "cls_branches_miss_zero": "cls_misses_zero",
+        "cls_exp_ratio": "cls_exp_ratio",
+        "cls_ignores_bias": "cls_no_bias",
+        "cls_math_exp_overflow": "cls_overflows",
+        "cls_no_sigmoid": "cls_no_sigmoid",
+    },
+    "hw6_encoder_decoder": {
+        "tf_eos_in_decoder_input": "tf_eos_in_input",
+        "tf_labels_keep_sos": "tf_labels_keep_sos",
+        "tf_no_shift": "tf_no_shift",
+        "tf_pair_swapped": "tf_swapped",
+        "ca_causal_mask": "ca_causal",
+        "ca_heads_interleaved": "ca_interleaved",
+        "ca_keys_from_decoder": "ca_keys_from_decoder",
+        "ca_naive_softmax": "ca_naive_softmax",
+        "ca_no_output_projection": "ca_no_output_projection",
+        "ca_queries_from_encoder": "ca_roles_swapped",
+        "ca_scaled_by_model_width": "ca_by_model_width",
+        "ce_labels_shifted_again": "ce_shifted_again",
+        "ce_missing_minus_sign": "ce_no_minus",
+        "ce_naive_softmax": "ce_naive_softmax",
+        "ce_softmax_over_positions": "ce_over_positions",
+        "ce_sum_over_positions": "ce_sum",
+        "sn_no_validation": "sn_unchecked",
+        "sn_top_k_python_int_only": "sn_numpy_top_k_unchecked",
+        "sn_rejects_int_temperature": "sn_int_temperature_raises",
+        "sn_top_k_rejects_numpy_int": "sn_numpy_top_k_raises",
+        "xavier_transposed": "xavier_transposed",
+        "xavier_u01_like_the_old_notebook": "xavier_u01",
+        "xavier_fan_in_only": "xavier_fan_in_only",
+        "xavier_glorot_normal": "xavier_normal",
+        "xavier_half_width": "xavier_narrow",
+        "xavier_one_row_repeated": "xavier_one_row",
     },
 }
 
@@ -198,3 +286,24 @@ def test_diagnosis_is_shown_beside_the_output_never_in_it():
     plain = results.to_gradescope(results.SubmissionResult("s", "a", tests=[results.TestResult(
         "f", "test_x", "x", 0.0, 1.0, "weights differ", "visible")]))
     assert plain["tests"][0]["output"] == "weights differ"
+
+
+def _shows_ones(calls):
+    return any(isinstance(a, torch.Tensor) and bool((a == 1).all()) for _, _, a in calls)
+
+
+def test_a_sign_is_read_from_the_answers_without_replay():
+    """A diagnosis that is a sign (replay=False) needs no replay, so a handle among the
+    arguments does not stop it; a sign that breaks names nothing."""
+    sign = diagnose.Diagnosis("f", _shows_ones, "ones", "Part 1", replay=False)
+    handle = diagnose.Calls("f")
+    handle.add((object(),), {}, torch.ones(2))
+    assert diagnose.diagnose((sign,), handle, _ref) == "This looks like: ones (see Part 1)"
+    zeros = diagnose.Calls("f")
+    zeros.add((object(),), {}, torch.zeros(2))
+    assert diagnose.diagnose((sign,), zeros, _ref) == ""
+    broken = diagnose.Diagnosis("f", lambda calls: 1 / 0, "never", "Part 1", replay=False)
+    assert diagnose.diagnose((sign, broken), handle, _ref) == sign.text()
+    # signs alone allow larger records (nothing is replayed); with a replayed mistake, not
+    assert diagnose.record_for("f", (sign,)).max_elements > diagnose.MAX_ELEMENTS
+    assert diagnose.record_for("f", (sign, ONES)).max_elements == diagnose.MAX_ELEMENTS

@@ -271,6 +271,20 @@ def test_class_report_content(graded):
     assert "broken" in problems and "not graded" in problems
 
 
+def test_class_report_ranks_the_misconceptions_named(graded):
+    """The partial submission's unscaled scores are named (its feedback says so) and
+    counted with the section to reteach; the wrong mask (7.0 everywhere) is no known
+    mistake, so no other row appears."""
+    out, _ = graded
+    page = (out / "report.html").read_text()
+    part = page[page.index("<h2>Misconceptions to reteach"):page.index("<h2>Tests, most")]
+    rows = part.split("<tr>")[2:]  # the header row first
+    assert len(rows) == 1, rows
+    assert "scaled_dot_product_attention" in rows[0] and "the scores are not scaled" in rows[0]
+    assert "Why divide by sqrt(d_k)?" in html.unescape(rows[0]) and "1 of 7" in rows[0]
+    assert "the scores are not scaled" in (out / "partial" / "feedback.md").read_text()
+
+
 @pytest.mark.browser
 def test_class_report_in_a_headless_browser(graded):
     """Does a real browser render the page with every plot decoded? (screenshot kept)"""

@@ -15,7 +15,9 @@ the same exception). The test is a function of those answers, so a mistake that
 matches fails the test in the same way; it must also differ from the reference
 somewhere on those inputs (else the test's inputs do not reveal it). Feedback
 names the mistake only when exactly one matches; a test that passes costs one
-list append per call.
+list append per call. A stub whose arguments hold a handle (a generator) cannot
+be replayed: its diagnoses are signs read from the recorded answers instead
+(Diagnosis.replay False).
 
 Nothing here changes a score: the diagnosis is TestResult.diagnosis, shown
 beside the output by the feedback and by results.json's test output.
@@ -41,6 +43,9 @@ MAX_ELEMENTS = 1 << 19
 """Array entries the recorded answers of one test may hold in all: replaying every
 mistake on larger inputs (a table of 100,000 positions) would cost a failing test
 tens of milliseconds; such a test is not diagnosed (the smaller ones of its question are)."""
+MAX_SIGN_ELEMENTS = 1 << 21
+"""The same for a question whose diagnoses are all signs (nothing replayed): a sampler's
+shares are read over a few large calls, a pass over them costs a millisecond or two."""
 
 
 @dataclass(frozen=True)
@@ -58,6 +63,13 @@ class Diagnosis:
     rtol: float = 1e-4
     atol: float = 1e-5
     """How close the student's answers must be to the mistake's (float values)."""
+    replay: bool = True
+    """False for a stub whose arguments hold a handle (a generator in the worker):
+    `mistake` is then a sign, shows(calls) -> bool over the test's recorded calls
+    ((args, kwargs, answer or Raised) tuples, handles included, never to be
+    modified), true when the answers show the mistake and no correct stub's could
+    (an invariant it breaks, or a share no correct sampler comes near). Nothing
+    is replayed: the reference's answers are not needed."""
 
     def text(self) -> str:
         return f"This looks like: {self.explanation} (see {self.section})"
@@ -78,15 +90,16 @@ class Calls:
     """The calls of one stub a test made, in order: (args, kwargs, answer or Raised).
     A call past MAX_CALLS, or whose answer never came (a timeout), spoils the record."""
 
-    def __init__(self, name: str):
+    def __init__(self, name: str, max_elements: int = MAX_ELEMENTS):
         self.name = name
+        self.max_elements = max_elements
         self.calls: list[tuple] = []
         self.spoiled = False
         self.elements = 0
 
     def add(self, args, kwargs, answer) -> None:
         self.elements += _elements(answer)
-        if len(self.calls) >= MAX_CALLS or self.elements > MAX_ELEMENTS:
+        if len(self.calls) >= MAX_CALLS or self.elements > self.max_elements:
             self.spoiled = True
         if not self.spoiled:
             self.calls.append((args, kwargs, answer))
@@ -101,6 +114,12 @@ def _elements(value) -> int:
     if torch is not None and isinstance(value, torch.Tensor):
         return value.numel()
     return 0
+
+
+def record_for(question: str, candidates: tuple[Diagnosis, ...]) -> Calls:
+    """The record of a test of `question`: signs alone allow larger answers (no replay)."""
+    signs_only = not any(d.replay for d in candidates)
+    return Calls(question, MAX_SIGN_ELEMENTS if signs_only else MAX_ELEMENTS)
 
 
 def load(package: str, reference) -> dict[str, tuple[Diagnosis, ...]]:
@@ -138,6 +157,13 @@ def diagnose(candidates: tuple[Diagnosis, ...], record: Calls, reference: Callab
 def _matches(d: Diagnosis, record: Calls, reference: Callable, reference_answers: list) -> bool:
     """Call by call, stopping at the first answer the mistake does not give (most
     mistakes differ on a test's first, small input: the large ones are not replayed)."""
+    if not d.replay:
+        try:
+            return bool(d.mistake(tuple(record.calls)))
+        except Exception:  # the author's sign broke on an answer it did not foresee
+            log.warning("diagnosis of %s: %s broke", d.question, d.mistake.__name__,
+                        exc_info=True)
+            return False
     same = lambda a, b: _same(a, b, d.rtol, d.atol)
     mistaken = []
     for args, kwargs, answer in record.calls:

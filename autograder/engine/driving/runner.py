@@ -193,7 +193,7 @@ def run_case(case: Case, session: NotebookSession) -> TestResult:
     meters: list[Meter] = []
     assignment = session.grader.assignment
     candidates = assignment.diagnoses.get(case.question, ())
-    record = diagnose.Calls(case.question) if candidates else None
+    record = diagnose.record_for(case.question, candidates) if candidates else None
     explain = lambda: diagnose.diagnose(candidates, record,
                                         getattr(assignment.reference, case.question))
     try:

@@ -164,9 +164,19 @@ class Student:
         several statistical tests judge, each on its own property). A compute()
         that raises keeps nothing. Plain data only: a test's handles are gone
         once the next test begins."""
-        memo = self._conn.memo
+        memo, record = self._conn.memo, self._record
+        kept = ("recorded calls", key)  # the calls compute() made, for a later test's diagnosis
         if key not in memo:
+            before = len(record.calls) if record is not None else 0
             memo[key] = compute()
+            if record is not None and not record.spoiled:
+                memo[kept] = (record.name, record.calls[before:])
+        elif record is not None:  # this test read those answers: they are its calls too
+            name, calls = memo.get(kept, (None, ()))
+            if name != record.name:
+                record.spoiled = True
+            for call in calls:
+                record.add(*call)
         return memo[key]
 
     def reset(self, seed: int) -> None:

@@ -1,0 +1,35 @@
+"""The class report's misconceptions: counted per student, ranked per question."""
+from __future__ import annotations
+
+from autograder.engine.driving.diagnose import Diagnosis
+from autograder.engine import results as res
+from autograder.report import misconceptions
+
+SWAP = Diagnosis("pe", print, "sin and cos swapped", "Part 2")
+ONE = Diagnosis("pe", print, "positions from one", "Part 2")
+MASK = Diagnosis("mask", print, "diagonal hidden", "Part 1")
+DIAGNOSES = {"pe": (SWAP, ONE), "mask": (MASK,)}
+
+
+def _result(name, *named, error=""):
+    tests = [res.TestResult(d.question if d else "pe", f"test_{i}", "t", 0.0, 1.0, "differs",
+                        "visible", diagnosis=d.text() if d else "")
+             for i, d in enumerate(named)]
+    return res.SubmissionResult(name, "a", tests=tests, error=error)
+
+
+def test_ranked_per_question_then_by_students_once_each():
+    results = [_result("s1", SWAP, SWAP, MASK), _result("s2", SWAP), _result("s3", ONE),
+               _result("s4", None), _result("s5", error="not a notebook")]
+    rows = misconceptions.ranked(results, DIAGNOSES, ["mask", "pe"])
+    assert [(n.question, n.explanation, n.section, n.students) for n in rows] == [
+        ("mask", "diagonal hidden", "Part 1", 1),
+        ("pe", "sin and cos swapped", "Part 2", 2),  # s1's two tests count once
+        ("pe", "positions from one", "Part 2", 1)]
+    assert {n.graded for n in rows} == {4}
+
+
+def test_a_text_no_longer_declared_keeps_its_count():
+    rows = misconceptions.ranked([_result("s1", SWAP)], {}, ["pe"])
+    assert [(n.explanation, n.section, n.students) for n in rows] == [(SWAP.text(), "", 1)]
+    assert misconceptions.ranked([_result("s1", None)], DIAGNOSES, ["pe"]) == []
