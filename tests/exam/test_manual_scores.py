@@ -155,7 +155,7 @@ def test_before_the_merge_canvas_scores_are_never_scaled_up_to_the_whole(
                                 for i, sid in enumerate(sis.values())))
     prepared = report_run.prepare(out, roster_path=roster, assignment="exam_midterm",
                                   canvas_column="Midterm (777)")
-    pipeline.report_stage(into(graded, out), DEMO, prepared)
+    pipeline.report_stage(into(graded, out), prepared)
     canvas = list(csv.reader(io.StringIO((out / "canvas.csv").read_text())))
     assert canvas[0][-1] == "Midterm (777)"
     assert {row[2]: float(row[-1]) for row in canvas[2:]} == {sis[s]: t for s, t in expected.items()}
