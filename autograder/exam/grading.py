@@ -2,6 +2,7 @@
 
     who = grading.resolution(submission, student)     # identity check, once per submission
     p = grading.numbers(submission, student, "encoder_params", ref)   # that student's variant
+    grading.answered(student, "encoder_params", p, got)  # kept for a diagnosis
 
 Both record what they decided in submission.annotations["exam"] (the
 identity and the variant index per question, as plain data: results travel
@@ -58,6 +59,15 @@ def numbers(submission, student, question: str, ref) -> dict:
     v = variants.variant_index(ref.EXAM, question, who.graded_as, len(table))
     _record(submission)["variants"][question] = v
     return {"variant": v, **table[v]}
+
+
+def answered(student, question: str, p: dict, got, **also) -> None:
+    """Keep the short answer `got` of `question`, read for the numbers `p` (numbers()'s,
+    "variant" dropped, `also` added), as a call of the reference's function named like
+    the question: a failing test's answer is then diagnosed on the student's own
+    variant, like a stub's (engine/driving/diagnose.py)."""
+    student.record_answer(question, {**{k: v for k, v in p.items() if k != "variant"}, **also},
+                          got)
 
 
 # ---- reading short answers ---------------------------------------------------

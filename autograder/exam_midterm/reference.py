@@ -111,6 +111,13 @@ def chance_perplexity(vocab_size, n_special):
     return float(vocab_size - n_special)
 
 
+def chance_level(vocab_size, n_special, name):
+    """The answer `name` (CHANCE_LOSS or CHANCE_PERPLEXITY) of the chance_level question:
+    what a failing answer's diagnoses are told apart from (exam/grading.answered)."""
+    answers = {"CHANCE_LOSS": chance_loss, "CHANCE_PERPLEXITY": chance_perplexity}
+    return answers[name](vocab_size, n_special)
+
+
 # ---- coding stubs -----------------------------------------------------------
 
 def key_padding_mask(lengths, n_src):

@@ -19,6 +19,7 @@ def test_loss(student, submission, ref):
     """CHANCE_LOSS is within the stated tolerance (0.00002 nats) for your numbers"""
     p = grading.numbers(submission, student, QUESTION, ref)
     got = grading.short_answer(student, "CHANCE_LOSS", "number")
+    grading.answered(student, QUESTION, p, got, name="CHANCE_LOSS")
     expected = ref.chance_loss(p["vocab_size"], p["n_special"])
     if not abs(got - expected) <= ref.TOLERANCE["chance_loss"]:
         fail(f"CHANCE_LOSS = {got!r} is not the loss at chance for {_where(p)} "
@@ -29,6 +30,7 @@ def test_perplexity(student, submission, ref):
     """CHANCE_PERPLEXITY is within the stated relative tolerance (0.00002) for your numbers"""
     p = grading.numbers(submission, student, QUESTION, ref)
     got = grading.short_answer(student, "CHANCE_PERPLEXITY", "number")
+    grading.answered(student, QUESTION, p, got, name="CHANCE_PERPLEXITY")
     expected = ref.chance_perplexity(p["vocab_size"], p["n_special"])
     if not abs(got - expected) <= ref.TOLERANCE["chance_perplexity"] * expected:
         fail(f"CHANCE_PERPLEXITY = {got!r} is not the perplexity at chance for {_where(p)} "

@@ -14,6 +14,7 @@ def test_parameter_count(student, submission, ref):
     """ENCODER_LAYER_PARAMS is the exact parameter count for your numbers"""
     p = grading.numbers(submission, student, QUESTION, ref)
     got = grading.short_answer(student, NAME, "count")
+    grading.answered(student, QUESTION, p, got)
     if got != ref.encoder_params(p["d_model"], p["heads"], p["d_ff"]):
         fail(f"{NAME} = {got} is not the parameter count of a TransformerEncoderLayer with "
              f"d_model={p['d_model']}, nhead={p['heads']}, dim_feedforward={p['d_ff']} "

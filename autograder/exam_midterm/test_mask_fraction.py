@@ -15,6 +15,7 @@ def test_fraction(student, submission, ref):
     """MASK_FRACTION is within the stated tolerance (0.0001) for your numbers"""
     p = grading.numbers(submission, student, QUESTION, ref)
     got = grading.short_answer(student, NAME, "number")
+    grading.answered(student, QUESTION, p, got)
     expected = ref.mask_fraction(**{k: v for k, v in p.items() if k != "variant"})
     if not abs(got - expected) <= ref.TOLERANCE[QUESTION]:
         fail(f"{NAME} = {got!r} is not the expected fraction of [MASK] inputs for seq_len="

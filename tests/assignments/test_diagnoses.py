@@ -153,6 +153,18 @@ MADE = {  # assignment -> {buggy variant: the mistake function it makes}
         "xavier_half_width": "xavier_narrow",
         "xavier_one_row_repeated": "xavier_one_row",
     },
+    "exam_midterm": {  # identity_someone_else is no misconception: never diagnosed
+        "chance_level_whole_vocabulary": "chance_whole_vocabulary",
+        "cross_attention_shape_source_first": "shape_source_first",
+        "encoder_params_12_d_squared": "params_12_d_squared",
+        "mask_fraction_specials_selected": "fraction_specials_selected",
+        "key_padding_mask_boolean": "mask_boolean",
+        "key_padding_mask_fixed_table": "mask_from_table",
+        "key_padding_mask_python_int_only": "mask_python_int_only",
+        "perplexity_log_of_softmax": "perplexity_log_of_softmax",
+        "perplexity_no_float_cast": "perplexity_no_float_cast",
+        "perplexity_no_shift": "perplexity_no_shift",
+    },
 }
 
 
