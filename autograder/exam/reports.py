@@ -5,6 +5,7 @@ calls write and class_report_section with the exam's reference):
     DIR/<submission>/free_response.html   one student's free responses, with their numbers
     DIR/free_responses.html (and .pdf)    all of them, one student per printed page
     DIR/variant_difficulty.csv and .html  per question and variant: submissions, mean score
+                                          (the .html: and the misconceptions named, per variant)
     DIR/identity_flags.csv                submissions whose STUDENT_ID is not the submitter
 
 Everything is read from the graded results: the identity and variants the
@@ -21,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from autograder.writing import csv_text, write_atomic
 from autograder.exam import free_response, grading, identity, variants
-from autograder.report import guard
+from autograder.report import guard, misconceptions
 from autograder.report.htmlpage import esc, fmt, table
 
 if TYPE_CHECKING:  # annotations only: importing the engine's batch starts torch
@@ -50,7 +51,8 @@ def write(batch: Batch, ref) -> list[str]:
         lines += _write_free_responses(out, sheets, a.config.title)
     rows = difficulty(batch.results, a.questions, {q: a.config.max_points(q) for q in a.questions})
     write_atomic(out / DIFFICULTY_CSV, _csv(rows))
-    write_atomic(out / DIFFICULTY_HTML, difficulty_html(rows, ref, a.config.title))
+    named = misconception_sections(batch.results, a.diagnoses, a.questions, ref, whole=True)
+    write_atomic(out / DIFFICULTY_HTML, difficulty_html(rows, ref, a.config.title, named))
     lines.append(f"  difficulty per variant: {out / DIFFICULTY_HTML} (and .csv)")
     flagged = [s for s in sheets if s.flag.startswith((identity.FLAG, UNREAD))]
     write_atomic(out / FLAGS, _flags_csv(flagged))
@@ -155,8 +157,10 @@ def _flags_csv(flagged) -> str:
                      *([s.submission, s.identity, s.flag] for s in flagged)])
 
 
-def difficulty_html(rows: list[dict], ref, title: str) -> str:
-    body = [f"<h1>{esc(title)}: difficulty per variant</h1>", *difficulty_sections(rows, ref)]
+def difficulty_html(rows: list[dict], ref, title: str, named: list[str] = ()) -> str:
+    """`named`: the misconceptions' sections (misconception_sections), after the difficulty."""
+    body = [f"<h1>{esc(title)}: difficulty per variant</h1>", *difficulty_sections(rows, ref),
+            *named]
     return free_response.page(f"{title}: difficulty per variant", body)
 
 
@@ -166,7 +170,79 @@ def class_report_section(batch: Batch) -> list[str]:
     if not any(getattr(r, "annotations", {}).get("exam") for r in batch.results):
         return []
     rows = difficulty(batch.results, a.questions, {q: a.config.max_points(q) for q in a.questions})
-    return ["<h2>Difficulty per variant</h2>", *difficulty_sections(rows, a.reference, level=3)]
+    # the whole exam's ranking is report.html's own section: here only per variant
+    return ["<h2>Difficulty per variant</h2>", *difficulty_sections(rows, a.reference, level=3),
+            *misconception_sections(batch.results, a.diagnoses, a.questions, a.reference)]
+
+
+def variant_of(result, question: str):
+    """The variant of `question` the result was graded on (None when no test recorded it)."""
+    return result.annotations.get("exam", {}).get("variants", {}).get(question)
+
+
+def misconceptions_per_variant(results, diagnoses: dict, questions: list[str]):
+    """misconceptions.ranked, counted apart per variant of each question: the students of
+    each variant whose feedback named each known mistake, of that variant's graded ones."""
+    return misconceptions.ranked(results, diagnoses, questions, group=variant_of)
+
+
+def misconception_sections(results, diagnoses: dict, questions: list[str], ref,
+                           whole: bool = False) -> list[str]:
+    """HTML: per question with diagnoses, each variant seen with the misconceptions its
+    students' feedback named (a variant with none says so), most named first; `whole`:
+    the ranking for the whole exam first. [] when the exam declares no diagnoses."""
+    if not diagnoses:
+        return []
+    head = ["<h2>Misconceptions to reteach, per variant</h2>",
+            '<p class="muted">How many students of each variant had feedback naming each '
+            "known mistake (a failing test whose answers are that mistake's, on that "
+            "student's numbers), with the section to reteach. A mistake common in one "
+            "variant only may come from its numbers rather than from the teaching.</p>"]
+    if whole:
+        overall = misconceptions.ranked(results, diagnoses, questions)
+        head += ["<h3>The whole exam</h3>", _named_table(
+            ["question", "misconception", "section to reteach", "students"],
+            [[esc(n.question), esc(n.explanation), esc(n.section), f"{n.students} of {n.graded}"]
+             for n in overall]) if overall else "<p>No known mistake was named.</p>"]
+    per = misconceptions_per_variant(results, diagnoses, questions)
+    seen = _variants_seen(results, questions)
+    body = []
+    for q in [q for q in questions if q in diagnoses and seen.get(q)]:
+        qrows = [n for n in per if n.question == q]
+        body.append(f"<h3>{esc(q)}</h3>")
+        if not qrows:
+            body.append("<p>No known mistake was named in any variant.</p>")
+            continue
+        table_rows = []
+        for v, graded in seen[q].items():
+            named = [n for n in qrows if n.group == v]
+            table_rows += [[str(v), esc(_describe(ref, q, v)), esc(n.explanation),
+                            esc(n.section), f"{n.students} of {n.graded}"] for n in named] or [
+                [str(v), esc(_describe(ref, q, v)), '<span class="muted">none named</span>',
+                 "", f"0 of {graded}"]]
+        # a diagnosis of a result that recorded no variant (its question stopped early)
+        table_rows += [["-", "", esc(n.explanation), esc(n.section),
+                        f"{n.students} of {n.graded}"] for n in qrows if n.group is None]
+        body.append(_named_table(["variant", "numbers", "misconception", "section to reteach",
+                                  "students"], table_rows))
+    return head + body if body else []
+
+
+def _named_table(header: list[str], rows: list[list[str]]) -> str:
+    return table(header, rows, numeric={len(header) - 1}, raw=True)
+
+
+def _variants_seen(results, questions: list[str]) -> dict[str, dict[int, int]]:
+    """{question: {variant: graded submissions of it}}, variants in order."""
+    seen: dict[str, dict[int, int]] = {}
+    for r in results:
+        if r.error:
+            continue
+        for q, v in r.annotations.get("exam", {}).get("variants", {}).items():
+            if q in questions:
+                seen.setdefault(q, {}).setdefault(v, 0)
+                seen[q][v] += 1
+    return {q: dict(sorted(vs.items())) for q, vs in seen.items()}
 
 
 def difficulty_sections(rows: list[dict], ref, level: int = 2) -> list[str]:

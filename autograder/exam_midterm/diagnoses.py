@@ -106,9 +106,9 @@ CLOSE = {"rtol": 1e-9, "atol": 1e-12}
 
 DIAGNOSES = [
     Diagnosis("encoder_params", params_12_d_squared,
-              "the rule of thumb 12 d_model^2 was used; it is an estimate for one particular "
-              "feed-forward width that counts weight matrices only, and the question asks for "
-              "the exact count of every weight and bias at your numbers",
+              "only weight matrices are counted, as in the rule of thumb 12 d_model^2 (an "
+              "estimate that also assumes one particular feed-forward width); the question "
+              "asks for the exact count of every weight and bias, at your d_ff",
               f"{PART_A}, Question A1"),
     Diagnosis("cross_attention_shape", shape_source_first,
               "the source and target lengths are in each other's place; reread which sequence "

@@ -23,6 +23,8 @@ from autograder import paths
 from autograder.build import copies
 from autograder.checks import Fail
 from autograder.engine.results import SubmissionResult
+from autograder.engine import assignment as assignment_mod
+from autograder.engine.driving import diagnose
 from autograder.engine.driving.student import StudentError
 from autograder.exam import grading, identity, variants
 from autograder.exam_midterm import reference as ref
@@ -33,6 +35,7 @@ from autograder.exam_midterm import (test_chance_level, test_cross_attention_sha
                                      test_mask_fraction, test_perplexity)
 
 QUESTIONS = list(ref.VARIANTS) + list(ref.CODING_SEEDS)
+DIAGNOSES = assignment_mod.load("exam_midterm").diagnoses
 IDS = [f"s{n:05d}" for n in range(2000)]
 # chi-square with 15 degrees of freedom (16 variants): P(X > 56.49) = 1e-6,
 # computed as the root of torch.special.gammaincc(7.5, x / 2) = 1e-6.
@@ -178,6 +181,11 @@ class FakeStudent:
 
     def __init__(self, **names):
         self._names = names
+        self._record = None  # a diagnose.Calls, as the engine's Student keeps one
+
+    def record_answer(self, question, kwargs, answer):
+        if self._record is not None and self._record.name == question:
+            self._record.add((), dict(kwargs), answer)
 
     def has(self, name):
         return name in self._names
@@ -217,10 +225,12 @@ MODULES = {"identity": test_identity, "encoder_params": test_encoder_params,
            "key_padding_mask": test_key_padding_mask, "perplexity": test_perplexity}
 
 
-def run_question(question, names, sid):
-    """{test name: None if passed else the failure message} for one question."""
+def run_question(question, names, sid, diagnosed=None):
+    """{test name: None if passed else the failure message} for one question;
+    `diagnosed` ({}), filled with {failed test name: its diagnosis, "" for none}."""
     submission = SubmissionResult(sid, "exam_midterm")
     student = FakeStudent(**names)
+    candidates = DIAGNOSES.get(question, ())
     out = {}
     module = MODULES[question]
     for name, func in vars(module).items():
@@ -228,11 +238,15 @@ def run_question(question, names, sid):
             continue
         fixtures = {"student": student, "submission": submission, "ref": ref}
         params = func.__code__.co_varnames[:func.__code__.co_argcount]
+        student._record = diagnose.record_for(question, candidates)
         try:
             func(**{k: fixtures[k] for k in params})
             out[name] = None
         except Fail as exc:
             out[name] = str(exc)
+            if diagnosed is not None:
+                diagnosed[name] = diagnose.diagnose(candidates, student._record,
+                                                    getattr(ref, question))
     return out
 
 
@@ -348,6 +362,41 @@ def test_typical_wrong_answer_loses_points_in_every_variant(question, mistake):
             shown = repr(value) if not isinstance(value, float) else f"{value:.6g}"
             assert all(shown not in m and repr(value) not in m for m in failures), \
                 f"variant {v}: a message gives the expected value away: {failures}"
+
+
+# The typical wrong answers the exam diagnoses (autograder/exam_midterm/diagnoses.py):
+# (question, mistake above) -> the mistake function that makes it.
+DIAGNOSED = {("encoder_params", "12 d^2 rule"): "params_12_d_squared",
+             ("cross_attention_shape", "source and target swapped"): "shape_source_first",
+             ("mask_fraction", "specials selected too"): "fraction_specials_selected",
+             ("chance_level", "specials kept"): "chance_whole_vocabulary"}
+
+
+@pytest.mark.parametrize("question, mistake",
+                         [(q, m) for q, ms in MISTAKES.items() for m in ms])
+def test_diagnosed_in_every_variant_and_the_others_never(question, mistake):
+    """Is a diagnosed wrong answer named, on the student's own numbers, by every test it
+    fails in all 16 variants, and every other typical wrong answer by none (but where
+    its numbers make it the very answer of a diagnosed one: no biases, no LayerNorms
+    is 12 d^2 where d_ff = 4 d)?"""
+    texts = {d.mistake.__name__: d.text() for d in DIAGNOSES[question]}
+    named = 0
+    for v in range(16):
+        sid = identity_for(question, v)
+        names, p = correct_answers(sid)
+        wrong = MISTAKES[question][mistake](p[question])
+        if wrong is None:
+            continue
+        names.update(wrong)
+        diagnosed = {}
+        failed = {k for k, m in run_question(question, names, sid, diagnosed).items() if m}
+        assert set(diagnosed) == failed
+        same = {texts[f] for (q, m), f in DIAGNOSED.items()
+                if q == question and MISTAKES[q][m](p[question]) == wrong}
+        assert set(diagnosed.values()) == (same or {""}), f"variant {v} ({sid}): {diagnosed}"
+        named += bool(same)
+    if (question, mistake) in DIAGNOSED:
+        assert named == 16
 
 
 def test_mistakes_never_cost_points_elsewhere():

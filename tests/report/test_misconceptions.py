@@ -33,3 +33,26 @@ def test_a_text_no_longer_declared_keeps_its_count():
     rows = misconceptions.ranked([_result("s1", SWAP)], {}, ["pe"])
     assert [(n.explanation, n.section, n.students) for n in rows] == [(SWAP.text(), "", 1)]
     assert misconceptions.ranked([_result("s1", None)], DIAGNOSES, ["pe"]) == []
+
+
+def _in_variant(result, variant):
+    result.annotations["exam"] = {"variants": {"pe": variant, "mask": 0}}
+    return result
+
+
+def test_grouped_counts_each_key_apart_of_its_own_graded():
+    """Counted per (question, key): each share is of that key's graded submissions; a
+    result with no key for the question counts under None, last."""
+    results = [_in_variant(_result("s1", SWAP), 3), _in_variant(_result("s2", SWAP), 3),
+               _in_variant(_result("s3", ONE), 1), _in_variant(_result("s4", None), 1),
+               _in_variant(_result("s5", None), 3), _result("s6", SWAP),
+               _in_variant(_result("s7", error="not a notebook"), 1)]
+    variant = lambda r, q: r.annotations.get("exam", {}).get("variants", {}).get(q)
+    rows = misconceptions.ranked(results, DIAGNOSES, ["mask", "pe"], group=variant)
+    assert [(n.question, n.group, n.explanation, n.students, n.graded) for n in rows] == [
+        ("pe", 1, "positions from one", 1, 2),
+        ("pe", 3, "sin and cos swapped", 2, 3),
+        ("pe", None, "sin and cos swapped", 1, 1)]
+    # ungrouped, the same results count together
+    assert [(n.students, n.graded, n.group) for n in
+            misconceptions.ranked(results, DIAGNOSES, ["pe"])] == [(3, 6, None), (1, 6, None)]
