@@ -206,13 +206,13 @@ def misconception_sections(results, diagnoses: dict, questions: list[str], ref,
              for n in overall]) if overall else "<p>No known mistake was named.</p>"]
     per = misconceptions_per_variant(results, diagnoses, questions)
     seen = _variants_seen(results, questions)
-    body = []
+    body, unnamed = [], []
     for q in [q for q in questions if q in diagnoses and seen.get(q)]:
         qrows = [n for n in per if n.question == q]
-        body.append(f"<h3>{esc(q)}</h3>")
         if not qrows:
-            body.append("<p>No known mistake was named in any variant.</p>")
+            unnamed.append(q)
             continue
+        body.append(f"<h3>{esc(q)}</h3>")
         table_rows = []
         for v, graded in seen[q].items():
             named = [n for n in qrows if n.group == v]
@@ -225,6 +225,9 @@ def misconception_sections(results, diagnoses: dict, questions: list[str], ref,
                         f"{n.students} of {n.graded}"] for n in qrows if n.group is None]
         body.append(_named_table(["variant", "numbers", "misconception", "section to reteach",
                                   "students"], table_rows))
+    if unnamed:
+        body.append(f"<p>No known mistake was named in any variant of: {esc(', '.join(unnamed))}."
+                    "</p>")
     return head + body if body else []
 
 

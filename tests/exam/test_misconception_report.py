@@ -31,7 +31,7 @@ RESULTS = [
     _result("s1", {"cross_attention_shape": 2, "perplexity": 0}, SHAPE, NO_SHIFT, NO_SHIFT),
     _result("s2", {"cross_attention_shape": 2, "perplexity": 5}, SHAPE, LOG_SOFTMAX),
     _result("s3", {"cross_attention_shape": 7, "perplexity": 0}, NO_SHIFT),
-    _result("s4", {"cross_attention_shape": 7, "perplexity": 5}),
+    _result("s4", {"cross_attention_shape": 7, "perplexity": 5, "key_padding_mask": 3}),
     _result("s5", {"cross_attention_shape": 9, "perplexity": 0}),
     _result("s6", {"cross_attention_shape": 9}, error="not a notebook"),  # counts nowhere
 ]
@@ -71,6 +71,7 @@ def test_the_class_report_shows_each_variant_seen_and_none_where_none():
     # a question with diagnoses but no variant seen, or no question named: no table
     named = page[page.index("Misconceptions to reteach, per variant"):]
     assert "<h3>encoder_params</h3>" not in named and "<h3>identity</h3>" not in named
+    assert "variant of: key_padding_mask." in named  # seen, with diagnoses, none named
 
 
 def test_the_difficulty_page_ranks_the_whole_exam_first():
@@ -84,7 +85,8 @@ def test_the_difficulty_page_ranks_the_whole_exam_first():
 
 
 def test_nothing_named_shows_no_table_and_no_diagnoses_no_section():
-    plain = [_result("s1", {"perplexity": 0}), _result("s2", {"perplexity": 3})]
+    plain = [_result("s1", {"perplexity": 0}), _result("s2", {"key_padding_mask": 3})]
     page = "\n".join(reports.misconception_sections(plain, A.diagnoses, A.questions, ref))
-    assert "No known mistake was named in any variant." in page and "<table>" not in page
+    assert "No known mistake was named in any variant of: key_padding_mask, perplexity." \
+        in page and "<table>" not in page and "<h3>" not in page
     assert reports.misconception_sections(RESULTS, {}, A.questions, ref) == []
