@@ -2,6 +2,7 @@
 
     who = grading.resolution(submission, student)     # identity check, once per submission
     p = grading.numbers(submission, student, "encoder_params", ref)   # that student's variant
+    got = grading.short_answer(student, "ENCODER_LAYER_PARAMS", "count")
     grading.answered(student, "encoder_params", p, got)  # kept for a diagnosis
 
 Both record what they decided in submission.annotations["exam"] (the
