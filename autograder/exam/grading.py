@@ -5,9 +5,10 @@
     got = grading.short_answer(student, "ENCODER_LAYER_PARAMS", "count")
     grading.answered(student, "encoder_params", p, got)  # kept for a diagnosis
 
-Both record what they decided in submission.annotations["exam"] (the
-identity and the variant index per question, as plain data: results travel
-and are stored as JSON), which the reports read.
+resolution and numbers record what they decided in submission.annotations["exam"]
+(the identity and the variant index per question, as plain data: results travel
+and are stored as JSON), which the reports read; answered keeps the answer for
+the question's diagnoses.
 """
 from __future__ import annotations
 
