@@ -11,6 +11,8 @@ rule no correct sampler breaks or a share none comes near. Not declared: the
 mistakes whose answers are the reference's (inputs edited in place, a loss cut
 from its graph), and samplers told apart only by how they use rng.
 """
+from dataclasses import replace
+
 import numpy as np
 import torch
 import torch.nn.functional as F
@@ -279,3 +281,7 @@ DIAGNOSES = [
     Diagnosis("nsp_pair", nsp_swapped,
               "B is placed before A; a pair reads [CLS] A [SEP] B [SEP]", PART3),
 ]
+# Reading a sign over a batch costs about a millisecond per 60,000 entries: the largest
+# batches of mask_tokens' tests are not read; every mistake shows on the smaller ones.
+DIAGNOSES = [replace(d, max_elements=1 << 18) if d.question == "mask_tokens" else d
+             for d in DIAGNOSES]

@@ -70,6 +70,10 @@ class Diagnosis:
     modified), true when the answers show the mistake and no correct stub's could
     (an invariant it breaks, or a share no correct sampler comes near). Nothing
     is replayed: the reference's answers are not needed."""
+    max_elements: int | None = None
+    """Array entries a test's recorded answers may hold in all for its question to be
+    diagnosed, when lower than the default (MAX_ELEMENTS, or MAX_SIGN_ELEMENTS for
+    signs): for a stub whose answers cost more per entry to replay (a table of sines)."""
 
     def text(self) -> str:
         return f"This looks like: {self.explanation} (see {self.section})"
@@ -117,9 +121,12 @@ def _elements(value) -> int:
 
 
 def record_for(question: str, candidates: tuple[Diagnosis, ...]) -> Calls:
-    """The record of a test of `question`: signs alone allow larger answers (no replay)."""
+    """The record of a test of `question`: signs alone allow larger answers (no replay),
+    a candidate's own max_elements smaller ones (the least of them holds)."""
     signs_only = not any(d.replay for d in candidates)
-    return Calls(question, MAX_SIGN_ELEMENTS if signs_only else MAX_ELEMENTS)
+    default = MAX_SIGN_ELEMENTS if signs_only else MAX_ELEMENTS
+    return Calls(question, min([default] + [d.max_elements for d in candidates
+                                            if d.max_elements is not None]))
 
 
 def load(package: str, reference) -> dict[str, tuple[Diagnosis, ...]]:
