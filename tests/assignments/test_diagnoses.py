@@ -443,7 +443,29 @@ def test_student_twin_declares_a_handle_of_a_recorded_test_only():
     assert student.twin(handle, lambda: 1 / 0) is handle  # not recorded: nothing kept
     record = diagnose.Calls("f")
     student.record_calls(record)
-    assert student.twin(handle, _Counter) is handle
+    assert student.twin(handle, lambda: 1 / 0) is handle  # declared, not made
     assert list(record.twins) == [id(handle)]
     with pytest.raises(TypeError):
         student.twin(_Counter(1), _Counter)  # only a handle has a twin
+
+
+def test_shared_answers_bring_their_twins_to_the_tests_that_read_them():
+    import types
+
+    from autograder import protocol
+    from autograder.engine.driving.student import RemoteObject, Student
+
+    conn = types.SimpleNamespace(memo={})
+    first, later = Student(conn, 1.0), Student(conn, 1.0)
+    handle = RemoteObject(first, protocol.Handle(3, "Model"))
+    first.record_calls(diagnose.Calls("f"))
+    later_record = diagnose.Calls("f")
+    later.record_calls(later_record)
+
+    def compute():  # a test's calls, as the Student records them
+        first._record.add((handle, []), {}, 6)
+        first.twin(handle, lambda: _Counter(3))
+        return 6
+
+    assert first.shared("k", compute) == later.shared("k", compute) == 6
+    assert diagnose.diagnose((TWICE,), later_record, _count) == TWICE.text()

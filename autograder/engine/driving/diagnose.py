@@ -206,13 +206,13 @@ def _matches(d: Diagnosis, record: Calls, reference: Callable, reference_run: li
             if not same(answer, mistaken[-1]):
                 return False
         states = _states(record, twins)
+        if not all(same(t.seen, s) for t, s in zip(_stateful(record), states)):
+            return False
     except Unreplayable:
         raise
     except Exception:  # the author's mistake function broke outside a call
         log.warning("diagnosis of %s: %s broke", d.question, d.mistake.__name__,
                     exc_info=True)
-        return False
-    if not all(same(t.seen, s) for t, s in zip(_stateful(record), states)):
         return False
     if not reference_run:
         twins = _made(record)
@@ -250,7 +250,7 @@ def _replay(mistake: Callable, args, kwargs, twins: dict[int, object] | None = N
     each handle replaced by its twin (not a copy)."""
     twins = twins or {}
     _plain(args, twins), _plain(kwargs, twins)
-    memo = {key: twin for key, twin in twins.items()}  # deepcopy leaves what it finds here
+    memo = dict(twins)  # deepcopy leaves what it finds here: the twins, uncopied
     args, kwargs = copy.deepcopy(args, memo), copy.deepcopy(kwargs, memo)
     try:
         return mistake(*args, **kwargs)
