@@ -5,8 +5,12 @@ buggy variants, tests/assignments/corpus/hw2_positions_params/buggy/, make
 them): the grader replays it, in the trusted process only, on the inputs of a
 failing test and names it when the student's answers are its answers (see
 autograder/engine/driving/diagnose.py). Sections are the master's headings.
-count_parameters is not diagnosed: its argument is a model in the worker, which
-cannot be replayed here.
+count_parameters' argument is a model in the worker: its mistakes count the
+model's twin, the same model built here by the test (test_count_parameters.py),
+and only read it. A count that always filters on requires_grad is declared
+but never named: on the first model its test counts (biases frozen) it gives
+the count of the weights alone, and declared it keeps that test from naming
+count_weights_only instead.
 """
 from dataclasses import replace
 
@@ -18,6 +22,7 @@ from autograder.testing import Diagnosis
 CODE = "Part 1, \"The sinusoidal code\""
 PART3 = "Part 3: an encoder layer, with pen and paper"
 PART4 = "Part 4: a decoder layer"
+PART2 = "Part 2: counting parameters with PyTorch"
 
 
 def _check(n_pos, d):
@@ -158,9 +163,42 @@ def dec_two_norms(d, d_ff=None):
     return 2 * (4 * d * d + 4 * d) + _ffn(d, _width(d, d_ff)) + 4 * d
 
 
+def count_always_trainable(model, trainable_only=False):
+    return sum(p.numel() for p in model.parameters() if p.requires_grad)
+
+
+def count_ignores_trainable_only(model, trainable_only=False):
+    return sum(p.numel() for p in model.parameters())
+
+
+def count_tied_twice(model, trainable_only=False):
+    return sum(p.numel() for module in model.modules() for p in module.parameters(recurse=False)
+               if p.requires_grad or not trainable_only)
+
+
+def count_with_buffers(model, trainable_only=False):
+    params = sum(p.numel() for p in model.parameters() if p.requires_grad or not trainable_only)
+    return params + sum(b.numel() for b in model.buffers())
+
+
+def count_tensor(model, trainable_only=False):
+    return torch.tensor(sum(p.numel() for p in model.parameters()
+                            if p.requires_grad or not trainable_only))
+
+
+def count_tensors(model, trainable_only=False):
+    return len([p for p in model.parameters() if p.requires_grad or not trainable_only])
+
+
+def count_weights_only(model, trainable_only=False):
+    return sum(p.numel() for name, p in model.named_parameters()
+               if name.endswith("weight") and (p.requires_grad or not trainable_only))
+
+
 _PE = "sinusoidal_pe"
 _ENC = "encoder_layer_param_count"
 _DEC = "decoder_layer_param_count"
+_COUNT = "count_parameters"
 DIAGNOSES = [
     Diagnosis(_PE, pe_swapped,
               "sine and cosine are swapped; the sine goes in the even columns 2i and the "
@@ -233,6 +271,33 @@ DIAGNOSES = [
     Diagnosis(_DEC, dec_two_norms,
               "the decoder layer is counted with two LayerNorms; it has three, one after "
               "each of its three sub-layers", PART4),
+    Diagnosis(_COUNT, count_always_trainable,
+              "only parameters with requires_grad are counted, even by default; frozen "
+              "parameters are still parameters of the model, and only trainable_only=True "
+              "leaves them out", f"{PART2}, \"Frozen parameters are still parameters\""),
+    Diagnosis(_COUNT, count_ignores_trainable_only,
+              "trainable_only is ignored; with trainable_only=True, count only the "
+              "parameters whose requires_grad is True", "Question 2"),
+    Diagnosis(_COUNT, count_tied_twice,
+              "a Parameter shared by two modules (a tied embedding and output layer) is "
+              "counted twice; walking the modules one by one, listing parameters with "
+              "remove_duplicate=False or summing the state dict meet it once per module, "
+              "while model.parameters() yields each Parameter object once",
+              f"{PART2}, \"Shared (tied) weights\""),
+    Diagnosis(_COUNT, count_with_buffers,
+              "buffers are counted (BatchNorm's running statistics, tables stored with "
+              "register_buffer); they are saved in the state dict but never trained, and "
+              "model.parameters() leaves them out", f"{PART2}, \"Buffers are not parameters\""),
+    Diagnosis(_COUNT, count_tensor,
+              "a torch tensor is returned; the function returns a Python int (sum the "
+              "p.numel() values, which are ints)", "Question 2"),
+    Diagnosis(_COUNT, count_tensors,
+              "the parameter tensors are counted instead of the numbers they hold; a "
+              "model's size is the sum of p.numel() over its parameters", PART2),
+    Diagnosis(_COUNT, count_weights_only,
+              "only the tensors named weight are counted; biases and every other "
+              "Parameter (in_proj_bias, a LayerNorm's shift, a bare nn.Parameter) count too",
+              PART2),
 ]
 # A table of sines costs a few ms per 100,000 entries to replay: the tests of larger
 # tables (test_large_positions) are not diagnosed; the mistakes all show on small ones.

@@ -7,7 +7,11 @@ counted with torch's own model.parameters() (the reference), or are the
 figures the notebook derives component by component (BERT-base, hw4's tiny
 BERT). The BERT-sized models live on torch's "meta" device: their parameters
 have shapes but no storage, so 110 million of them cost nothing to build.
+Each handle is declared with its twin, the same model built here (student.twin),
+which a failing test's diagnoses count in its place.
 """
+
+import torch
 
 from autograder.testing import (RemoteObject, as_int, expect_equal, expect_int, once, seeded,
                                 sent_source)
@@ -25,16 +29,27 @@ BUFFERS = [("buffers", 6), ("buffers", 1)]
 
 
 @once
-def expected(ref, spec: tuple) -> tuple[int, int]:
-    """(all parameters, trainable ones) of the model `spec` builds, counted here."""
+def local_model(spec: tuple):
+    """The model `spec` builds, built here from the same code: the worker's model's
+    twin (shared by the batch: only read, never modified)."""
     scope: dict = {"__name__": "grader_models"}
     exec(compile(MODELS, "<models>", "exec"), scope)
     with seeded(0):
         if spec[0] == "frozen":
-            model = scope["frozen"](*spec[1:])
-        else:
-            model = scope["make"](*spec)
+            return scope["frozen"](*spec[1:])
+        return scope["make"](*spec)
+
+
+@once
+def expected(ref, spec: tuple) -> tuple[int, int]:
+    """(all parameters, trainable ones) of the model `spec` builds, counted here."""
+    model = local_model(spec)
     return (ref.count_parameters(model), ref.count_parameters(model, trainable_only=True))
+
+
+@once
+def _local_linear():
+    return torch.nn.Linear(3, 2)
 
 
 def _build(student, spec):
@@ -43,7 +58,7 @@ def _build(student, spec):
     else:
         model = student.build(MODELS, "make", *spec)
     assert isinstance(model, RemoteObject), "the grader's model did not stay in the worker"
-    return model
+    return student.twin(model, lambda: local_model(spec))
 
 
 def _label(spec) -> str:
@@ -85,7 +100,7 @@ def _check(ref, student, spec, trainable_only=None):
 
 def test_returns_int(student):
     """returns an int (a Python int or a numpy integer) for a Linear(3, 2)"""
-    model = student.new("torch.nn.Linear", 3, 2)
+    model = student.twin(student.new("torch.nn.Linear", 3, 2), _local_linear)
     expect_int(student.count_parameters(model), "count_parameters(torch.nn.Linear(3, 2))")
 
 
@@ -140,15 +155,19 @@ def test_bert_base_components(student):
         expect_equal(as_int(student.count_parameters(model), what), count, what)
 
 
+def _tiny_bert_part(attr):
+    return getattr(local_model(("tiny_bert",)), attr)
+
+
 def test_tiny_bert(student):
     """counts hw4's tiny BERT and its parts (embeddings, one layer, head)"""
     model = _build(student, ("tiny_bert",))
     what = "count_parameters(<hw4 tiny BERT>)"
     expect_equal(as_int(student.count_parameters(model), what), 28_994, what)
     for attr, count in (("tok_emb", 3_200), ("pos_emb", 512), ("head", 66)):
-        part = getattr(model, attr)
+        part = student.twin(getattr(model, attr), lambda attr=attr: _tiny_bert_part(attr))
         what = f"count_parameters(<hw4 tiny BERT>.{attr})"
         expect_equal(as_int(student.count_parameters(part), what), count, what)
-    layers = model.layers
+    layers = student.twin(model.layers, lambda: _tiny_bert_part("layers"))
     what = "count_parameters(<hw4 tiny BERT>.layers)"
     expect_equal(as_int(student.count_parameters(layers), what), 2 * 12_608, what)

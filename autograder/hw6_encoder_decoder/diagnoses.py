@@ -5,11 +5,13 @@ buggy variants, tests/assignments/corpus/hw6_encoder_decoder/buggy/, make
 them): the grader replays it, in the trusted process only, on the inputs of a
 failing test and names it when the student's answers are its answers (see
 autograder/engine/driving/diagnose.py). Sections are the master's headings.
-The stubs that take a generator or a step function cannot be replayed here:
-the mistakes of xavier_uniform and sample_next are signs read from their
-answers instead (Diagnosis.replay False), each true only of answers no correct
-stub gives, or with a probability far below the tests' own; greedy_decode has
-none, nor the draws sample_next's tests request many at a time (not recorded).
+The stubs that take a generator cannot be replayed here: the mistakes of
+xavier_uniform and sample_next are signs read from their answers instead
+(Diagnosis.replay False), each true only of answers no correct stub gives, or
+with a probability far below the tests' own; the draws sample_next's tests
+request many at a time are not recorded. greedy_decode's step is replayed
+through its twin, a Step made here from the same code (test_greedy_decode.py),
+whose record of its calls must end as the test read it from the worker's.
 """
 import math
 import numbers
@@ -22,6 +24,7 @@ PART1 = "Part 1: initialisation that does not explode"
 PART3 = "Part 3: teacher forcing (shift right)"
 PART4 = "Part 4: attention, and cross-attention"
 PART6 = "Part 6: the loss, at chance level"
+PART7 = "Part 7: greedy decoding"
 
 
 def _weights(calls):
@@ -240,6 +243,69 @@ def ce_sum(logits, labels):
     return float(-_log_softmax(logits)[np.arange(len(labels)), labels].sum())
 
 
+def gd_calls_step_twice(step, sos_id, eos_id, max_len):
+    ids = [sos_id]
+    while len(ids) - 1 < max_len:
+        ids.append(int(np.argmax(step(ids))))
+        if int(np.argmax(step(ids[:-1]))) == eos_id:
+            break
+    return ids
+
+
+def gd_drops_eos(step, sos_id, eos_id, max_len):
+    ids = [sos_id]
+    while len(ids) - 1 < max_len:
+        next_id = int(np.argmax(step(ids)))
+        if next_id == eos_id:
+            break
+        ids.append(next_id)
+    return ids
+
+
+def gd_last_token_only(step, sos_id, eos_id, max_len):
+    ids = [sos_id]
+    while len(ids) - 1 < max_len:
+        ids.append(int(np.argmax(step([ids[-1]]))))
+        if ids[-1] == eos_id:
+            break
+    return ids
+
+
+def gd_highest_on_ties(step, sos_id, eos_id, max_len):
+    ids = [sos_id]
+    while len(ids) - 1 < max_len:
+        logits = np.asarray(step(ids))
+        ids.append(int(len(logits) - 1 - np.argmax(logits[::-1])))
+        if ids[-1] == eos_id:
+            break
+    return ids
+
+
+def gd_max_len_counts_sos(step, sos_id, eos_id, max_len):
+    ids = [sos_id]
+    while len(ids) < max_len:
+        ids.append(int(np.argmax(step(ids))))
+        if ids[-1] == eos_id:
+            break
+    return ids
+
+
+def gd_without_sos(step, sos_id, eos_id, max_len):
+    ids = [sos_id]
+    while len(ids) - 1 < max_len:
+        ids.append(int(np.argmax(step(ids))))
+        if ids[-1] == eos_id:
+            break
+    return ids[1:]
+
+
+def gd_stops_on_sos_eos(step, sos_id, eos_id, max_len):
+    ids = [sos_id]
+    while ids[-1] != eos_id and len(ids) - 1 < max_len:
+        ids.append(int(np.argmax(step(ids))))
+    return ids
+
+
 DIAGNOSES = [
     Diagnosis("sample_next", sn_unchecked,
               "an invalid argument is used instead of refused; a temperature <= 0 or a top_k "
@@ -327,4 +393,27 @@ DIAGNOSES = [
     Diagnosis("sequence_cross_entropy", ce_sum,
               "the losses of the positions are summed; the loss is their mean over the n "
               "positions", PART6),
+    Diagnosis("greedy_decode", gd_calls_step_twice,
+              "step is called twice per generated token; calling the model is the expensive "
+              "part, so call it once, append the argmax, and test that id against eos_id",
+              PART7),
+    Diagnosis("greedy_decode", gd_drops_eos,
+              "the loop stops before appending eos_id; eos_id is appended like any other "
+              "id, and decoding stops right after it", "Question 5"),
+    Diagnosis("greedy_decode", gd_last_token_only,
+              "step is given only the last id; it takes the whole list of ids so far, sos_id "
+              "first, since the decoder attends to every earlier position", PART7),
+    Diagnosis("greedy_decode", gd_highest_on_ties,
+              "ties go to the highest id; when several ids share the largest logit the "
+              "lowest one wins, which is what np.argmax returns", PART7),
+    Diagnosis("greedy_decode", gd_max_len_counts_sos,
+              "sos_id is counted among the max_len ids; max_len ids may follow sos_id, so "
+              "the loop runs while len(ids) - 1 < max_len", "Question 5"),
+    Diagnosis("greedy_decode", gd_without_sos,
+              "the list is returned without sos_id; the whole list is returned, sos_id "
+              "first", "Question 5"),
+    Diagnosis("greedy_decode", gd_stops_on_sos_eos,
+              "the loop stops when the last id is eos_id, so it never starts when sos_id "
+              "equals eos_id (GPT-2 uses one token for both); stop once eos_id has been "
+              "appended", "Question 5"),
 ]

@@ -3,14 +3,33 @@
 The `step` the student's loop calls is built in the worker from trusted
 source: its logits depend on the whole list it receives (its length and its
 last id), and it records every call, so the tests can check that step is
-called exactly once per generated token, with the ids generated so far.
+called exactly once per generated token, with the ids generated so far. Each
+step is declared with its twin, a Step made here from the same code (student.twin),
+on which a failing test's diagnoses replay the student's calls.
 """
 import numpy as np
 
-from autograder.testing import expect_equal, fail, sent_source
+from autograder.testing import expect_equal, fail, once, sent_source
 
 QUESTION = "greedy_decode"
 STEP_SOURCE = sent_source(__file__, "step")
+
+
+@once
+def _step_code() -> dict:
+    """STEP_SOURCE run here: its Step makes the twins of the worker's steps."""
+    scope: dict = {"__name__": "grader_step"}
+    exec(compile(STEP_SOURCE, "<step>", "exec"), scope)
+    return scope
+
+
+def _twin(student, step, tables, calls=None):
+    """Declares step's twin for the diagnoses: a fresh Step made here from the same code
+    and tables, whose record of its calls a replay must leave as the test read it."""
+    make = lambda: _step_code()["make_step"](*tables)
+    if calls is None:
+        return student.twin(step, make)
+    return student.twin(step, make, read=lambda twin: twin.calls, seen=calls)
 
 
 EOS = 2
@@ -47,12 +66,15 @@ def _run(student, tables, sos, max_len, what):
     if not isinstance(result, (list, tuple)):
         fail(f"{what}: returned a {type(result).__name__}, not a list of ids")
     ids = list(result)
-    return (ids if ids[:1] == [sos] else [sos] + ids), step.calls
+    calls = step.calls
+    _twin(student, step, tables, calls)
+    return (ids if ids[:1] == [sos] else [sos] + ids), calls
 
 
 def test_starts_with_sos(student):
     """returns a list of ids whose first element is sos_id"""
-    step = student.build(STEP_SOURCE, "make_step", *_tables(0))
+    tables = _tables(0)
+    step = _twin(student, student.build(STEP_SOURCE, "make_step", *tables), tables)
     ids = student.greedy_decode(step, 1, EOS, 5)
     if isinstance(ids, np.ndarray):
         ids = ids.tolist()

@@ -15,9 +15,16 @@ the same exception). The test is a function of those answers, so a mistake that
 matches fails the test in the same way; it must also differ from the reference
 somewhere on those inputs (else the test's inputs do not reveal it). Feedback
 names the mistake only when exactly one matches; a test that passes costs one
-list append per call. A stub whose arguments hold a handle (a generator) cannot
-be replayed: its diagnoses are signs read from the recorded answers instead
-(Diagnosis.replay False).
+list append per call.
+
+A handle among the arguments (an object in the worker) is replayed through its
+twin: the grader-side object the test declares for it (Student.twin), built
+here from the same trusted code (a model, a step function), on which the
+mistake runs in its place. A twin is not copied: mistakes must not modify it,
+unless it has a state the test read back (then make() gives a fresh one for
+each replay, and the mistake must leave it in the state the test read). A
+handle without a twin (a generator) cannot be replayed: its diagnoses are signs
+read from the recorded answers instead (Diagnosis.replay False).
 
 Nothing here changes a score: the diagnosis is TestResult.diagnosis, shown
 beside the output by the feedback and by results.json's test output.
@@ -64,7 +71,7 @@ class Diagnosis:
     atol: float = 1e-5
     """How close the student's answers must be to the mistake's (float values)."""
     replay: bool = True
-    """False for a stub whose arguments hold a handle (a generator in the worker):
+    """False for a stub whose arguments hold a handle without a twin (a generator):
     `mistake` is then a sign, shows(calls) -> bool over the test's recorded calls
     ((args, kwargs, answer or Raised) tuples, handles included, never to be
     modified), true when the answers show the mistake and no correct stub's could
@@ -87,7 +94,25 @@ class Raised:
 
 
 class Unreplayable(Exception):
-    """A recorded call that cannot be replayed here (its arguments hold a handle)."""
+    """A recorded call that cannot be replayed here (its arguments hold a handle
+    without a twin, or a twin could not be made)."""
+
+
+UNREAD = object()  # a twin without state read back
+
+
+@dataclass(frozen=True)
+class Twin:
+    """The grader-side twin of a handle a test made (see Student.twin)."""
+
+    handle: object
+    """The handle itself: kept, so that its id() names no other object."""
+    make: Callable
+    """make() -> the twin, called for each replay (of a mistake, of the reference) only."""
+    read: Callable | None = None
+    """read(twin) -> the state the test read from the handle after its calls, or None."""
+    seen: object = UNREAD
+    """That state, as the test read it from the worker."""
 
 
 class Calls:
@@ -100,6 +125,13 @@ class Calls:
         self.calls: list[tuple] = []
         self.spoiled = False
         self.elements = 0
+        self.twins: dict[int, Twin] = {}  # id(handle) -> its twin
+
+    def twin(self, handle, make: Callable, read: Callable | None = None,
+             seen=UNREAD) -> None:
+        if (read is None) != (seen is UNREAD):
+            raise TypeError("a twin's state needs both read and seen")
+        self.twins[id(handle)] = Twin(handle, make, read, seen)
 
     def add(self, args, kwargs, answer) -> None:
         self.elements += _elements(answer)
@@ -153,17 +185,18 @@ def diagnose(candidates: tuple[Diagnosis, ...], record: Calls, reference: Callab
     raises: a mistake that breaks is no match."""
     if record.spoiled or not record.calls:
         return ""
-    reference_answers: list = []  # replayed once, and only for a mistake that gives every answer
+    reference_run: list = []  # replayed once, and only for a mistake that gives every answer
     try:
-        matching = [d for d in candidates if _matches(d, record, reference, reference_answers)]
+        matching = [d for d in candidates if _matches(d, record, reference, reference_run)]
     except Unreplayable:
         return ""
     return matching[0].text() if len(matching) == 1 else ""
 
 
-def _matches(d: Diagnosis, record: Calls, reference: Callable, reference_answers: list) -> bool:
+def _matches(d: Diagnosis, record: Calls, reference: Callable, reference_run: list) -> bool:
     """Call by call, stopping at the first answer the mistake does not give (most
-    mistakes differ on a test's first, small input: the large ones are not replayed)."""
+    mistakes differ on a test's first, small input: the large ones are not replayed);
+    then the states of the twins the test read back."""
     if not d.replay:
         try:
             return bool(d.mistake(tuple(record.calls)))
@@ -172,42 +205,77 @@ def _matches(d: Diagnosis, record: Calls, reference: Callable, reference_answers
                         exc_info=True)
             return False
     same = lambda a, b: _same(a, b, d.rtol, d.atol)
+    twins = _made(record)
     mistaken = []
-    for args, kwargs, answer in record.calls:
+    try:
+        for args, kwargs, answer in record.calls:
+            mistaken.append(_replay(d.mistake, args, kwargs, twins))
+            if not same(answer, mistaken[-1]):
+                return False
+        states = _states(record, twins)
+        if not all(same(t.seen, s) for t, s in zip(_stateful(record), states)):
+            return False
+    except Unreplayable:
+        raise
+    except Exception:  # the author's mistake function broke outside a call
+        log.warning("diagnosis of %s: %s broke", d.question, d.mistake.__name__,
+                    exc_info=True)
+        return False
+    if not reference_run:
+        twins = _made(record)
+        answers = [_replay(reference, args, kwargs, twins) for args, kwargs, _ in record.calls]
         try:
-            mistaken.append(_replay(d.mistake, args, kwargs))
-        except Unreplayable:
-            raise
-        except Exception:  # the author's mistake function broke outside a call
-            log.warning("diagnosis of %s: %s broke", d.question, d.mistake.__name__,
+            reference_run.append((answers, _states(record, twins)))
+        except Exception as exc:  # the test's read broke on the reference's twin
+            log.warning("diagnosis of %s: a twin's state could not be read", record.name,
                         exc_info=True)
-            return False
-        if not same(answer, mistaken[-1]):
-            return False
-    if not reference_answers:
-        reference_answers.extend(_replay(reference, args, kwargs)
-                                 for args, kwargs, _ in record.calls)
-    return not all(same(r, m) for r, m in zip(reference_answers, mistaken))
+            raise Unreplayable("state") from exc
+    answers, reference_states = reference_run[0]
+    return not (all(same(r, m) for r, m in zip(answers, mistaken))
+                and all(same(r, m) for r, m in zip(reference_states, states)))
 
 
-def _replay(mistake: Callable, args, kwargs):
-    """The mistake's answer on copies of the arguments (it may modify them in place)."""
-    _plain(args), _plain(kwargs)
-    args, kwargs = copy.deepcopy(args), copy.deepcopy(kwargs)
+def _made(record: Calls) -> dict[int, object]:
+    """{id(handle): its twin} for one replay of the record's calls."""
+    try:
+        return {key: t.make() for key, t in record.twins.items()}
+    except Exception as exc:  # the test's own code: nothing is named
+        log.warning("diagnosis of %s: a twin could not be made", record.name, exc_info=True)
+        raise Unreplayable("twin") from exc
+
+
+def _stateful(record: Calls) -> list[Twin]:
+    return [t for t in record.twins.values() if t.read is not None]
+
+
+def _states(record: Calls, twins: dict[int, object]) -> list:
+    return [t.read(twins[id(t.handle)]) for t in _stateful(record)]
+
+
+def _replay(mistake: Callable, args, kwargs, twins: dict[int, object] | None = None):
+    """The mistake's answer on copies of the arguments (it may modify them in place),
+    each handle replaced by its twin (not a copy)."""
+    twins = twins or {}
+    _plain(args, twins), _plain(kwargs, twins)
+    memo = dict(twins)  # deepcopy leaves what it finds here: the twins, uncopied
+    args, kwargs = copy.deepcopy(args, memo), copy.deepcopy(kwargs, memo)
     try:
         return mistake(*args, **kwargs)
     except Exception as exc:  # what the student's code may raise too
         return Raised(c.__name__ for c in type(exc).__mro__)
 
 
-def _plain(value) -> None:
-    """Raises Unreplayable when the value holds anything but plain data."""
+def _plain(value, twins: dict[int, object]) -> None:
+    """Raises Unreplayable when the value holds anything but plain data and handles
+    with a twin."""
     if isinstance(value, (tuple, list)):
         for v in value:
-            _plain(v)
+            _plain(v, twins)
     elif isinstance(value, dict):
         for v in value.values():
-            _plain(v)
+            _plain(v, twins)
+    elif id(value) in twins:
+        return
     elif not (value is None or isinstance(value, (numbers.Number, str, bytes, np.ndarray))
               or (torch is not None and isinstance(value, torch.Tensor))):
         raise Unreplayable(type(value).__name__)

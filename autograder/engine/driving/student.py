@@ -10,6 +10,7 @@
     student.seed(0)                        seed random/numpy/torch in the worker
     student.define("f", handle)            bind a name in the student's namespace
     student.shared(key, compute)           compute() once per worker: answers several tests read
+    student.twin(model, make)              make() builds model's twin here, for diagnoses
     student.at_most(nbytes).f(x)           f's answer may carry at most nbytes of arrays
     student.repeat(n).f(x, rng)            f called n times in the worker, in one round
                                            trip: the list of its n answers
@@ -98,6 +99,23 @@ class Student:
         if self._record is not None and self._record.name == question:
             self._record.add((), dict(kwargs), answer)
 
+    def twin(self, handle: "RemoteObject", make: Callable, *, read: Callable | None = None,
+             seen=diagnose.UNREAD) -> "RemoteObject":
+        """Declare the grader's exact twin of `handle`, an object this test made in the
+        worker from trusted code (build(), new()): make() builds the same object here
+        (from the same code and arguments; cache it with @once). If the test fails, the
+        diagnoses replay its calls with the twin in the handle's place (not a copy:
+        a mistake must not modify it); a test that passes never calls make(). For an
+        object whose state the test reads back after the calls (a step function's
+        record of its calls): read(twin) gives that state from a twin, seen is what the
+        test read from the handle; make() must then give a fresh twin each time.
+        Returns the handle; does nothing when the test's calls are not recorded."""
+        if not isinstance(handle, RemoteObject):
+            raise TypeError(f"twin() takes a handle, not a {type(handle).__name__}")
+        if self._record is not None:
+            self._record.twin(handle, make, read, seen)
+        return handle
+
     def at_most(self, nbytes: int) -> "Student":
         """The same student, whose answers may carry at most nbytes of array data
         (for calls whose answer has a known shape; more kills the worker)."""
@@ -177,13 +195,14 @@ class Student:
             before = len(record.calls) if record is not None else 0
             memo[key] = compute()
             if record is not None and not record.spoiled:
-                memo[kept] = (record.name, record.calls[before:])
+                memo[kept] = (record.name, record.calls[before:], dict(record.twins))
         elif record is not None:  # this test read those answers: they are its calls too
-            name, calls = memo.get(kept, (None, ()))
+            name, calls, twins = memo.get(kept, (None, (), {}))
             if name != record.name:
                 record.spoiled = True
             for call in calls:
                 record.add(*call)
+            record.twins.update(twins)
         return memo[key]
 
     def reset(self, seed: int) -> None:
