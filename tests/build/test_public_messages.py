@@ -73,6 +73,8 @@ def test_public_checks_name_the_mistake(assignment_id, path):
         f"{path}: declare '# public: <fragment>' lines (or '# public: -') after '# fails:'"
     assert all(f.strip() and f != corpus.NO_PUBLIC_FAILURE for f in head.public), \
         f"{path}: '# public: -' stands alone; other fragments must not be empty"
+    assert not [f for f in head.public if "test_" in f.lower()], \
+        f"{path}: a fragment says what the message says about the mistake, not a test's name"
     problems = unmet(public_outcomes(assignment_id, path), head.public)
     assert not problems, f"{path.name} declares {list(head.public)}:\n" + "\n".join(problems)
 
