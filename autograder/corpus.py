@@ -6,9 +6,17 @@ A buggy variant opens with its declaration, reviewed by a person:
     # question: mask_tokens
     # fails: test_labels_and_corruption_rules, test_random_ids_uniform
 
+    # public: sum to 1
+    # public: -100
+
 `question` is the stub the mistake is in; `fails` is exactly the hidden tests
-of that question it must fail (the properties it breaks), nothing more. The
-project's tests (tests/assignments/), `bench` and `audit` read it here.
+of that question it must fail (the properties it breaks), nothing more. Each
+`# public:` line after them is a fragment of what the notebook's own public
+checks say about the mistake: every public check of the question that fails
+does so with a message holding one of the fragments (case aside), and each
+fragment is in some message; `# public: -` says every public check passes.
+The project's tests (tests/assignments/, tests/build/), `bench` and `audit`
+read it here.
 """
 from __future__ import annotations
 
@@ -20,6 +28,8 @@ from autograder import registry
 
 QUESTION = re.compile(r"#\s*question:\s*(\w+)\s*$")
 FAILS = re.compile(r"#\s*fails:\s*(.*?)\s*$")
+PUBLIC = re.compile(r"#\s*public:\s*(.*?)\s*$")
+NO_PUBLIC_FAILURE = "-"
 
 
 @dataclass(frozen=True)
@@ -27,14 +37,25 @@ class Declared:
     question: str | None
     fails: tuple[str, ...] | None
     """None when the header has no `# fails:` line."""
+    public: tuple[str, ...] | None = None
+    """The `# public:` fragments, () for `# public: -`, None without the line."""
 
 
 def declared(path: Path) -> Declared:
-    """The header of a corpus file (its first two lines)."""
-    lines = path.read_text().splitlines()[:2] + ["", ""]
+    """The header of a corpus file: its first two lines, then its `# public:` lines."""
+    lines = path.read_text().splitlines() + ["", ""]
     q, f = QUESTION.match(lines[0]), FAILS.match(lines[1])
     fails = tuple(n.strip() for n in f.group(1).split(",") if n.strip()) if f else None
-    return Declared(q.group(1) if q else None, fails)
+    fragments = []
+    for line in lines[2:]:
+        m = PUBLIC.match(line)
+        if not m:
+            break
+        fragments.append(m.group(1))
+    if not fragments:
+        return Declared(q.group(1) if q else None, fails)
+    public = () if fragments == [NO_PUBLIC_FAILURE] else tuple(fragments)
+    return Declared(q.group(1) if q else None, fails, public)
 
 
 def variants(assignment_id: str | None = None) -> list[Path]:

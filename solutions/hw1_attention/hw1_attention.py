@@ -127,7 +127,8 @@ def test_causal_mask_two_tokens(causal_mask, torch):
     m = causal_mask(2)
     assert isinstance(m, torch.Tensor) and m.shape == (2, 2), \
         f"causal_mask(2) should be a (2, 2) torch.Tensor, not {type(m).__name__}"
-    assert m[0, 0] == 0 and m[1, 0] == 0 and m[1, 1] == 0, "allowed pairs (j <= i) must be 0.0"
+    assert m[0, 0] == 0 and m[1, 1] == 0, "the diagonal must be 0.0: each token sees itself"
+    assert m[1, 0] == 0, "query 1 must see key 0: pairs j < i must be 0.0"
     assert torch.isinf(m[0, 1]) and m[0, 1] < 0, "query 0 must not see key 1: use -inf"
 
 # %%
@@ -253,7 +254,11 @@ def scaled_dot_product_attention(q, k, v, mask=None):
 # %%
 def test_sdpa_shapes(scaled_dot_product_attention, torch):
     q, k, v = torch.ones(2, 3, 4), torch.ones(2, 5, 4), torch.ones(2, 5, 6)
-    result = scaled_dot_product_attention(q, k, v)
+    try:
+        result = scaled_dot_product_attention(q, k, v)
+    except TypeError as exc:
+        raise AssertionError(f"called without a mask it raised TypeError ({exc}): "
+                             "mask=None means no mask") from exc
     assert isinstance(result, tuple) and len(result) == 2, "return the pair (out, weights)"
     out, weights = result
     assert isinstance(out, torch.Tensor) and isinstance(weights, torch.Tensor), \
@@ -265,12 +270,18 @@ def test_sdpa_shapes(scaled_dot_product_attention, torch):
 def test_sdpa_equal_scores_give_equal_weights(scaled_dot_product_attention, torch):
     q, k = torch.zeros(1, 2), torch.zeros(4, 2)
     v = torch.tensor([[1.0], [2.0], [3.0], [4.0]])
-    result = scaled_dot_product_attention(q, k, v)
+    try:
+        result = scaled_dot_product_attention(q, k, v)
+    except TypeError as exc:
+        raise AssertionError(f"called without a mask it raised TypeError ({exc}): "
+                             "mask=None means no mask") from exc
     assert isinstance(result, tuple) and len(result) == 2, "return the pair (out, weights)"
     out, weights = result
     assert isinstance(out, torch.Tensor) and isinstance(weights, torch.Tensor) \
         and weights.shape == (1, 4) and out.shape == (1, 1), \
         "out should be a (1, 1) tensor and weights a (1, 4) tensor here"
+    assert torch.allclose(weights.sum(dim=-1), torch.ones(1)), \
+        "each row of weights (one query, over the keys) must sum to 1: softmax over the last dimension"
     assert torch.allclose(weights, torch.full((1, 4), 0.25)), "equal scores should give equal weights"
     assert torch.allclose(out, torch.tensor([[2.5]])), "out should be the weighted average of v"
 
@@ -284,7 +295,10 @@ def test_sdpa_mask_hides_a_key(scaled_dot_product_attention, torch):
     assert isinstance(out, torch.Tensor) and isinstance(weights, torch.Tensor) \
         and weights.shape == (1, 2) and out.shape == (1, 1), \
         "out should be a (1, 1) tensor and weights a (1, 2) tensor here"
-    assert torch.allclose(weights, torch.tensor([[1.0, 0.0]])), "a -inf key must get weight 0"
+    assert weights[0, 1] == 0, f"the key masked with -inf must get weight 0, not {weights[0, 1].item():.3g}"
+    assert torch.allclose(weights.sum(dim=-1), torch.ones(1)), \
+        "each row of weights must still sum to 1: add the mask to the scores before the softmax"
+    assert torch.allclose(weights, torch.tensor([[1.0, 0.0]])), "the allowed key should get all the weight"
     assert torch.allclose(out, torch.tensor([[1.0]])), "out should use the allowed key only"
 
 # %% [raw]

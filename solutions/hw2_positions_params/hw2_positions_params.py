@@ -403,12 +403,21 @@ def test_count_tied_and_buffer(count_parameters, nn, torch):
             self.register_buffer("table", torch.zeros(5))
     n = count_parameters(Tied())
     assert isinstance(n, numbers.Integral), f"count_parameters should return an int, not {type(n).__name__}"
-    assert n == 4, f"one shared 2x2 weight and a buffer make 4 parameters, not {n}"
+    plain = count_parameters(nn.Linear(2, 2, bias=False))
+    assert plain == 4, f"a 2x2 weight is 4 parameters (count its entries), not {plain}"
+    shared = Tied()
+    del shared.table
+    assert count_parameters(shared) == 4, \
+        f"a weight shared by two layers counts once: one 2x2 weight is 4 parameters, not {count_parameters(shared)}"
+    assert n == 4, f"a buffer is not a parameter: one shared 2x2 weight and a buffer make 4 parameters, not {n}"
 
 # %%
 def test_count_trainable_only(count_parameters, nn):
     import numbers
     layer = nn.Linear(3, 2)
+    n = count_parameters(layer)
+    assert isinstance(n, numbers.Integral), f"count_parameters should return an int, not {type(n).__name__}"
+    assert n == 8, f"Linear(3, 2) has a 2x3 weight and 2 biases, not {n} parameters"
     layer.bias.requires_grad_(False)
     n, trainable = count_parameters(layer), count_parameters(layer, trainable_only=True)
     assert isinstance(n, numbers.Integral) and isinstance(trainable, numbers.Integral), \
@@ -526,7 +535,11 @@ def test_encoder_count_small(encoder_layer_param_count, nn):
     got = encoder_layer_param_count(8)
     assert isinstance(got, numbers.Integral), \
         f"encoder_layer_param_count(8) should be an int, not {type(got).__name__}"
-    assert got == expected, f"encoder_layer_param_count(8) is {got}; torch's layer (8, 2, 32) has {expected}"
+    if got != expected and encoder_layer_param_count(8, 32) == expected:
+        raise AssertionError(f"encoder_layer_param_count(8) is {got}, but (8, 32) is right: "
+                             "d_ff=None means 4d, here 32")
+    assert got == expected, f"encoder_layer_param_count(8) is {got}; torch's layer (8, 2, 32) has " \
+        f"{expected}: count every weight and bias of the attention, the feed-forward network and both LayerNorms"
 
 # %%
 def test_encoder_count_explicit_width(encoder_layer_param_count, nn):
@@ -535,7 +548,8 @@ def test_encoder_count_explicit_width(encoder_layer_param_count, nn):
     got = encoder_layer_param_count(6, 10)
     assert isinstance(got, numbers.Integral), \
         f"encoder_layer_param_count(6, 10) should be an int, not {type(got).__name__}"
-    assert got == expected, f"encoder_layer_param_count(6, 10) is {got}; torch's layer has {expected}"
+    assert got == expected, f"encoder_layer_param_count(6, 10) is {got}; torch's layer has {expected}: " \
+        "count every weight and bias of the attention, the feed-forward network and both LayerNorms"
 
 # %% [raw]
 # # END TESTS
@@ -601,7 +615,11 @@ def test_decoder_count_small(decoder_layer_param_count, nn):
     got = decoder_layer_param_count(8)
     assert isinstance(got, numbers.Integral), \
         f"decoder_layer_param_count(8) should be an int, not {type(got).__name__}"
-    assert got == expected, f"decoder_layer_param_count(8) is {got}; torch's layer (8, 2, 32) has {expected}"
+    if got != expected and decoder_layer_param_count(8, 32) == expected:
+        raise AssertionError(f"decoder_layer_param_count(8) is {got}, but (8, 32) is right: "
+                             "d_ff=None means 4d, here 32")
+    assert got == expected, f"decoder_layer_param_count(8) is {got}; torch's layer (8, 2, 32) has " \
+        f"{expected}: count every weight and bias of both attentions, the feed-forward network and the three LayerNorms"
 
 # %%
 def test_decoder_count_explicit_width(decoder_layer_param_count, nn):
@@ -610,7 +628,8 @@ def test_decoder_count_explicit_width(decoder_layer_param_count, nn):
     got = decoder_layer_param_count(6, 10)
     assert isinstance(got, numbers.Integral), \
         f"decoder_layer_param_count(6, 10) should be an int, not {type(got).__name__}"
-    assert got == expected, f"decoder_layer_param_count(6, 10) is {got}; torch's layer has {expected}"
+    assert got == expected, f"decoder_layer_param_count(6, 10) is {got}; torch's layer has {expected}: " \
+        "count every weight and bias of both attentions, the feed-forward network and the three LayerNorms"
 
 # %% [raw]
 # # END TESTS

@@ -241,22 +241,24 @@ def test_mask_tokens_types_and_shapes(mask_tokens, np):
 # %%
 def test_mask_tokens_labels_and_specials(mask_tokens, np):
     ids = np.tile(np.array([1, 4, 5, 6, 7, 8, 9, 10, 11, 2, 0, 0]), (50, 1))
-    result = mask_tokens(ids, 12, 3, [0, 1, 2, 3], np.random.default_rng(1), select_prob=0.5)
+    given = ids.copy()
+    result = mask_tokens(given, 12, 3, [0, 1, 2, 3], np.random.default_rng(1), select_prob=0.5)
+    assert (given == ids).all(), "mask_tokens modified its input_ids: corrupt a copy"
     assert isinstance(result, tuple) and len(result) == 2 \
         and all(isinstance(r, np.ndarray) and r.shape == ids.shape for r in result), \
         "return the pair (corrupted, labels) of numpy arrays of the input's shape"
     corrupted, labels = result
     special = np.isin(ids, [0, 1, 2, 3])
-    assert (labels[special] == -100).all(), "special tokens must never be selected"
     assert ((labels == -100) | (labels == ids)).all(), "labels must be -100 or the original id"
+    assert (labels[special] == -100).all(), "special tokens must never be selected"
     assert (corrupted[labels == -100] == ids[labels == -100]).all(), \
-        "positions that are not targets must keep their id"
+        "positions that are not targets (label -100) must keep their id"
 
 # %%
 def test_mask_tokens_same_rng_state_same_output(mask_tokens, np):
     ids = np.arange(4, 40).reshape(3, 12)
-    first = mask_tokens(ids, 40, 3, [0, 1, 2, 3], np.random.default_rng(7))
-    again = mask_tokens(ids, 40, 3, [0, 1, 2, 3], np.random.default_rng(7))
+    first = mask_tokens(ids.copy(), 40, 3, [0, 1, 2, 3], np.random.default_rng(7))
+    again = mask_tokens(ids.copy(), 40, 3, [0, 1, 2, 3], np.random.default_rng(7))
     for result in (first, again):
         assert isinstance(result, tuple) and len(result) == 2 \
             and all(isinstance(r, np.ndarray) and r.shape == ids.shape for r in result), \
@@ -272,8 +274,8 @@ def test_mask_tokens_select_prob_zero(mask_tokens, np):
         and all(isinstance(r, np.ndarray) and r.shape == ids.shape for r in result), \
         "return the pair (corrupted, labels) of numpy arrays of the input's shape"
     corrupted, labels = result
-    assert (labels == -100).all() and (corrupted == ids).all(), \
-        "with select_prob=0.0 nothing is selected"
+    assert (corrupted == ids).all(), "with select_prob=0.0 nothing is selected: corrupted must equal input_ids"
+    assert (labels == -100).all(), "with select_prob=0.0 nothing is selected: every label must be -100"
 
 # %% [raw]
 # # END TESTS
@@ -391,17 +393,26 @@ def mlm_loss(logits, labels):
 
 # %%
 def test_mlm_loss_is_scalar_tensor(mlm_loss, torch):
-    loss = mlm_loss(torch.zeros(2, 3, 5), torch.tensor([[1, -100, 2], [-100, -100, 4]]))
+    try:
+        loss = mlm_loss(torch.zeros(2, 3, 5), torch.tensor([[1, -100, 2], [-100, -100, 4]]))
+    except RuntimeError as exc:
+        raise AssertionError(f"logits of shape (2, 3, 5) and labels (2, 3) raised RuntimeError "
+                             f"({exc}): mlm_loss must take any leading dimensions") from exc
     assert isinstance(loss, torch.Tensor), "return a torch.Tensor"
     assert loss.dim() == 0, f"return a 0-d tensor, not shape {tuple(loss.shape)}"
 
 # %%
 def test_mlm_loss_uniform_logits(mlm_loss, torch):
-    loss = mlm_loss(torch.zeros(2, 3, 5), torch.tensor([[1, -100, 2], [-100, -100, 4]]))
+    try:
+        loss = mlm_loss(torch.zeros(2, 3, 5), torch.tensor([[1, -100, 2], [-100, -100, 4]]))
+    except RuntimeError as exc:
+        raise AssertionError(f"logits of shape (2, 3, 5) and labels (2, 3) raised RuntimeError "
+                             f"({exc}): mlm_loss must take any leading dimensions") from exc
     assert isinstance(loss, torch.Tensor) and loss.dim() == 0, \
         f"return a 0-d tensor, not {type(loss).__name__}"
     assert torch.isclose(loss, torch.log(torch.tensor(5.0))), \
-        "with equal logits over 5 tokens every target costs log(5)"
+        f"with equal logits over 5 tokens every target costs log(5), and so does the mean over " \
+        f"the 3 targets (labels -100 do not count), not {loss.item():.4g}"
 
 # %%
 def test_mlm_loss_no_target_is_zero(mlm_loss, torch):
@@ -409,7 +420,8 @@ def test_mlm_loss_no_target_is_zero(mlm_loss, torch):
     assert isinstance(loss, torch.Tensor) and loss.dim() == 0, \
         f"no target must give a 0-d tensor equal to 0.0, not {type(loss).__name__}"
     assert not torch.isnan(loss), "no target must give a 0-d tensor equal to 0.0, not nan"
-    assert loss.item() == 0.0, "no target must give a 0-d tensor equal to 0.0"
+    assert loss.item() == 0.0, \
+        "no target (every label -100) must give a 0-d tensor equal to 0.0: labels -100 must not count"
 
 # %% [raw]
 # # END TESTS
@@ -517,8 +529,10 @@ def test_nsp_pair_small(nsp_pair):
     ids, seg = result
     assert isinstance(ids, list) and isinstance(seg, list), \
         f"return two lists, not {type(ids).__name__} and {type(seg).__name__}"
-    assert list(ids) == [1, 4, 5, 2, 6, 2], f"input_ids is {ids}"
-    assert list(seg) == [0, 0, 0, 0, 1, 1], f"segment_ids is {seg}"
+    assert list(ids) == [1, 4, 5, 2, 6, 2], \
+        f"input_ids is {ids}, not [1, 4, 5, 2, 6, 2]: [CLS] a [SEP] b [SEP]"
+    assert list(seg) == [0, 0, 0, 0, 1, 1], \
+        f"segment_ids is {seg}, not [0, 0, 0, 0, 1, 1]: 0 up to and including the first [SEP], 1 after it"
 
 # %%
 def test_nsp_pair_lengths(nsp_pair):
@@ -526,7 +540,9 @@ def test_nsp_pair_lengths(nsp_pair):
     assert isinstance(result, tuple) and len(result) == 2, "return the pair (input_ids, segment_ids)"
     ids, seg = result
     assert isinstance(ids, list) and isinstance(seg, list), "return two lists"
-    assert len(ids) == len(seg) == 8, "one segment id per token, 3 + 2 + 3 tokens"
+    assert len(ids) == len(seg) == 8, \
+        f"input_ids has {len(ids)} ids and segment_ids {len(seg)}, not 8: " \
+        "[CLS] + 3 + [SEP] + 2 + [SEP], one segment id per token"
 
 # %% [raw]
 # # END TESTS

@@ -266,7 +266,8 @@ def test_model_parameter_count(TinyBertForClassification):
 def test_model_state_dict_ends(TinyBertForClassification):
     keys = list(TinyBertForClassification(n_layers=1).state_dict())
     assert keys[:3] == ["tok_emb.weight", "pos_emb.weight", "layers.0.attn.qkv.weight"], \
-        f"the state_dict starts with {keys[:3]}"
+        f"the state_dict starts with {keys[:3]}, not tok_emb, pos_emb, then layers.0's weights: " \
+        "each layer must be a registered submodule"
     assert keys[-2:] == ["head.weight", "head.bias"], f"the state_dict ends with {keys[-2:]}"
 
 # %% [raw]
@@ -391,9 +392,9 @@ def test_train_first_loss_before_any_update(train_classifier, torch, nn):
     with torch.no_grad():
         untrained = nn.functional.cross_entropy(model(ids), labels).item()
     losses = train_classifier(model, ids, labels, epochs=5, lr=0.1)
-    assert isinstance(losses, list) and len(losses) == 5 \
-        and all(isinstance(v, (int, float)) for v in losses), \
-        "epochs=5 should give a list of 5 float losses"
+    assert isinstance(losses, list) and len(losses) == 5, \
+        f"epochs=5 should give a list of 5 losses, not {len(losses) if isinstance(losses, list) else losses!r}"
+    assert all(isinstance(v, (int, float)) for v in losses), "each loss should be a float (loss.item())"
     assert abs(losses[0] - untrained) < 1e-6, "the first loss should be the untrained model's"
     assert losses[-1] < losses[0], "the loss did not go down"
 

@@ -317,14 +317,15 @@ def test_layer_norm_rows(layer_norm, np):
     assert isinstance(y, np.ndarray), f"layer_norm should return a numpy array, not {type(y).__name__}"
     assert y.shape == (2, 4), f"layer_norm kept the shape (2, 4)? got {y.shape}"
     assert np.allclose(y.mean(axis=1), 0.0), "every row should have mean 0"
-    assert np.allclose(y.std(axis=1), 1.0, atol=1e-4), "every row should have standard deviation 1"
+    assert np.allclose(y.std(axis=1), 1.0, atol=1e-4), "every row should have standard deviation 1 (dividing by n, as np.std does)"
 
 # %%
 def test_layer_norm_constant_row(layer_norm, np):
     y = layer_norm(np.full((1, 4), 5.0))
     assert isinstance(y, np.ndarray) and y.shape == (1, 4), \
         f"layer_norm should return a numpy array of its input's shape, not {type(y).__name__}"
-    assert np.all(np.isfinite(y)) and np.allclose(y, 0.0), "a constant row should become zeros"
+    assert np.all(np.isfinite(y)), f"a constant row gave {y.tolist()}: eps keeps the division finite"
+    assert np.allclose(y, 0.0), "a constant row should become zeros"
 
 # %% [raw]
 # # END TESTS
@@ -634,7 +635,7 @@ def test_loss_small_example(masked_reconstruction_loss, np):
     loss = masked_reconstruction_loss(recon, target, [0, 2])
     assert isinstance(loss, (int, float, np.integer, np.floating)), \
         f"the loss should be a float, not {type(loss).__name__}"
-    assert np.isclose(loss, (1.0 + 5.0) / 2), f"loss is {loss}; rows 0 and 2 have MSEs 1 and 5"
+    assert np.isclose(loss, (1.0 + 5.0) / 2), f"loss is {loss}; rows 0 and 2 have MSEs 1 and 5: their mean is 3"
 
 # %%
 def test_loss_ignores_other_rows(masked_reconstruction_loss, np):
@@ -740,13 +741,17 @@ def cls_probability(h_cls, w, b):
 def test_cls_probability_zero(cls_probability, np):
     p = cls_probability(np.zeros(4), np.ones(4), 0.0)
     assert isinstance(p, (int, float, np.integer, np.floating)), \
-        f"the probability should be a float, not {type(p).__name__}"
+        f"at a logit of exactly 0 the probability should be a float, not {type(p).__name__}"
     assert np.isclose(p, 0.5), f"sigmoid(0) is 0.5, got {p}"
 
 # %%
 def test_cls_probability_extremes(cls_probability, np):
     for z in (1000.0, -1000.0):
-        p = cls_probability(np.array([1.0]), np.array([z]), 0.0)
+        try:
+            p = cls_probability(np.array([1.0]), np.array([z]), 0.0)
+        except OverflowError as exc:
+            raise AssertionError(f"a logit of {z} raised OverflowError ({exc}): "
+                                 "the sigmoid must stay finite for large logits") from exc
         assert isinstance(p, (int, float, np.integer, np.floating)), \
         f"the probability should be a float, not {type(p).__name__}"
         assert np.isfinite(p) and 0.0 <= p <= 1.0, f"a logit of {z} gave {p}, not a probability"

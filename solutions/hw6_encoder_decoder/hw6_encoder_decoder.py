@@ -160,9 +160,10 @@ def xavier_uniform(fan_in, fan_out, rng):
 # %%
 def test_xavier_shape_and_range(xavier_uniform, np):
     w = xavier_uniform(3, 5, np.random.default_rng(0))
-    assert isinstance(w, np.ndarray) and w.shape == (3, 5), "expected an array of shape (fan_in, fan_out) = (3, 5)"
+    assert isinstance(w, np.ndarray) and w.shape == (3, 5), \
+        f"expected an array of shape (fan_in, fan_out) = (3, 5), not {getattr(w, 'shape', type(w).__name__)}"
     assert w.dtype == np.float64, f"dtype {w.dtype}, not float64"
-    assert np.all(np.abs(w) <= np.sqrt(6 / 8)), "every weight must lie in [-a, a]"
+    assert np.all(np.abs(w) <= np.sqrt(6 / 8)), "every weight must lie in [-a, a], a = sqrt(6 / (fan_in + fan_out))"
 
 # %%
 def test_xavier_same_seed_same_weights(xavier_uniform, np):
@@ -306,8 +307,8 @@ def test_teacher_forcing_small(teacher_forcing):
     dec, lab = result
     assert isinstance(dec, list) and isinstance(lab, list), \
         f"decoder_input and labels should be lists, not {type(dec).__name__} and {type(lab).__name__}"
-    assert list(dec) == [1, 5, 6], f"decoder input is {dec}, expected [1, 5, 6]"
-    assert list(lab) == [5, 6, 2], f"labels are {lab}, expected [5, 6, 2]"
+    assert list(dec) == [1, 5, 6], f"decoder input is {dec}, expected [1, 5, 6]: sos, then the target without eos"
+    assert list(lab) == [5, 6, 2], f"labels are {lab}, expected [5, 6, 2]: the target, then eos"
 
 # %% [raw]
 # # END TESTS
@@ -581,14 +582,19 @@ def test_cross_entropy_uniform(sequence_cross_entropy, np):
     loss = sequence_cross_entropy(np.zeros((3, 4)), [0, 1, 3])
     assert isinstance(loss, (int, float, np.integer, np.floating)), \
         f"the loss should be a float, not {type(loss).__name__}"
-    assert np.isclose(loss, np.log(4)), f"equal logits over 4 tokens should give log 4, got {loss}"
+    assert loss >= 0, f"a cross-entropy (-log p) is never negative, got {loss}"
+    assert np.isclose(loss, np.log(4)), \
+        f"equal logits over 4 tokens give log 4 at each position, and so does their mean, got {loss}"
 
 # %%
 def test_cross_entropy_large_logits(sequence_cross_entropy, np):
     loss = sequence_cross_entropy(np.array([[1000.0, 0.0], [0.0, 1000.0]]), [0, 0])
     assert isinstance(loss, (int, float, np.integer, np.floating)), \
         f"the loss should be a float, not {type(loss).__name__}"
-    assert np.isfinite(loss) and np.isclose(loss, 500.0), f"expected a finite loss of 500, got {loss}"
+    assert np.isfinite(loss), f"logits of 1000 must give a finite loss, got {loss}"
+    assert loss >= 0, f"a cross-entropy (-log p) is never negative, got {loss}"
+    assert np.isclose(loss, 500.0), \
+        f"row t is scored against labels[t] (already shifted): losses 0 and 1000, mean 500, got {loss}"
 
 # %% [raw]
 # # END TESTS
@@ -681,13 +687,15 @@ def test_greedy_stops_at_eos(greedy_decode, np):
 
     out = greedy_decode(step, 1, 2, 10)
     assert isinstance(out, list), f"greedy_decode should return a list, not {type(out).__name__}"
-    assert out == [1, 4, 4, 2], "expected [sos, 4, 4, eos]"
     assert calls == [[1], [1, 4], [1, 4, 4]], "step must get the ids so far, once per generated token"
+    assert out[:1] == [1], f"the output must start with sos, got {out}"
+    assert out == [1, 4, 4, 2], f"expected [sos, 4, 4, eos], eos included, got {out}"
 
 # %%
 def test_greedy_max_len(greedy_decode, np):
     out = greedy_decode(lambda ids: np.array([0.0, 0.0, 0.0, 1.0]), 1, 2, 3)
     assert isinstance(out, list), f"greedy_decode should return a list, not {type(out).__name__}"
+    assert out[:1] == [1], f"the output must start with sos, got {out}"
     assert out == [1, 3, 3, 3], f"max_len=3 allows 3 ids after sos; got {out}"
 
 # %% [raw]

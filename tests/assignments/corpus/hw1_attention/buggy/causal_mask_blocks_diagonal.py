@@ -1,5 +1,6 @@
 # question: causal_mask
 # fails: test_values
+# public: the diagonal must be 0.0
 import torch
 
 

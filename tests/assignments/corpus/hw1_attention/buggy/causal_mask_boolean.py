@@ -1,5 +1,7 @@
 # question: causal_mask
 # fails: test_type_shape_dtype, test_masked_value_is_minus_inf
+# public: not torch.float32
+# public: use -inf
 import torch
 
 

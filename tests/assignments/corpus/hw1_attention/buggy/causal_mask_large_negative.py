@@ -1,5 +1,6 @@
 # question: causal_mask
 # fails: test_masked_value_is_minus_inf
+# public: use -inf
 import torch
 
 

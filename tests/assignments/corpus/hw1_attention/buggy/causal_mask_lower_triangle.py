@@ -1,5 +1,6 @@
 # question: causal_mask
 # fails: test_values
+# public: pairs j < i must be 0.0
 import torch
 
 

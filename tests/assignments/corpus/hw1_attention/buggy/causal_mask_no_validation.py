@@ -1,5 +1,6 @@
 # question: causal_mask
 # fails: test_rejects_invalid_n
+# public: should raise ValueError
 import torch
 
 

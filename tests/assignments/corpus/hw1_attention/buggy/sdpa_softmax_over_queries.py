@@ -1,5 +1,7 @@
 # question: scaled_dot_product_attention
 # fails: test_values_without_mask, test_values_with_masks, test_seed_tables, test_seed_table_causal
+# public: over the keys) must sum to 1
+# public: masked with -inf must get weight 0
 import math
 import torch
 

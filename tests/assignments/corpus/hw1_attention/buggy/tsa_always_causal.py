@@ -1,5 +1,6 @@
 # question: TinySelfAttn
 # fails: test_matches_reference_without_mask, test_bidirectional_influence
+# public: -
 from torch import nn
 
 

@@ -1,5 +1,6 @@
 # question: TinySelfAttn
 # fails: test_matches_reference_without_mask, test_matches_reference_with_causal_mask
+# public: -
 from torch import nn
 
 

@@ -1,5 +1,6 @@
 # question: TinySelfAttn
 # fails: test_rejects_indivisible_heads
+# public: should raise ValueError
 from torch import nn
 
 

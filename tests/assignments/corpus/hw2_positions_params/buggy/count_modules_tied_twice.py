@@ -1,5 +1,6 @@
 # question: count_parameters
 # fails: test_tied_weights_count_once
+# public: a weight shared by two layers counts once
 # walks every module's own parameters: a weight tied between two modules counts twice
 def count_parameters(model, trainable_only=False):
     total = 0

@@ -1,5 +1,6 @@
 # question: count_parameters
 # fails: test_tied_weights_count_once
+# public: a weight shared by two layers counts once
 # named_parameters(remove_duplicate=False) lists a shared Parameter under each of its names
 def count_parameters(model, trainable_only=False):
     return sum(p.numel() for _, p in model.named_parameters(remove_duplicate=False)

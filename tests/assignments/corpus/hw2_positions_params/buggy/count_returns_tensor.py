@@ -1,5 +1,6 @@
 # question: count_parameters
 # fails: test_returns_int
+# public: should return an int, not Tensor
 # returns a 0-d torch tensor instead of an int
 import torch
 

@@ -1,5 +1,6 @@
 # question: decoder_layer_param_count
 # fails: test_default_width_matches_torch, test_explicit_width_matches_torch, test_lesson_figures
+# public: the three LayerNorms
 # an encoder layer plus cross-attention, forgetting the decoder's third LayerNorm
 def decoder_layer_param_count(d, d_ff=None):
     """Two attentions and the feed-forward network, but only two LayerNorms."""

@@ -1,5 +1,6 @@
 # question: sinusoidal_pe
 # fails: test_values, test_relative_position_figures
+# public: -
 # 10000^(i/d) with i the pair index: the 2 of 2i/d is lost, frequencies fall too slowly
 import numpy as np
 

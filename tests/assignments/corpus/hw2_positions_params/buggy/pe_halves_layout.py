@@ -1,5 +1,6 @@
 # question: sinusoidal_pe
 # fails: test_position_zero, test_values
+# public: -
 # all sines first, then all cosines ([sin..., cos...]) instead of interleaved pairs
 import numpy as np
 

@@ -1,5 +1,6 @@
 # question: sinusoidal_pe
 # fails: test_rejects_bad_d, test_rejects_non_integers
+# public: -
 # no argument checks at all (numpy happens to raise for some bad inputs, not all)
 import numpy as np
 

@@ -1,5 +1,6 @@
 # question: sinusoidal_pe
 # fails: test_position_zero, test_values
+# public: position 0 should be (sin 0, cos 0)
 # positions counted from 1 instead of 0
 import numpy as np
 

@@ -1,5 +1,6 @@
 # question: sinusoidal_pe
 # fails: test_no_positions
+# public: -
 # n_pos = 0 rejected, though an empty (0, d) table is a valid answer
 import numpy as np
 

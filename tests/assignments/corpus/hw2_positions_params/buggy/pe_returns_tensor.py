@@ -1,5 +1,7 @@
 # question: sinusoidal_pe
 # fails: test_type_shape_dtype
+# public: should return a numpy array
+# public: numpy array, not Tensor
 # returns a torch tensor (float64) instead of a numpy array
 import torch
 import numpy as np

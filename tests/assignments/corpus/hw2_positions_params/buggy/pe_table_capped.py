@@ -1,5 +1,6 @@
 # question: sinusoidal_pe
 # fails: test_large_positions
+# public: -
 # one table of 2^15 positions built per d and sliced, as a model's position buffer
 # (max_len) is: right up to position 32,767, too short beyond it
 import numpy as np

@@ -1,5 +1,6 @@
 # question: sinusoidal_pe
 # fails: test_rejects_non_integers
+# public: -
 # checks the values of n_pos and d but not their types: 8.0 or '4' slip through or raise TypeError
 import numpy as np
 

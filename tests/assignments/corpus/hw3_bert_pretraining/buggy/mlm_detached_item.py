@@ -1,5 +1,6 @@
 # question: mlm_loss
 # fails: test_gradient_flows_to_logits
+# public: -
 # The right value, rebuilt from .item(): no gradient reaches the logits.
 import torch
 import torch.nn.functional as F

@@ -1,5 +1,6 @@
 # question: mlm_loss
 # fails: test_ignored_positions_do_not_count
+# public: labels -100 must not count
 # -100 clamped to class 0: unselected positions count as predicting token 0.
 import torch.nn.functional as F
 

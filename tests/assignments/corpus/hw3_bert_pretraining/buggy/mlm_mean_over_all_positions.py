@@ -1,5 +1,6 @@
 # question: mlm_loss
 # fails: test_ignored_positions_do_not_count
+# public: the mean over the 3 targets (labels -100 do not count)
 # Divides by every position instead of the selected ones.
 import torch.nn.functional as F
 

@@ -1,5 +1,6 @@
 # question: mlm_loss
 # fails: test_matches_cross_entropy
+# public: the mean over the 3 targets
 # Sums the per-token losses instead of averaging them.
 import torch.nn.functional as F
 

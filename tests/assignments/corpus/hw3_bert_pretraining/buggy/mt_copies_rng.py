@@ -1,5 +1,6 @@
 # question: mask_tokens
 # fails: test_reproducible_with_rng_only
+# public: -
 # Works on a copy of rng, so the caller's generator never advances: every call
 # (every epoch) gets the same masking.
 import copy

@@ -1,5 +1,6 @@
 # question: mask_tokens
 # fails: test_replacement_split
+# public: -
 # `elif r < random_prob` after `if r < mask_prob`: the random branch can never run.
 import numpy as np
 

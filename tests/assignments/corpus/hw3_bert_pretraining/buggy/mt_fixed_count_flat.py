@@ -1,5 +1,6 @@
 # question: mask_tokens
 # fails: test_selection_is_independent
+# public: -
 # Exactly int(select_prob * n) targets in the whole batch, chosen without replacement.
 import numpy as np
 

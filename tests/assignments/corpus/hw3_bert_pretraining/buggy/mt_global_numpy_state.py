@@ -1,5 +1,6 @@
 # question: mask_tokens
 # fails: test_reproducible_with_rng_only
+# public: use only rng
 # Draws from numpy's global state (np.random.*) instead of rng.
 import numpy as np
 

@@ -1,5 +1,6 @@
 # question: mask_tokens
 # fails: test_reproducible_with_rng_only
+# public: -
 # Uses rng for the selection but numpy's global state for the random ids.
 import numpy as np
 

@@ -1,5 +1,6 @@
 # question: mask_tokens
 # fails: test_labels_and_corruption_rules
+# public: -
 # Hugging Face's DataCollatorForLanguageModeling.numpy_mask_tokens, ported to the
 # contract's arguments (rng for np.random, special_ids, the three probabilities). Its one
 # difference from the contract: random replacements are drawn from the whole vocabulary,

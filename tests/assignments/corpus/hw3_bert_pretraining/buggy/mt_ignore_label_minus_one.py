@@ -1,5 +1,6 @@
 # question: mask_tokens
 # fails: test_labels_and_corruption_rules
+# public: must be -100
 # Unselected positions labelled -1 instead of -100.
 import numpy as np
 

@@ -1,5 +1,6 @@
 # question: mask_tokens
 # fails: test_input_not_modified
+# public: modified its input_ids
 # Writes the corruption into input_ids itself (labels are taken first, so they are right).
 import numpy as np
 

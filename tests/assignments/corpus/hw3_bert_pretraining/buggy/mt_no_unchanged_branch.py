@@ -1,5 +1,6 @@
 # question: mask_tokens
 # fails: test_replacement_split
+# public: -
 # Every selected token is changed: [MASK] or random, never left as it is.
 import numpy as np
 

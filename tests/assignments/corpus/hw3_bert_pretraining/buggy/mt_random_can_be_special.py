@@ -1,5 +1,6 @@
 # question: mask_tokens
 # fails: test_labels_and_corruption_rules
+# public: -
 # Random replacements drawn from the whole vocabulary, special ids included.
 import numpy as np
 

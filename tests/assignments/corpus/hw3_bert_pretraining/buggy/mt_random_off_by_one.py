@@ -1,5 +1,6 @@
 # question: mask_tokens
 # fails: test_random_ids_uniform
+# public: -
 # The last ordinary id can never be drawn (integers' upper bound is exclusive).
 import numpy as np
 

@@ -1,5 +1,6 @@
 # question: mask_tokens
 # fails: test_numpy_and_int_arguments
+# public: -
 # Validates its arguments with isinstance(x, int) and isinstance(p, float): a numpy
 # integer vocab_size or an integer probability (1, 0) is rejected.
 import numpy as np

@@ -1,5 +1,6 @@
 # question: mask_tokens
 # fails: test_labels_and_corruption_rules
+# public: special tokens must never be selected
 # Special tokens ([CLS], [SEP], [PAD]) can be selected too.
 import numpy as np
 

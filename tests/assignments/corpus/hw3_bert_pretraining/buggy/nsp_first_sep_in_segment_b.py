@@ -1,5 +1,6 @@
 # question: nsp_pair
 # fails: test_segment_ids
+# public: 0 up to and including the first [SEP]
 # The first [SEP] gets segment 1.
 def nsp_pair(tokens_a, tokens_b, cls_id, sep_id):
     """Mistake: the first [SEP] is put in segment B."""

@@ -1,5 +1,6 @@
 # question: TinyBertForClassification
 # fails: test_logits_with_reference_weights
+# public: -
 # Always four heads, whatever heads says.
 import torch
 from torch import nn

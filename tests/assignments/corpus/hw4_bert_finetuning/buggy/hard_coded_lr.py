@@ -1,5 +1,6 @@
 # question: train_classifier
 # fails: test_epochs_and_learning_rate
+# public: -
 # The learning rate is hard-coded: lr is ignored.
 import torch
 from torch import nn

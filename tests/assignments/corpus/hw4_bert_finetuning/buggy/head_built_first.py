@@ -1,5 +1,6 @@
 # question: TinyBertForClassification
 # fails: test_seeded_construction
+# public: -
 # The head is created before the embeddings: same architecture, but a
 # seeded construction draws the weights in another order.
 import torch

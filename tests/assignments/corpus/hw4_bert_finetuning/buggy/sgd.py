@@ -1,5 +1,6 @@
 # question: train_classifier
 # fails: test_documented_training_run, test_epochs_and_learning_rate
+# public: -
 # Plain SGD instead of Adam.
 import torch
 from torch import nn

@@ -1,5 +1,6 @@
 # question: train_classifier
 # fails: test_trains_the_given_model
+# public: -
 # Trains a deep copy: the losses are right, but the model passed in is left untrained.
 import torch
 from torch import nn

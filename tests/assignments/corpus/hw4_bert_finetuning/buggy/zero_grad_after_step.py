@@ -1,5 +1,6 @@
 # question: train_classifier
 # fails: test_gradients_start_from_zero
+# public: -
 # zero_grad after the step, "to clean up": gradients already on the model (from an
 # evaluation's backward, say) join the first update.
 import torch

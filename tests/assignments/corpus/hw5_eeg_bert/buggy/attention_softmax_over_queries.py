@@ -1,5 +1,6 @@
 # question: bidirectional_self_attention
 # fails: test_matches_reference, test_rows_sum_to_one_and_see_the_future
+# public: -
 import numpy as np
 def bidirectional_self_attention(x, Wq, Wk, Wv, Wo, heads):
     T, d = x.shape

@@ -1,5 +1,6 @@
 # question: cls_probability
 # fails: test_extreme_logits
+# public: gave nan, not a probability
 import numpy as np
 def cls_probability(h_cls, w, b):
     z = np.dot(h_cls, w) + b

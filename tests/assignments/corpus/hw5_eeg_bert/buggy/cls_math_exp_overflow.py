@@ -1,5 +1,6 @@
 # question: cls_probability
 # fails: test_extreme_logits
+# public: must stay finite for large logits
 import math
 import numpy as np
 def cls_probability(h_cls, w, b):

@@ -1,5 +1,6 @@
 # question: layer_norm
 # fails: test_eps_inside_square_root
+# public: -
 import numpy as np
 def layer_norm(x, eps=1e-5):
     x = np.asarray(x, dtype=np.float64)

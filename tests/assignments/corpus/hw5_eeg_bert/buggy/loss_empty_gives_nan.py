@@ -1,5 +1,6 @@
 # question: masked_reconstruction_loss
 # fails: test_empty_mask_raises
+# public: -
 import numpy as np
 def masked_reconstruction_loss(recon, target, masked):
     idx = np.asarray(masked, dtype=int)

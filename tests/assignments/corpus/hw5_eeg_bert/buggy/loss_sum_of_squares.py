@@ -1,5 +1,6 @@
 # question: masked_reconstruction_loss
 # fails: test_values
+# public: their mean is 3
 import numpy as np
 def masked_reconstruction_loss(recon, target, masked):
     idx = np.asarray(masked, dtype=int)

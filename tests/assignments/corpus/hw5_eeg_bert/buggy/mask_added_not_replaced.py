@@ -1,5 +1,6 @@
 # question: mask_patches
 # fails: test_replaces_masked_rows
+# public: -
 import numpy as np
 def mask_patches(z, positions, mask_vector):
     out = z.copy()

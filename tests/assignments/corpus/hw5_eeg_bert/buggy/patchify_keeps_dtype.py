@@ -1,5 +1,6 @@
 # question: patchify
 # fails: test_shape_dtype
+# public: -
 import numpy as np
 def patchify(signal, patch_len):
     signal = np.asarray(signal)

@@ -1,5 +1,6 @@
 # question: patchify
 # fails: test_rows_concatenate_channels
+# public: channel 0's samples of patch p, then channel 1's
 import numpy as np
 def patchify(signal, patch_len):
     signal = np.asarray(signal, dtype=np.float64)

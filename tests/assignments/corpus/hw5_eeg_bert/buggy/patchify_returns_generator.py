@@ -1,5 +1,6 @@
 # question: patchify
 # fails: test_shape_dtype, test_rows_concatenate_channels, test_rejects_invalid_patch_len
+# public: should return a numpy array
 # The rows built in a generator expression, and the generator returned instead of an
 # array (np.array(...) forgotten around it).
 import numpy as np

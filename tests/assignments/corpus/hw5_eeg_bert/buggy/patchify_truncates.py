@@ -1,5 +1,6 @@
 # question: patchify
 # fails: test_rejects_invalid_patch_len
+# public: should raise ValueError
 import numpy as np
 def patchify(signal, patch_len):
     signal = np.asarray(signal, dtype=np.float64)

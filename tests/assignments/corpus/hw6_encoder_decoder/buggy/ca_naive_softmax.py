@@ -1,5 +1,6 @@
 # question: cross_attention
 # fails: test_large_scores_stay_finite
+# public: -
 import numpy as np
 def cross_attention(y, h, Wq, Wk, Wv, Wo, heads):
     n_t, d = y.shape

@@ -1,5 +1,6 @@
 # question: sequence_cross_entropy
 # fails: test_values
+# public: scored against labels[t] (already shifted)
 import numpy as np
 def sequence_cross_entropy(logits, labels):
     logits = np.asarray(logits, dtype=float)

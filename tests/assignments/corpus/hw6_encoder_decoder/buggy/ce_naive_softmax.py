@@ -1,5 +1,6 @@
 # question: sequence_cross_entropy
 # fails: test_large_logits_stay_finite
+# public: must give a finite loss
 import numpy as np
 def sequence_cross_entropy(logits, labels):
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):

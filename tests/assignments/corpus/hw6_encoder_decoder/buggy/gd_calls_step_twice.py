@@ -1,5 +1,6 @@
 # question: greedy_decode
 # fails: test_step_called_once_per_token
+# public: once per generated token
 import numpy as np
 def greedy_decode(step, sos_id, eos_id, max_len):
     ids = [sos_id]

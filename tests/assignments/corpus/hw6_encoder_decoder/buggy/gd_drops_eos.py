@@ -1,5 +1,6 @@
 # question: greedy_decode
 # fails: test_stops_after_eos
+# public: eos included
 import numpy as np
 def greedy_decode(step, sos_id, eos_id, max_len):
     """Mistake: stops before appending eos."""

@@ -1,5 +1,6 @@
 # question: greedy_decode
 # fails: test_argmax_each_step
+# public: max_len=3 allows 3 ids after sos
 import numpy as np
 def greedy_decode(step, sos_id, eos_id, max_len):
     ids = [sos_id]

@@ -1,5 +1,6 @@
 # question: greedy_decode
 # fails: test_starts_with_sos
+# public: must start with sos
 import numpy as np
 def greedy_decode(step, sos_id, eos_id, max_len):
     ids = [sos_id]

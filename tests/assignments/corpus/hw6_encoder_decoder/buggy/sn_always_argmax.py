@@ -1,5 +1,6 @@
 # question: sample_next
 # fails: test_temperature_distribution, test_top_k_distribution, test_top_k_beyond_vocabulary, test_uses_only_rng
+# public: -
 import numpy as np
 def sample_next(logits, temperature, rng, top_k=None):
     if temperature <= 0 or (top_k is not None and top_k < 1):

@@ -1,5 +1,6 @@
 # question: sample_next
 # fails: test_temperature_distribution
+# public: -
 import numpy as np
 def sample_next(logits, temperature, rng, top_k=None):
     """Mistake: multiplies the logits by the temperature."""

@@ -1,5 +1,6 @@
 # question: sample_next
 # fails: test_returns_an_id
+# public: -
 # Validates the temperature as a float, so an int temperature (2), which the
 # contract allows, raises; every float temperature is handled correctly.
 import numpy as np

@@ -1,4 +1,5 @@
 # question: teacher_forcing
 # fails: test_lengths, test_decoder_input_shifted_right
+# public: the target without eos
 def teacher_forcing(continuation, sos_id, eos_id):
     return [sos_id] + list(continuation) + [eos_id], list(continuation) + [eos_id]

@@ -1,4 +1,5 @@
 # question: teacher_forcing
 # fails: test_labels_end_with_eos
+# public: the target, then eos
 def teacher_forcing(continuation, sos_id, eos_id):
     return [sos_id] + list(continuation), [sos_id] + list(continuation)
