@@ -41,6 +41,12 @@ MADE = {  # assignment -> {buggy variant: the mistake function it makes}
         "sdpa_unscaled_weights_times_mask": "sdpa_unscaled",  # the tests without a mask fail
         "sdpa_returns_out_only": "sdpa_out_only",
         "sdpa_softmax_over_queries": "sdpa_over_queries",
+        "tsa_always_causal": "tsa_always_causal",
+        "tsa_heads_interleaved": "tsa_heads_interleaved",
+        "tsa_no_divisibility_check": "tsa_unchecked",
+        "tsa_qkv_order_swapped": "tsa_kqv",
+        "tsa_qkv_with_bias": "tsa_qkv_bias",
+        "tsa_scaled_by_model_width": "tsa_by_model_width",
     },
     "hw2_positions_params": {
         "pe_sin_cos_swapped": "pe_swapped",
