@@ -35,6 +35,7 @@ beside the output by the feedback and by results.json's test output.
 """
 from __future__ import annotations
 
+import contextlib
 import copy
 import importlib
 import importlib.util
@@ -256,20 +257,38 @@ def _drive(stub: Callable, record: Calls, accept: Callable | None = None) -> lis
     the recorded calls and Steps, as the worker would deliver them (_delivered),
     under the worker's seeds; None at the first answer accept(answer) refuses. Its
     objects live here only: each Step acts on the object its `on` entry answered."""
-    from autograder.checks import seeded  # checks imports the Student, which imports this module
     objects: list = []
     answers: list = []
     seeds = dict(record.seeds)  # of two seeds before one call, the call saw the last
-    with seeded(0 if record.seed is None else record.seed):
+    with _seeded(record.seed):
         for i, entry in enumerate(record.calls):
             if i in seeds:
-                torch.manual_seed(seeds[i])
-                np.random.seed(seeds[i])
+                _seed(seeds[i])
             objects.append(_step(stub, objects, entry))
             answers.append(_delivered(objects[-1]))
             if accept is not None and not accept(answers[-1]):
                 return None
     return answers
+
+
+@contextlib.contextmanager
+def _seeded(seed: int | None):
+    """The trusted process's global RNGs seeded as the worker's were (checks.seeded,
+    but for the CPU alone: torch.manual_seed's lazy seeding of absent devices costs
+    a millisecond a call)."""
+    from autograder.checks import _GLOBAL_RNG  # checks imports the Student, which imports this
+    with _GLOBAL_RNG, torch.random.fork_rng(devices=[]):
+        state = np.random.get_state()
+        try:
+            _seed(0 if seed is None else seed)
+            yield
+        finally:
+            np.random.set_state(state)
+
+
+def _seed(seed: int) -> None:
+    torch.default_generator.manual_seed(seed)
+    np.random.seed(seed)
 
 
 def _step(stub: Callable, objects: list, entry: tuple):
