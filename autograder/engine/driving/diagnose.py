@@ -67,7 +67,8 @@ class Diagnosis:
 
     question: str
     mistake: Callable
-    """The stub written with the mistake: same signature, deterministic."""
+    """The stub written with the mistake: same signature, deterministic (a class
+    stub's is a class, whose random weights draw as the student's would)."""
     explanation: str
     """One line for the student: what the mistake is and why it is wrong, never
     an expected value."""
@@ -79,10 +80,10 @@ class Diagnosis:
     replay: bool = True
     """False for a stub whose arguments hold a handle (a generator in the worker):
     `mistake` is then a sign, shows(calls) -> bool over the test's recorded calls
-    ((args, kwargs, answer or Raised) tuples, handles included, never to be
-    modified), true when the answers show the mistake and no correct stub's could
-    (an invariant it breaks, or a share no correct sampler comes near). Nothing
-    is replayed: the reference's answers are not needed."""
+    of the stub ((args, kwargs, answer or Raised) tuples, handles included, never
+    to be modified; no Steps), true when the answers show the mistake and no
+    correct stub's could (an invariant it breaks, or a share no correct sampler
+    comes near). Nothing is replayed: the reference's answers are not needed."""
 
     def text(self) -> str:
         return f"This looks like: {self.explanation} (see {self.section})"
@@ -359,16 +360,14 @@ def _same(answer, mistaken, rtol: float, atol: float) -> bool:
     """Whether the student's answer is the mistake's: same kind of value throughout,
     arrays of one dtype and shape with values within rtol/atol, the same exception;
     a handle is the same as a handle (what it does is in the Steps after it)."""
-    if _is_handle(answer) or _is_handle(mistaken):
-        return _is_handle(answer) and _is_handle(mistaken)
     if isinstance(answer, Raised) or isinstance(mistaken, Raised):
         return (isinstance(answer, Raised) and isinstance(mistaken, Raised)
                 and answer.type_names[0] == mistaken.type_names[0])
     if isinstance(answer, numbers.Number) and isinstance(mistaken, numbers.Number) \
             and not isinstance(answer, np.ndarray):
         return _same_number(answer, mistaken, rtol, atol)
-    if type(answer) is not type(mistaken):
-        return False
+    if type(answer) is not type(mistaken):  # a handle's (RemoteObject) and a replay's (HANDLE)
+        return _is_handle(answer) and _is_handle(mistaken)
     if isinstance(answer, (tuple, list)):
         return len(answer) == len(mistaken) and all(
             _same(a, m, rtol, atol) for a, m in zip(answer, mistaken))

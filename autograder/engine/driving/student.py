@@ -267,14 +267,14 @@ class RemoteFunction:
             self._source[0].spoiled = True  # n calls in one request: not replayed
         record = self._student._record
         if record is not None and times is None and self._target.get("name") == record.name:
-            return self._recorded(record, header, args, kwargs)
+            return self._recorded(record, header, args, kwargs, described)
         return self._student._request(header if times is None else dict(header, times=times),
                                       described, args, kwargs)
 
-    def _recorded(self, record, header, args, kwargs):
+    def _recorded(self, record, header, args, kwargs, call):
         """The call, its arguments and answer (or exception) kept for a diagnosis."""
-        return self._kept(record, lambda a: record.add(args, kwargs, a), header,
-                          lambda: describe.call(self._label, args, kwargs), args, kwargs)
+        return self._kept(record, lambda a: record.add(args, kwargs, a), header, call,
+                          args, kwargs)
 
     def _stepped(self, op: str, header: dict, args, kwargs, call):
         """A request on this handle, kept as a Step of the record it comes from."""
