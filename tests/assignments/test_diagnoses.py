@@ -439,6 +439,22 @@ def test_class_stub_replays_the_workers_seeds():
         assert (diagnose.diagnose((FROM_ONE,), driving.record, _Counter) != "") is named, seed
 
 
+def test_what_a_handle_answers_is_bounded_as_a_calls_answers():
+    """Steps count towards MAX_CALLS and MAX_ELEMENTS: a handle that answers without
+    end, or large answers, leaves nothing to replay."""
+    many = _Driving()
+    counter = many.new(2)
+    for _ in range(diagnose.MAX_CALLS // 2):
+        many.call(counter, "values", torch.arange(1, 3))
+    assert many.record.spoiled and len(many.record.calls) == diagnose.MAX_CALLS
+    assert diagnose.diagnose((FROM_ONE,), many.record, _Counter) == ""
+    large = _Driving()
+    counter = large.new(diagnose.MAX_ELEMENTS + 1)
+    large.call(counter, "values", torch.arange(1, diagnose.MAX_ELEMENTS + 2))
+    assert large.record.spoiled
+    assert diagnose.diagnose((FROM_ONE,), large.record, _Counter) == ""
+
+
 def test_class_stub_that_the_reference_drives_alike_is_not_named():
     driving = _Driving()
     counter = driving.new(2)
