@@ -5,15 +5,22 @@ buggy variants, tests/assignments/corpus/hw1_attention/buggy/, make them): the
 grader replays it, in the trusted process only, on the inputs of a failing test
 and names it when the student's answers are its answers (see
 autograder/engine/driving/diagnose.py). Sections are the master's headings.
+
+TinySelfAttn's mistakes are modules, driven as the test drove the student's
+(weights loaded, outputs read); each uses the correct attention, which is what
+the grader lends the student's module during those tests.
 """
 import math
 
 import torch
+from torch import nn
 
+from autograder.hw1_attention import reference
 from autograder.testing import Diagnosis
 
 PART1 = "Part 1: who may look at whom"
 PART2 = "Part 2: scaled dot-product attention"
+PART3 = "Part 3: several heads, one matrix product"
 
 
 def _valid(n):
@@ -115,6 +122,62 @@ def sdpa_over_queries(q, k, v, mask=None):
     return w @ v, w
 
 
+class _Attn(nn.Module):
+    """TinySelfAttn with the switches its mistakes flip."""
+
+    checked, qkv_bias, causal, interleaved, order, by_width = True, False, False, False, "qkv", False
+
+    def __init__(self, h, heads):
+        super().__init__()
+        if self.checked and h % heads:
+            raise ValueError(f"h={h} is not divisible by heads={heads}")
+        self.heads = heads
+        self.qkv = nn.Linear(h, 3 * h, bias=self.qkv_bias)
+        self.out = nn.Linear(h, h)
+
+    def forward(self, x, mask=None):
+        B, T, h = x.shape
+        chunks = dict(zip(self.order, self.qkv(x).chunk(3, dim=-1)))
+        if self.interleaved:
+            split = lambda t: t.view(B, T, h // self.heads, self.heads).permute(0, 3, 1, 2)
+        else:
+            split = lambda t: t.view(B, T, self.heads, h // self.heads).transpose(1, 2)
+        q, k, v = split(chunks["q"]), split(chunks["k"]), split(chunks["v"])
+        if self.causal:
+            mask = reference.causal_mask(T)
+        if self.by_width:
+            scores = q @ k.transpose(-2, -1) / math.sqrt(h)
+            y = torch.softmax(scores if mask is None else scores + mask, dim=-1) @ v
+        else:
+            y, _ = reference.scaled_dot_product_attention(q, k, v, mask)
+        y = y.permute(0, 2, 3, 1) if self.interleaved else y.transpose(1, 2)
+        return self.out(y.reshape(B, T, h))
+
+
+class tsa_always_causal(_Attn):
+    causal = True
+
+
+class tsa_heads_interleaved(_Attn):
+    interleaved = True
+
+
+class tsa_unchecked(_Attn):
+    checked = False
+
+
+class tsa_kqv(_Attn):
+    order = "kqv"
+
+
+class tsa_qkv_bias(_Attn):
+    qkv_bias = True
+
+
+class tsa_by_model_width(_Attn):
+    by_width = True
+
+
 DIAGNOSES = [
     Diagnosis("causal_mask", mask_hides_diagonal,
               "your mask hides the diagonal too; a query may always use its own key "
@@ -169,4 +232,25 @@ DIAGNOSES = [
     Diagnosis("scaled_dot_product_attention", sdpa_over_queries,
               "the softmax is taken over the queries (dim=-2) instead of over the keys; "
               "each query's row of weights must sum to one, so use dim=-1", PART2),
+    Diagnosis("TinySelfAttn", tsa_always_causal,
+              "the module builds a causal mask of its own when none is given; mask=None "
+              "means bidirectional attention, every position sees every other", "Question 3"),
+    Diagnosis("TinySelfAttn", tsa_heads_interleaved,
+              "each head takes every heads-th column instead of a block of consecutive "
+              "ones; head i uses columns [i*h/heads, (i+1)*h/heads): reshape the last "
+              "dimension to (heads, h/heads), then move the head axis", PART3),
+    Diagnosis("TinySelfAttn", tsa_unchecked,
+              "the constructor does not check that h is divisible by heads; when it is "
+              "not, the heads cannot split the features evenly, so raise ValueError",
+              "Question 3"),
+    Diagnosis("TinySelfAttn", tsa_kqv,
+              "Q, K and V are taken from self.qkv(x) in another order; its three chunks "
+              "along the last dimension are Q, K and V, in that order", "Question 3"),
+    Diagnosis("TinySelfAttn", tsa_qkv_bias,
+              "self.qkv has a bias; it is nn.Linear(h, 3 * h, bias=False), and the only "
+              "bias of the module is self.out's", "Question 3"),
+    Diagnosis("TinySelfAttn", tsa_by_model_width,
+              "the scores are divided by sqrt(h), the model's width; each head's q.k is a "
+              "sum over its own d_k = h/heads features, so divide by sqrt(h/heads)",
+              f"{PART2}, \"Why divide by sqrt(d_k)?\""),
 ]

@@ -1,20 +1,102 @@
 """Known mistakes of hw4_bert_finetuning, each explained for the student.
 
-Both stubs take or build a model, a handle in the worker: nothing can be
-replayed here (engine/driving/diagnose.py), so each mistake is a sign read from
-the recorded answers (Diagnosis.replay False), true only of answers no correct
-stub gives. Only train_classifier's list of losses shows such signs; the model's
-mistakes are seen in its outputs, which are not the stub's answers. The corpus's
-buggy variants (tests/assignments/corpus/hw4_bert_finetuning/buggy/) make them.
-Sections are the master's headings.
+The model's mistakes are models: the grader builds one, in the trusted process
+only, and drives it as the failing test drove the student's (built under the
+same seeds, weights loaded, logits read; engine/driving/diagnose.py), with the
+provided TinySelfAttn the tests bind in the worker. train_classifier takes a
+model, a handle in the worker: its mistakes are signs read from the recorded
+losses (Diagnosis.replay False), true only of answers no correct loop gives.
+The corpus's buggy variants (tests/assignments/corpus/hw4_bert_finetuning/buggy/)
+make them. Sections are the master's headings.
 """
+import math
 import numbers
 
 import torch
+from torch import nn
 
+from autograder.hw4_bert_finetuning.provided import TinySelfAttn
 from autograder.testing import Diagnosis
 
+PART1 = "Part 1: one encoder layer"
+PART2 = "Part 2: embeddings in, [CLS] out"
 PART3 = "Part 3: the fine-tuning loop"
+
+
+class _Layer(nn.Module):
+    """EncoderLayer, with the switches of the model's mistakes."""
+
+    def __init__(self, h, heads, model):
+        super().__init__()
+        self.model = [model]  # its switches (a list: not a submodule)
+        self.attn = TinySelfAttn(h, 4 if model.four_heads else heads)
+        width = 2 * h if model.ff_2h else 4 * h
+        ff = [nn.Linear(h, width), nn.ReLU() if model.relu else nn.GELU(), nn.Linear(width, h)]
+        self.ff = nn.Sequential(*ff, *([nn.Dropout(0.1)] if model.dropout else []))
+        self.ln1 = nn.LayerNorm(h)
+        self.ln2 = nn.LayerNorm(h)
+
+    def forward(self, x):
+        m = self.model[0]
+        if m.post_norm:
+            x = self.ln1(x + self.attn(x))
+            return self.ln2(x + self.ff(x))
+        T = x.shape[1]
+        mask = torch.triu(torch.full((T, T), float("-inf")), diagonal=1) if m.causal else None
+        a = self.attn(self.ln1(x), mask)
+        x = a if m.no_residuals or m.no_attn_residual else x + a
+        f = self.ff(self.ln2(x))
+        return f if m.no_residuals else x + f
+
+
+class _Bert(nn.Module):
+    """TinyBertForClassification with the switches its mistakes flip."""
+
+    four_heads = ff_2h = relu = dropout = post_norm = causal = False
+    no_residuals = no_attn_residual = two_layers = plain_list = shared = head_first = False
+    positions, scale, pooling = True, False, "cls"
+
+    def __init__(self, vocab=100, h=32, heads=4, n_layers=2, max_len=16, n_classes=2):
+        super().__init__()
+        head = nn.Linear(h, n_classes) if self.head_first else None
+        self.tok_emb = nn.Embedding(vocab, h)
+        self.pos_emb = nn.Embedding(max_len, h)
+        n = 2 if self.two_layers else n_layers
+        layers = [_Layer(h, heads, self)] * n if self.shared else \
+            [_Layer(h, heads, self) for _ in range(n)]
+        self.layers = layers if self.plain_list else nn.ModuleList(layers)
+        self.head = head if head is not None else nn.Linear(h, n_classes)
+
+    def forward(self, ids):
+        x = self.tok_emb(ids) * (math.sqrt(self.tok_emb.embedding_dim) if self.scale else 1)
+        if self.positions:
+            x = x + self.pos_emb(torch.arange(ids.shape[1]))
+        for layer in self.layers:
+            x = layer(x)
+        return self.head(x.mean(dim=1) if self.pooling == "mean" else
+                         x[:, -1] if self.pooling == "last" else x[:, 0])
+
+
+def _mistake(name, **switches):
+    return type(name, (_Bert,), switches)
+
+
+bert_causal = _mistake("bert_causal", causal=True)
+bert_dropout = _mistake("bert_dropout", dropout=True)
+bert_ff_2h = _mistake("bert_ff_2h", ff_2h=True)
+bert_four_heads = _mistake("bert_four_heads", four_heads=True)
+bert_head_first = _mistake("bert_head_first", head_first=True)
+bert_two_layers = _mistake("bert_two_layers", two_layers=True)
+bert_last_token = _mistake("bert_last_token", pooling="last")
+bert_plain_list = _mistake("bert_plain_list", plain_list=True)
+bert_mean_pooling = _mistake("bert_mean_pooling", pooling="mean")
+bert_no_attn_residual = _mistake("bert_no_attn_residual", no_attn_residual=True)
+bert_no_positions = _mistake("bert_no_positions", positions=False)
+bert_no_residuals = _mistake("bert_no_residuals", no_residuals=True)
+bert_post_norm = _mistake("bert_post_norm", post_norm=True)
+bert_relu = _mistake("bert_relu", relu=True)
+bert_scaled_tokens = _mistake("bert_scaled_tokens", scale=True)
+bert_shared_layer = _mistake("bert_shared_layer", shared=True)
 
 
 def _epochs(model, ids, labels, epochs=30, lr=1e-3):
@@ -45,7 +127,60 @@ def tc_loss_tensors(calls):
     return any(any(isinstance(x, torch.Tensor) for x in losses) for _, losses in _runs(calls))
 
 
+_MODEL = "TinyBertForClassification"
+
 DIAGNOSES = [
+    Diagnosis(_MODEL, bert_causal,
+              "the layers' attention gets a causal mask; the encoder is bidirectional: "
+              "never pass a mask, so that position 0 can gather the whole sequence", PART1),
+    Diagnosis(_MODEL, bert_dropout,
+              "the feed-forward ends with a dropout left active, so the logits change from "
+              "call to call; the layer is exactly Linear, GELU, Linear", "Question 1"),
+    Diagnosis(_MODEL, bert_ff_2h,
+              "the feed-forward's hidden width is 2h; it goes up to 4h features and back "
+              "to h", PART1),
+    Diagnosis(_MODEL, bert_four_heads,
+              "every layer has four heads, whatever `heads` says; pass `heads` on to "
+              "TinySelfAttn(h, heads)", "Question 1"),
+    Diagnosis(_MODEL, bert_head_first,
+              "the head is created before the embeddings; the order of creation fixes "
+              "which random numbers each weight gets: tok_emb, pos_emb, the layers, then "
+              "the head", "Question 1"),
+    Diagnosis(_MODEL, bert_two_layers,
+              "the model always has two layers, whatever `n_layers` says; build "
+              "`n_layers` EncoderLayer", "Question 1"),
+    Diagnosis(_MODEL, bert_last_token,
+              "the head reads the last position; it reads the vector at position 0, the "
+              "[CLS] position, which bidirectional attention lets see the whole sequence",
+              PART2),
+    Diagnosis(_MODEL, bert_plain_list,
+              "the layers are kept in a Python list, which PyTorch does not see: they are "
+              "missing from state_dict() and parameters() and never trained; use "
+              "nn.ModuleList", "Question 1"),
+    Diagnosis(_MODEL, bert_mean_pooling,
+              "the head reads the mean over the positions; it reads the vector at "
+              "position 0, the [CLS] position", PART2),
+    Diagnosis(_MODEL, bert_no_attn_residual,
+              "the attention's output replaces x instead of being added to it; each "
+              "sub-layer adds its update to the stream, x + Attn(LN1(x))", PART1),
+    Diagnosis(_MODEL, bert_no_positions,
+              "the position embeddings are never added; without them self-attention sees "
+              "the tokens as a set and cannot tell their order", PART2),
+    Diagnosis(_MODEL, bert_no_residuals,
+              "neither sub-layer adds its output to x; the layer writes updates into the "
+              "residual stream, x + Attn(LN1(x)) then x + FF(LN2(x))", PART1),
+    Diagnosis(_MODEL, bert_post_norm,
+              "the layer normalises after each residual sum (post-norm); here each "
+              "sub-layer reads a LayerNorm-ed copy and adds to the stream (pre-norm)",
+              PART1),
+    Diagnosis(_MODEL, bert_relu,
+              "the feed-forward uses ReLU; it uses nn.GELU()", PART1),
+    Diagnosis(_MODEL, bert_scaled_tokens,
+              "the token embeddings are multiplied by sqrt(h); the stream starts as the "
+              "plain sum of the token and position embeddings", PART2),
+    Diagnosis(_MODEL, bert_shared_layer,
+              "one layer object is repeated n_layers times, so the layers share their "
+              "weights; create a new EncoderLayer for each", "Question 1"),
     Diagnosis("train_classifier", tc_one_epoch_short,
               "the loop runs one epoch too few; run `epochs` epochs and return their "
               "`epochs` losses", "Question 2", replay=False),

@@ -15,8 +15,10 @@ import inspect
 import pytest
 import torch
 
+from autograder import checks, protocol
 from autograder.engine import assignment as assignment_mod
 from autograder.engine.driving import diagnose
+from autograder.engine.driving.student import RemoteObject
 from autograder.engine import results
 from autograder.report import feedback
 from tests.assignments import corpus_tools
@@ -39,6 +41,12 @@ MADE = {  # assignment -> {buggy variant: the mistake function it makes, or the 
         "sdpa_unscaled_weights_times_mask": "sdpa_unscaled",  # the tests without a mask fail
         "sdpa_returns_out_only": "sdpa_out_only",
         "sdpa_softmax_over_queries": "sdpa_over_queries",
+        "tsa_always_causal": "tsa_always_causal",
+        "tsa_heads_interleaved": "tsa_heads_interleaved",
+        "tsa_no_divisibility_check": "tsa_unchecked",
+        "tsa_qkv_order_swapped": "tsa_kqv",
+        "tsa_qkv_with_bias": "tsa_qkv_bias",
+        "tsa_scaled_by_model_width": "tsa_by_model_width",
     },
     "hw2_positions_params": {
         "pe_sin_cos_swapped": "pe_swapped",
@@ -103,6 +111,22 @@ MADE = {  # assignment -> {buggy variant: the mistake function it makes, or the 
         "one_epoch_short": "tc_one_epoch_short",
         "zero_epochs_take_a_step": "tc_zero_epochs_step",
         "returns_loss_tensors": "tc_loss_tensors",
+        "causal_mask": "bert_causal",
+        "dropout_in_feed_forward": "bert_dropout",
+        "feed_forward_2h": "bert_ff_2h",
+        "hard_coded_heads": "bert_four_heads",
+        "head_built_first": "bert_head_first",
+        "ignores_n_layers": "bert_two_layers",
+        "last_token_pooling": "bert_last_token",
+        "layers_in_plain_list": "bert_plain_list",
+        "mean_pooling": "bert_mean_pooling",
+        "no_attention_residual": "bert_no_attn_residual",
+        "no_position_embeddings": "bert_no_positions",
+        "no_residuals": "bert_no_residuals",
+        "post_norm": "bert_post_norm",
+        "relu_feed_forward": "bert_relu",
+        "scaled_token_embeddings": "bert_scaled_tokens",
+        "shared_layer": "bert_shared_layer",
     },
     "hw5_eeg_bert": {
         "patchify_keeps_dtype": "patchify_keeps_dtype",
@@ -481,3 +505,198 @@ def test_shared_answers_bring_their_twins_to_the_tests_that_read_them():
 
     assert first.shared("k", compute) == later.shared("k", compute) == 6
     assert diagnose.diagnose((TWICE,), later_record, _count) == TWICE.text()
+
+# Class stubs: the handle a call answers, driven by the test, is recorded too.
+
+class _Counter:
+    """A class stub's reference: counts from 0; its weights are drawn at construction."""
+
+    def __init__(self, n):
+        if n < 1:
+            raise ValueError(n)
+        self.n, self.w = n, torch.randn(n)
+
+    def values(self):
+        return torch.arange(self.n)
+
+    def noise(self):
+        return self.w.clone()
+
+    def myself(self):
+        return self
+
+    def counts(self):
+        return iter(self.values().tolist())
+
+
+class _CountsFromOne(_Counter):
+    def values(self):
+        return torch.arange(1, self.n + 1)
+
+
+class _PlainSelf(_CountsFromOne):
+    def myself(self):
+        return torch.arange(1, self.n + 1)
+
+
+FROM_ONE = diagnose.Diagnosis("Counter", _CountsFromOne, "from one", "Part 3")
+PLAIN_SELF = diagnose.Diagnosis("Counter", _PlainSelf, "plain self", "Part 3")
+
+
+class _Driving:
+    """A record of the stub Counter as Student fills it: the constructor's answer is a
+    handle, whose method reads and calls are Steps."""
+
+    def __init__(self, seed=0):
+        self.record = diagnose.Calls("Counter")
+        self.record.seed = seed
+
+    def _handle(self):
+        at = len(self.record.calls)
+        return RemoteObject(None, protocol.Handle(at + 1, "Counter"), (self.record, at))
+
+    def new(self, n):
+        self.record.add((n,), {}, self._handle())
+        return len(self.record.calls) - 1
+
+    def call(self, on, method, answer):
+        """obj.method() answering `answer` (a handle when answer is HANDLE)."""
+        bound = self._handle()
+        self.record.add_step(on, "getattr", (method,), {}, bound)
+        self.record.add_step(len(self.record.calls) - 1, "call", (), {},
+                             self._handle() if answer is diagnose.HANDLE else answer)
+
+
+def test_class_stub_matches_on_every_method_answer():
+    driving = _Driving()
+    counter = driving.new(3)
+    driving.call(counter, "values", torch.arange(1, 4))
+    assert driving.record.driven
+    assert diagnose.diagnose((FROM_ONE,), driving.record, _Counter) == FROM_ONE.text()
+    # a later answer that is not the mistake's: no match
+    driving.call(counter, "values", torch.arange(0, 3))
+    assert diagnose.diagnose((FROM_ONE,), driving.record, _Counter) == ""
+
+
+def test_class_stub_compares_handles_and_plain_answers():
+    """A handle answered where the mistake answers a handle is the same answer; a
+    handle where it answers plain data, or plain data where it answers a handle, is not."""
+    driving = _Driving()
+    counter = driving.new(2)
+    driving.call(counter, "values", torch.arange(1, 3))
+    driving.call(counter, "myself", diagnose.HANDLE)
+    assert diagnose.diagnose((FROM_ONE, PLAIN_SELF), driving.record, _Counter) == FROM_ONE.text()
+    plain = _Driving()
+    counter = plain.new(2)
+    plain.call(counter, "values", torch.arange(1, 3))
+    plain.call(counter, "myself", torch.arange(1, 3))
+    assert diagnose.diagnose((FROM_ONE, PLAIN_SELF), plain.record, _Counter) == PLAIN_SELF.text()
+    # an exception where the mistake answers: no match
+    raised = _Driving()
+    raised.record.add((2,), {}, diagnose.Raised(["ValueError", "Exception"]))
+    assert diagnose.diagnose((FROM_ONE,), raised.record, _Counter) == ""
+
+
+def test_class_stub_replays_the_workers_seeds():
+    """Weights drawn at construction are answers too: replayed under the seed the worker
+    had (the test's, or one student.seed() gave), and only then the same."""
+    with checks.seeded(7):
+        drawn = _CountsFromOne(2).w
+    for seed, reseeded, named in ((7, None, True), (8, None, False), (8, 7, True)):
+        driving = _Driving(seed)
+        if reseeded is not None:
+            driving.record.reseeded(reseeded)
+        counter = driving.new(2)
+        driving.call(counter, "values", torch.arange(1, 3))
+        driving.call(counter, "noise", drawn.clone())
+        assert (diagnose.diagnose((FROM_ONE,), driving.record, _Counter) != "") is named, seed
+
+
+def test_what_a_handle_answers_is_bounded_as_a_calls_answers():
+    """Steps count towards MAX_CALLS and MAX_ELEMENTS: a handle that answers without
+    end, or large answers, leaves nothing to replay."""
+    many = _Driving()
+    counter = many.new(2)
+    for _ in range(diagnose.MAX_CALLS // 2):
+        many.call(counter, "values", torch.arange(1, 3))
+    assert many.record.spoiled and len(many.record.calls) == diagnose.MAX_CALLS
+    assert diagnose.diagnose((FROM_ONE,), many.record, _Counter) == ""
+    large = _Driving()
+    counter = large.new(diagnose.MAX_ELEMENTS + 1)
+    large.call(counter, "values", torch.arange(1, diagnose.MAX_ELEMENTS + 2))
+    assert large.record.spoiled
+    assert diagnose.diagnose((FROM_ONE,), large.record, _Counter) == ""
+
+
+def test_class_stub_that_the_reference_drives_alike_is_not_named():
+    driving = _Driving()
+    counter = driving.new(2)
+    driving.call(counter, "myself", diagnose.HANDLE)  # the reference answers itself too
+    assert diagnose.diagnose((FROM_ONE,), driving.record, _Counter) == ""
+
+
+COUNTER_CELL = '''
+import torch
+class Counter:
+    def __init__(self, n):
+        self.n, self.w = n, torch.randn(n)
+    def values(self):
+        return torch.arange(1, self.n + 1)
+    def noise(self):
+        return self.w.clone()
+    def myself(self):
+        return self
+    def counts(self):
+        return iter(range(1, self.n + 1))
+def keep(obj):
+    obj.n = 0
+'''
+
+
+@pytest.fixture(scope="module")
+def counter_worker():
+    from tests.engine.workers_at_hand import template_of, worker_that_ran
+    with template_of("hw1_attention") as template, worker_that_ran(template, COUNTER_CELL) as conn:
+        yield conn
+
+
+def _recording(conn, seed=3):
+    from autograder.engine.driving.student import Student
+    student = Student(conn, call_seconds=30)
+    record = diagnose.Calls("Counter")
+    student.record_calls(record)
+    student.reset(seed)
+    return student, record
+
+
+def test_student_records_what_the_test_does_to_a_class_stubs_handle(counter_worker):
+    """Method reads and calls, attribute reads, list() and seeds: in order, each Step
+    naming the entry that answered its handle; the mistake is then named."""
+    student, record = _recording(counter_worker)
+    m = student.Counter(3)
+    assert m.n == 3
+    assert m.values().tolist() == [1, 2, 3]
+    student.seed(5)
+    second = student.Counter(2)
+    noise = second.noise()
+    assert m.myself().type_name == "Counter"
+    assert student.list(m.counts()) == [1, 2, 3]
+    steps = [(c.on, c.op) if isinstance(c, diagnose.Step) else "call" for c in record.calls]
+    assert steps == ["call", (0, "getattr"), (0, "getattr"), (2, "call"), "call", (4, "getattr"),
+                     (5, "call"), (0, "getattr"), (7, "call"), (0, "getattr"), (9, "call"),
+                     (10, "list")]
+    assert (record.seed, record.seeds, record.driven, record.spoiled) == (3, [(4, 5)], True, False)
+    with checks.seeded(5):
+        assert torch.equal(noise, torch.randn(2))
+    assert diagnose.diagnose((FROM_ONE, PLAIN_SELF), record, _Counter) == FROM_ONE.text()
+
+
+def test_a_recorded_handle_sent_elsewhere_spoils_the_record(counter_worker):
+    """The student's code may change an object it is given where no Step sees it."""
+    student, record = _recording(counter_worker)
+    m = student.Counter(3)
+    m.values()
+    assert not record.spoiled
+    student.keep(m)
+    assert record.spoiled
+    assert diagnose.diagnose((FROM_ONE,), record, _Counter) == ""

@@ -26,11 +26,23 @@ each replay, and the mistake must leave it in the state the test read). A
 handle without a twin (a generator) cannot be replayed: its diagnoses are signs
 read from the recorded answers instead (Diagnosis.replay False).
 
+A stub whose answer is a handle (a class: an nn.Module the test then loads,
+reads and calls) is recorded with what the test does to that handle: each
+method call, attribute read and list() of it, or of a handle got from it, is a
+Step of the same Calls, in order, with its answer, and so are the seeds the
+test gave the worker (Calls.seed, Calls.seeds: random initial weights are
+answers too). Its mistake is a class with the stub's signature, driven the
+same way on copies of the same arguments under the same seeds (_drive), and
+compared answer by answer as the protocol delivers them: two handles are the
+same answer, a handle and plain data are not. A handle sent anywhere else (as
+an argument, to a probe) may change unseen: that spoils the record.
+
 Nothing here changes a score: the diagnosis is TestResult.diagnosis, shown
 beside the output by the feedback and by results.json's test output.
 """
 from __future__ import annotations
 
+import contextlib
 import copy
 import importlib
 import importlib.util
@@ -41,6 +53,7 @@ from typing import Callable
 
 import numpy as np
 
+from autograder import protocol
 from autograder.engine.threads import torch  # None without torch (numpy-only installations)
 
 log = logging.getLogger(__name__)
@@ -61,7 +74,8 @@ class Diagnosis:
 
     question: str
     mistake: Callable
-    """The stub written with the mistake: same signature, deterministic."""
+    """The stub written with the mistake: same signature, deterministic (a class
+    stub's is a class, whose random weights draw as the student's would)."""
     explanation: str
     """One line for the student: what the mistake is and why it is wrong, never
     an expected value."""
@@ -73,10 +87,10 @@ class Diagnosis:
     replay: bool = True
     """False for a stub whose arguments hold a handle without a twin (a generator):
     `mistake` is then a sign, shows(calls) -> bool over the test's recorded calls
-    ((args, kwargs, answer or Raised) tuples, handles included, never to be
-    modified), true when the answers show the mistake and no correct stub's could
-    (an invariant it breaks, or a share no correct sampler comes near). Nothing
-    is replayed: the reference's answers are not needed."""
+    of the stub ((args, kwargs, answer or Raised) tuples, handles included, never
+    to be modified; no Steps), true when the answers show the mistake and no
+    correct stub's could (an invariant it breaks, or a share no correct sampler
+    comes near). Nothing is replayed: the reference's answers are not needed."""
     max_elements: int | None = None
     """Array entries a test's recorded answers may hold in all for its question to be
     diagnosed, when lower than the default (MAX_ELEMENTS, or MAX_SIGN_ELEMENTS for
@@ -115,9 +129,25 @@ class Twin:
     """That state, as the test read it from the worker."""
 
 
+class Step(tuple):
+    """A request the test made on a handle a recorded call answered: (args, kwargs,
+    answer or Raised) as a call's, with `on`, the index in Calls.calls of the entry
+    that answered the handle, and `op`: "call" (the handle called: a bound method,
+    a module's forward), "getattr" (args: the attribute's name) or "list"."""
+
+    on: int
+    op: str
+
+    def __new__(cls, on: int, op: str, args, kwargs, answer):
+        step = super().__new__(cls, (args, kwargs, answer))
+        step.on, step.op = on, op
+        return step
+
+
 class Calls:
-    """The calls of one stub a test made, in order: (args, kwargs, answer or Raised).
-    A call past MAX_CALLS, or whose answer never came (a timeout), spoils the record."""
+    """The calls of one stub a test made, in order: (args, kwargs, answer or Raised),
+    and the Steps on the handles they answered. A call past MAX_CALLS, or whose
+    answer never came (a timeout), spoils the record."""
 
     def __init__(self, name: str, max_elements: int = MAX_ELEMENTS):
         self.name = name
@@ -125,6 +155,12 @@ class Calls:
         self.calls: list[tuple] = []
         self.spoiled = False
         self.elements = 0
+        self.driven = False
+        """Whether a recorded answer holds a handle (its replay is _drive's)."""
+        self.seed: int | None = None
+        """The seed the worker's RNGs got as the test began (Student.reset)."""
+        self.seeds: list[tuple[int, int]] = []
+        """(len(calls) then, seed) of each student.seed() during the test."""
         self.twins: dict[int, Twin] = {}  # id(handle) -> its twin
 
     def twin(self, handle, make: Callable, read: Callable | None = None,
@@ -134,11 +170,23 @@ class Calls:
         self.twins[id(handle)] = Twin(handle, make, read, seen)
 
     def add(self, args, kwargs, answer) -> None:
+        self._keep((args, kwargs, answer), answer)
+
+    def add_step(self, on: int, op: str, args, kwargs, answer) -> None:
+        self._keep(Step(on, op, args, kwargs, answer), answer)
+
+    def reseeded(self, seed: int) -> None:
+        if len(self.seeds) >= MAX_CALLS:
+            self.spoiled = True
+        elif not self.spoiled:
+            self.seeds.append((len(self.calls), seed))
+
+    def _keep(self, entry: tuple, answer) -> None:
         self.elements += _elements(answer)
         if len(self.calls) >= MAX_CALLS or self.elements > self.max_elements:
             self.spoiled = True
         if not self.spoiled:
-            self.calls.append((args, kwargs, answer))
+            self.calls.append(entry)
 
 
 def _elements(value) -> int:
@@ -198,13 +246,15 @@ def _matches(d: Diagnosis, record: Calls, reference: Callable, reference_run: li
     mistakes differ on a test's first, small input: the large ones are not replayed);
     then the states of the twins the test read back."""
     if not d.replay:
-        try:
-            return bool(d.mistake(tuple(record.calls)))
+        try:  # the stub's own calls: a sign reads answers, not what was done to them
+            return bool(d.mistake(tuple(c for c in record.calls if type(c) is not Step)))
         except Exception:  # the author's sign broke on an answer it did not foresee
             log.warning("diagnosis of %s: %s broke", d.question, d.mistake.__name__,
                         exc_info=True)
             return False
     same = lambda a, b: _same(a, b, d.rtol, d.atol)
+    if record.driven:
+        return _matches_driven(d, record, reference, reference_run, same)
     twins = _made(record)
     mistaken = []
     try:
@@ -233,6 +283,108 @@ def _matches(d: Diagnosis, record: Calls, reference: Callable, reference_run: li
     answers, reference_states = reference_run[0]
     return not (all(same(r, m) for r, m in zip(answers, mistaken))
                 and all(same(r, m) for r, m in zip(reference_states, states)))
+
+
+def _matches_driven(d: Diagnosis, record: Calls, reference: Callable, reference_run: list,
+                    same: Callable) -> bool:
+    """_matches for a record of a stub whose answers hold handles: the mistake driven
+    as the test drove the student's objects, stopping at its first answer that is
+    not the student's."""
+    answers = iter(entry[2] for entry in record.calls)
+    try:
+        mistaken = _drive(d.mistake, record, lambda m: same(next(answers), m))
+    except Unreplayable:
+        raise
+    except Exception:  # the author's mistake broke outside a call
+        log.warning("diagnosis of %s: %s broke", d.question, d.mistake.__name__, exc_info=True)
+        return False
+    if mistaken is None:
+        return False
+    if not reference_run:
+        reference_run.append(_drive(reference, record))
+    return not all(same(r, m) for r, m in zip(reference_run[0], mistaken))
+
+
+def _drive(stub: Callable, record: Calls, accept: Callable | None = None) -> list | None:
+    """The answers of `stub` (a class, or a function answering objects) driven by
+    the recorded calls and Steps, as the worker would deliver them (_delivered),
+    under the worker's seeds; None at the first answer accept(answer) refuses. Its
+    objects live here only: each Step acts on the object its `on` entry answered."""
+    objects: list = []
+    answers: list = []
+    seeds = dict(record.seeds)  # of two seeds before one call, the call saw the last
+    with _seeded(record.seed):
+        for i, entry in enumerate(record.calls):
+            if i in seeds:
+                _seed(seeds[i])
+            objects.append(_step(stub, objects, entry))
+            answers.append(_delivered(objects[-1]))
+            if accept is not None and not accept(answers[-1]):
+                return None
+    return answers
+
+
+@contextlib.contextmanager
+def _seeded(seed: int | None):
+    """The trusted process's global RNGs seeded as the worker's were (checks.seeded,
+    but for the CPU alone: torch.manual_seed's lazy seeding of absent devices costs
+    a millisecond a call)."""
+    from autograder.checks import _GLOBAL_RNG  # checks imports the Student, which imports this
+    forked = contextlib.nullcontext() if torch is None else torch.random.fork_rng(devices=[])
+    with _GLOBAL_RNG, forked:
+        state = np.random.get_state()
+        try:
+            _seed(0 if seed is None else seed)
+            yield
+        finally:
+            np.random.set_state(state)
+
+
+def _seed(seed: int) -> None:
+    if torch is not None:
+        torch.default_generator.manual_seed(seed)
+    np.random.seed(seed)
+
+
+def _step(stub: Callable, objects: list, entry: tuple):
+    """One recorded call or Step replayed: the answer, or Raised."""
+    args, kwargs, _ = entry
+    if type(entry) is not Step:
+        return _replay(stub, args, kwargs)
+    target = objects[entry.on]
+    if entry.op == "call":
+        return _replay(target, args, kwargs)
+    try:
+        return getattr(target, args[0]) if entry.op == "getattr" else list(target)
+    except Exception as exc:
+        return Raised(c.__name__ for c in type(exc).__mro__)
+
+
+class _Handle:
+    """What a replay answers where the worker would answer a handle (not plain data)."""
+
+    def __repr__(self):
+        return "<a handle>"
+
+
+HANDLE = _Handle()
+
+
+def _delivered(value):
+    """The value as the protocol would deliver it from the worker: exact plain types
+    (an OrderedDict is a dict, a Parameter a tensor), HANDLE for anything else."""
+    if isinstance(value, Raised):
+        return value
+    try:
+        packed, buffers = protocol.pack(value, lambda v: {"t": "handle", "id": 0, "type": ""})
+        return protocol.unpack(packed, buffers, lambda h: HANDLE)
+    except (ValueError, TypeError, protocol.ProtocolError) as exc:  # nested too deeply
+        return Raised(c.__name__ for c in type(exc).__mro__)
+
+
+def _is_handle(value) -> bool:
+    from autograder.engine.driving.student import RemoteObject  # it imports this module
+    return value is HANDLE or isinstance(value, RemoteObject)
 
 
 def _made(record: Calls) -> dict[int, object]:
@@ -283,15 +435,16 @@ def _plain(value, twins: dict[int, object]) -> None:
 
 def _same(answer, mistaken, rtol: float, atol: float) -> bool:
     """Whether the student's answer is the mistake's: same kind of value throughout,
-    arrays of one dtype and shape with values within rtol/atol, the same exception."""
+    arrays of one dtype and shape with values within rtol/atol, the same exception;
+    a handle is the same as a handle (what it does is in the Steps after it)."""
     if isinstance(answer, Raised) or isinstance(mistaken, Raised):
         return (isinstance(answer, Raised) and isinstance(mistaken, Raised)
                 and answer.type_names[0] == mistaken.type_names[0])
     if isinstance(answer, numbers.Number) and isinstance(mistaken, numbers.Number) \
             and not isinstance(answer, np.ndarray):
         return _same_number(answer, mistaken, rtol, atol)
-    if type(answer) is not type(mistaken):
-        return False
+    if type(answer) is not type(mistaken):  # a handle's (RemoteObject) and a replay's (HANDLE)
+        return _is_handle(answer) and _is_handle(mistaken)
     if isinstance(answer, (tuple, list)):
         return len(answer) == len(mistaken) and all(
             _same(a, m, rtol, atol) for a, m in zip(answer, mistaken))

@@ -168,6 +168,8 @@ class Student:
 
     def seed(self, seed: int) -> None:
         self._request({"op": protocol.SEED, "seed": int(seed)}, "seed")
+        if self._record is not None:  # a recorded object built after it drew from this seed
+            self._record.reseeded(int(seed))
 
     def new(self, path: str, *args, **kwargs):
         return self._request({"op": protocol.NEW, "path": path}, path, args, kwargs)
@@ -181,7 +183,10 @@ class Student:
         self._request({"op": protocol.DEFINE, "name": name}, f"define {name}", (value,), {})
 
     def list(self, obj: "RemoteObject") -> list:
-        return self._request({"op": protocol.LIST, "id": obj._handle.id}, "list(...)")
+        header = {"op": protocol.LIST, "id": obj._handle.id}
+        if obj._source is not None:
+            return obj._stepped("list", header, (), {}, "list(...)")
+        return self._request(header, "list(...)")
 
     def shared(self, key, compute):
         """compute(), once per worker for each key: for tests that read the same
@@ -195,7 +200,9 @@ class Student:
             before = len(record.calls) if record is not None else 0
             memo[key] = compute()
             if record is not None and not record.spoiled:
-                memo[kept] = (record.name, record.calls[before:], dict(record.twins))
+                calls = record.calls[before:]  # Steps act on this test's objects: not kept
+                memo[kept] = (record.name, calls, dict(record.twins)) if not any(
+                    isinstance(c, diagnose.Step) for c in calls) else (None, (), {})
         elif record is not None:  # this test read those answers: they are its calls too
             name, calls, twins = memo.get(kept, (None, (), {}))
             if name != record.name:
@@ -211,11 +218,15 @@ class Student:
         test's first request, which the worker answers after the reset (no
         round trip of its own; a test that sends nothing leaves it to the next)."""
         self._pending["reset"] = int(seed)
+        if self._record is not None:  # what a recorded object's random weights drew from
+            self._record.seed = int(seed)
 
     def _request(self, header: dict, call: str | Callable[[], str], args=None, kwargs=None,
-                 timeout=None):
+                 timeout=None, source=None):
         """call: the request's description for messages, or a function that gives
-        it (described only when a message needs it; most requests need none)."""
+        it (described only when a message needs it; most requests need none).
+        source: (record, index) of the recorded call this request is, which the
+        handles it answers come from (what the test does to them is recorded)."""
         named = call if callable(call) else lambda: call
         buffers: list[bytes] = []
         if "reset" in self._pending:
@@ -237,7 +248,7 @@ class Student:
             if "error" in reply:
                 raise StudentError(_error_report(reply["error"]), named())
             owner = self if self._times is None else self._derive(self._max_reply, None)
-            return protocol.unpack(reply["ok"], bufs, lambda h: RemoteObject(owner, h))
+            return protocol.unpack(reply["ok"], bufs, lambda h: RemoteObject(owner, h, source))
         except (KeyError, protocol.ProtocolError):
             self._conn.kill()
             raise WorkerDied(f"the notebook's process sent a malformed answer to {named()} "
@@ -256,6 +267,8 @@ def _error_report(report) -> dict:
 
 def _refuse_unplain(value):
     if isinstance(value, RemoteObject):
+        if value._source is not None:  # the student's code may change it where no Step sees
+            value._source[0].spoiled = True
         return {"t": "handle", "id": value._handle.id, "type": value._handle.type_name}
     raise TypeError(f"cannot send a {type(value).__name__} to the worker")
 
@@ -263,31 +276,53 @@ def _refuse_unplain(value):
 class RemoteFunction:
     """A callable living in the worker (a function, a class, a bound method)."""
 
+    _source = None
+    """(record, index) of the recorded call or Step that answered this handle, whose
+    every use the record keeps (RemoteObject); None for any other."""
+
     def __init__(self, student: Student, target: dict, label: str):
         self._student, self._target, self._label = student, target, label
 
     def __call__(self, *args, **kwargs):
         times = self._student._times
         header = {"op": protocol.CALL, "target": self._target}
+        described = lambda: describe.call(self._label, args, kwargs)
+        if self._source is not None:
+            if times is None:
+                return self._stepped("call", header, args, kwargs, described)
+            self._source[0].spoiled = True  # n calls in one request: not replayed
         record = self._student._record
         if record is not None and times is None and self._target.get("name") == record.name:
-            return self._recorded(record, header, args, kwargs)
+            return self._recorded(record, header, args, kwargs, described)
         return self._student._request(header if times is None else dict(header, times=times),
-                                      lambda: describe.call(self._label, args, kwargs),
-                                      args, kwargs)
+                                      described, args, kwargs)
 
-    def _recorded(self, record, header, args, kwargs):
+    def _recorded(self, record, header, args, kwargs, call):
         """The call, its arguments and answer (or exception) kept for a diagnosis."""
+        return self._kept(record, lambda a: record.add(args, kwargs, a), header, call,
+                          args, kwargs)
+
+    def _stepped(self, op: str, header: dict, args, kwargs, call):
+        """A request on this handle, kept as a Step of the record it comes from."""
+        record, on = self._source
+        if record.spoiled:  # nothing more to keep: the request alone
+            return self._student._request(header, call, args if op == "call" else None, kwargs)
+        return self._kept(record, lambda a: record.add_step(on, op, args, kwargs, a), header,
+                          call, args if op == "call" else None, kwargs)
+
+    def _kept(self, record, add, header, call, args, kwargs):
+        """The request's answer, or its exception's Raised, given to add(); the handles
+        it answers come from the entry add() makes."""
+        source = (record, len(record.calls))
         try:
-            answer = self._student._request(header, lambda: describe.call(self._label, args, kwargs),
-                                            args, kwargs)
+            answer = self._student._request(header, call, args, kwargs, source=source)
         except StudentError as err:
-            record.add(args, kwargs, diagnose.Raised(err.type_names))
+            add(diagnose.Raised(err.type_names))
             raise
         except BaseException:
             record.spoiled = True
             raise
-        record.add(args, kwargs, answer)
+        add(answer)
         return answer
 
     def __repr__(self):
@@ -297,10 +332,13 @@ class RemoteFunction:
 class RemoteObject(RemoteFunction):
     """A handle to an object that stays in the worker."""
 
-    def __init__(self, student: Student, handle: protocol.Handle):
+    def __init__(self, student: Student, handle: protocol.Handle, source=None):
         handle = protocol.Handle(handle.id, untrusted.name(handle.type_name))  # the student's name
         super().__init__(student, {"id": handle.id}, handle.type_name)
         self._handle = handle
+        if source is not None:
+            self._source = source
+            source[0].driven = True
 
     @property
     def type_name(self) -> str:
@@ -309,9 +347,11 @@ class RemoteObject(RemoteFunction):
     def __getattr__(self, attr: str):
         if attr.startswith("__"):
             raise AttributeError(attr)
-        value = self._student._request({"op": protocol.GETATTR, "id": self._handle.id,
-                                        "attr": attr},
-                                       f"{self._label}.{attr}")
+        header = {"op": protocol.GETATTR, "id": self._handle.id, "attr": attr}
+        if self._source is not None:
+            value = self._stepped("getattr", header, (attr,), {}, f"{self._label}.{attr}")
+        else:
+            value = self._student._request(header, f"{self._label}.{attr}")
         if isinstance(value, RemoteObject):  # a bound method: named as the test called it
             value._label = f"{self._label}.{attr}"
         return value
