@@ -506,9 +506,10 @@ def test_shared_answers_bring_their_twins_to_the_tests_that_read_them():
     assert first.shared("k", compute) == later.shared("k", compute) == 6
     assert diagnose.diagnose((TWICE,), later_record, _count) == TWICE.text()
 
+
 # Class stubs: the handle a call answers, driven by the test, is recorded too.
 
-class _Counter:
+class _CountingStub:
     """A class stub's reference: counts from 0; its weights are drawn at construction."""
 
     def __init__(self, n):
@@ -529,7 +530,7 @@ class _Counter:
         return iter(self.values().tolist())
 
 
-class _CountsFromOne(_Counter):
+class _CountsFromOne(_CountingStub):
     def values(self):
         return torch.arange(1, self.n + 1)
 
@@ -572,10 +573,10 @@ def test_class_stub_matches_on_every_method_answer():
     counter = driving.new(3)
     driving.call(counter, "values", torch.arange(1, 4))
     assert driving.record.driven
-    assert diagnose.diagnose((FROM_ONE,), driving.record, _Counter) == FROM_ONE.text()
+    assert diagnose.diagnose((FROM_ONE,), driving.record, _CountingStub) == FROM_ONE.text()
     # a later answer that is not the mistake's: no match
     driving.call(counter, "values", torch.arange(0, 3))
-    assert diagnose.diagnose((FROM_ONE,), driving.record, _Counter) == ""
+    assert diagnose.diagnose((FROM_ONE,), driving.record, _CountingStub) == ""
 
 
 def test_class_stub_compares_handles_and_plain_answers():
@@ -585,16 +586,16 @@ def test_class_stub_compares_handles_and_plain_answers():
     counter = driving.new(2)
     driving.call(counter, "values", torch.arange(1, 3))
     driving.call(counter, "myself", diagnose.HANDLE)
-    assert diagnose.diagnose((FROM_ONE, PLAIN_SELF), driving.record, _Counter) == FROM_ONE.text()
+    assert diagnose.diagnose((FROM_ONE, PLAIN_SELF), driving.record, _CountingStub) == FROM_ONE.text()
     plain = _Driving()
     counter = plain.new(2)
     plain.call(counter, "values", torch.arange(1, 3))
     plain.call(counter, "myself", torch.arange(1, 3))
-    assert diagnose.diagnose((FROM_ONE, PLAIN_SELF), plain.record, _Counter) == PLAIN_SELF.text()
+    assert diagnose.diagnose((FROM_ONE, PLAIN_SELF), plain.record, _CountingStub) == PLAIN_SELF.text()
     # an exception where the mistake answers: no match
     raised = _Driving()
     raised.record.add((2,), {}, diagnose.Raised(["ValueError", "Exception"]))
-    assert diagnose.diagnose((FROM_ONE,), raised.record, _Counter) == ""
+    assert diagnose.diagnose((FROM_ONE,), raised.record, _CountingStub) == ""
 
 
 def test_class_stub_replays_the_workers_seeds():
@@ -609,7 +610,7 @@ def test_class_stub_replays_the_workers_seeds():
         counter = driving.new(2)
         driving.call(counter, "values", torch.arange(1, 3))
         driving.call(counter, "noise", drawn.clone())
-        assert (diagnose.diagnose((FROM_ONE,), driving.record, _Counter) != "") is named, seed
+        assert (diagnose.diagnose((FROM_ONE,), driving.record, _CountingStub) != "") is named, seed
 
 
 def test_what_a_handle_answers_is_bounded_as_a_calls_answers():
@@ -620,19 +621,19 @@ def test_what_a_handle_answers_is_bounded_as_a_calls_answers():
     for _ in range(diagnose.MAX_CALLS // 2):
         many.call(counter, "values", torch.arange(1, 3))
     assert many.record.spoiled and len(many.record.calls) == diagnose.MAX_CALLS
-    assert diagnose.diagnose((FROM_ONE,), many.record, _Counter) == ""
+    assert diagnose.diagnose((FROM_ONE,), many.record, _CountingStub) == ""
     large = _Driving()
     counter = large.new(diagnose.MAX_ELEMENTS + 1)
     large.call(counter, "values", torch.arange(1, diagnose.MAX_ELEMENTS + 2))
     assert large.record.spoiled
-    assert diagnose.diagnose((FROM_ONE,), large.record, _Counter) == ""
+    assert diagnose.diagnose((FROM_ONE,), large.record, _CountingStub) == ""
 
 
 def test_class_stub_that_the_reference_drives_alike_is_not_named():
     driving = _Driving()
     counter = driving.new(2)
     driving.call(counter, "myself", diagnose.HANDLE)  # the reference answers itself too
-    assert diagnose.diagnose((FROM_ONE,), driving.record, _Counter) == ""
+    assert diagnose.diagnose((FROM_ONE,), driving.record, _CountingStub) == ""
 
 
 COUNTER_CELL = '''
@@ -688,7 +689,7 @@ def test_student_records_what_the_test_does_to_a_class_stubs_handle(counter_work
     assert (record.seed, record.seeds, record.driven, record.spoiled) == (3, [(4, 5)], True, False)
     with checks.seeded(5):
         assert torch.equal(noise, torch.randn(2))
-    assert diagnose.diagnose((FROM_ONE, PLAIN_SELF), record, _Counter) == FROM_ONE.text()
+    assert diagnose.diagnose((FROM_ONE, PLAIN_SELF), record, _CountingStub) == FROM_ONE.text()
 
 
 def test_a_recorded_handle_sent_elsewhere_spoils_the_record(counter_worker):
@@ -699,4 +700,53 @@ def test_a_recorded_handle_sent_elsewhere_spoils_the_record(counter_worker):
     assert not record.spoiled
     student.keep(m)
     assert record.spoiled
-    assert diagnose.diagnose((FROM_ONE,), record, _Counter) == ""
+    assert diagnose.diagnose((FROM_ONE,), record, _CountingStub) == ""
+
+
+def test_driven_answers_are_kept_for_the_same_inputs_only():
+    """A class stub's replay is kept per (stub, inputs): a later submission failing the
+    same test on the same inputs is compared without building the models again; other
+    inputs, another seed or another stub drive afresh; the verdict never changes."""
+    built = []
+
+    class Counted(_CountsFromOne):
+        def __init__(self, n):
+            built.append(n)
+            super().__init__(n)
+
+    counted = diagnose.Diagnosis("Counter", Counted, "from one", "Part 3")
+
+    def record(n, seed=0):
+        driving = _Driving(seed)
+        driving.call(driving.new(n), "values", torch.arange(1, n + 1))
+        return driving.record
+
+    for _ in range(3):
+        assert diagnose.diagnose((counted,), record(4), _CountingStub) == counted.text()
+    assert built == [4]  # driven once, kept since
+    assert diagnose.diagnose((counted,), record(5), _CountingStub) == counted.text()
+    assert diagnose.diagnose((counted,), record(4, seed=1), _CountingStub) == counted.text()
+    assert built == [4, 5, 4]
+    other = record(4)
+    other.calls[-1] = diagnose.Step(other.calls[-1].on, "call", (), {}, torch.arange(4))
+    assert diagnose.diagnose((counted,), other, _CountingStub) == ""  # a student's other answer
+    assert built == [4, 5, 4]
+    # a drive stopped at a student's other answer is driven on for one who agrees with it
+    wrong = record(6)
+    wrong.calls[-1] = diagnose.Step(wrong.calls[-1].on, "call", (), {}, torch.arange(6))
+    assert diagnose.diagnose((counted,), wrong, _CountingStub) == ""
+    for _ in range(2):
+        assert diagnose.diagnose((counted,), record(6), _CountingStub) == counted.text()
+    assert built == [4, 5, 4, 6, 6]
+    # a digest tells dtypes, shapes and values apart, and refuses what it cannot read
+    digest = lambda args: diagnose._inputs_digest(_args_record(args))
+    assert len({digest((torch.zeros(2),)), digest((torch.zeros(2, dtype=torch.float64),)),
+                digest((torch.zeros(1, 2),)), digest((torch.ones(2),)), digest(([0.0, 0.0],)),
+                digest(((0.0, 0.0),))}) == 6
+    assert digest((object(),)) is None
+
+
+def _args_record(args):
+    calls = diagnose.Calls("f")
+    calls.add(args, {}, 0)
+    return calls

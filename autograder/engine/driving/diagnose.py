@@ -44,10 +44,12 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import hashlib
 import importlib
 import importlib.util
 import logging
 import numbers
+import threading
 from dataclasses import dataclass
 from typing import Callable
 
@@ -162,6 +164,8 @@ class Calls:
         self.seeds: list[tuple[int, int]] = []
         """(len(calls) then, seed) of each student.seed() during the test."""
         self.twins: dict[int, Twin] = {}  # id(handle) -> its twin
+        self.digest: tuple[int, bytes | None] = (0, None)
+        """(len(calls) then, the digest of their inputs): Driven's key (None: not kept)."""
 
     def twin(self, handle, make: Callable, read: Callable | None = None,
              seen=UNREAD) -> None:
@@ -289,10 +293,13 @@ def _matches_driven(d: Diagnosis, record: Calls, reference: Callable, reference_
                     same: Callable) -> bool:
     """_matches for a record of a stub whose answers hold handles: the mistake driven
     as the test drove the student's objects, stopping at its first answer that is
-    not the student's."""
-    answers = iter(entry[2] for entry in record.calls)
+    not the student's (DRIVEN keeps what was driven, for the next submission)."""
+    if record.digest[0] != len(record.calls):  # once per record, not per mistake
+        record.digest = (len(record.calls), _inputs_digest(record))
+    key = record.digest[1]
+    student = [entry[2] for entry in record.calls]
     try:
-        mistaken = _drive(d.mistake, record, lambda m: same(next(answers), m))
+        mistaken = DRIVEN.answers(d.mistake, key, record, lambda i, m: same(student[i], m))
     except Unreplayable:
         raise
     except Exception:  # the author's mistake broke outside a call
@@ -301,15 +308,106 @@ def _matches_driven(d: Diagnosis, record: Calls, reference: Callable, reference_
     if mistaken is None:
         return False
     if not reference_run:
-        reference_run.append(_drive(reference, record))
+        reference_run.append(DRIVEN.answers(reference, key, record, lambda i, m: True))
     return not all(same(r, m) for r, m in zip(reference_run[0], mistaken))
 
 
-def _drive(stub: Callable, record: Calls, accept: Callable | None = None) -> list | None:
+class Driven:
+    """The answers of mistakes (and references) driven on a test's inputs, kept for
+    the rest of the batch: a class stub's replay builds and runs a model per mistake
+    (tens of ms for hw4's sixteen), and every submission failing that test was driven
+    with the same inputs (the test's weights and ids), so that only the first pays.
+    A stub's answers are a function of its inputs (the calls' arguments, the Steps,
+    the seeds): the key is their digest, beside the stub itself (held, so that its
+    id names no other object). A drive that stopped at a student's answer it does not
+    give is kept as far as it went, and driven on only for a student whose answers
+    agree that far. At most MAX_ELEMENTS entries of answers are kept, the oldest
+    dropped first."""
+
+    MAX_ELEMENTS = 1 << 22
+
+    def __init__(self):
+        self._kept: dict[tuple, tuple] = {}  # (id(stub), digest) -> (stub, answers, whole, size)
+        self._elements = 0
+        self._lock = threading.Lock()
+
+    def answers(self, stub: Callable, digest: bytes | None, record: Calls,
+                accept: Callable[[int, object], bool]) -> list | None:
+        """The stub's answers, None at the first accept(index, answer) refuses."""
+        key = (id(stub), digest)
+        with self._lock:
+            kept = self._kept.get(key) if digest else None
+        if kept is not None and kept[0] is stub:
+            _, answers, whole, _ = kept
+            if not all(accept(i, a) for i, a in enumerate(answers)):
+                return None
+            if whole:
+                return answers
+        answers, whole = _drive(stub, record, accept)
+        if digest:
+            self._keep(key, (stub, answers, whole, _elements(answers)))
+        return answers if whole else None
+
+    def _keep(self, key: tuple, entry: tuple) -> None:
+        with self._lock:
+            old = self._kept.pop(key, None)
+            self._elements += entry[3] - (old[3] if old else 0)
+            self._kept[key] = entry
+            while self._elements > self.MAX_ELEMENTS and len(self._kept) > 1:
+                self._elements -= self._kept.pop(next(iter(self._kept)))[3]
+
+
+DRIVEN = Driven()
+
+
+def _inputs_digest(record: Calls) -> bytes | None:
+    """A digest of what drives a replay of the record (every entry's kind, arguments
+    and target, the seeds), None when an argument is of a type not digested here
+    (the replay is then not kept)."""
+    h = hashlib.blake2b(digest_size=20)
+    h.update(repr((record.seed, record.seeds)).encode())
+    try:
+        for entry in record.calls:
+            kind = (entry.on, entry.op) if type(entry) is Step else ("call",)
+            h.update(repr(kind).encode())
+            _digest(entry[0], h), _digest(entry[1], h)
+    except TypeError:
+        return None
+    return h.digest()
+
+
+def _digest(value, h) -> None:
+    """Feeds `value` (plain data: what a replay's arguments are) to the hash `h`,
+    its types, dtypes and shapes with its contents; TypeError for anything else."""
+    if value is None or isinstance(value, (bool, int, float, complex, str, bytes)):
+        h.update(f"{type(value).__name__}:{value!r};".encode())
+    elif isinstance(value, (tuple, list)):
+        h.update(f"{type(value).__name__}[{len(value)}".encode())
+        for v in value:
+            _digest(v, h)
+        h.update(b"]")
+    elif isinstance(value, dict):
+        h.update(f"dict[{len(value)}".encode())
+        for k, v in value.items():
+            _digest(k, h), _digest(v, h)
+        h.update(b"]")
+    elif isinstance(value, np.ndarray) and value.dtype.kind in "biufc":
+        h.update(f"ndarray:{value.dtype.str}:{value.shape};".encode())
+        h.update(np.ascontiguousarray(value).tobytes())
+    elif torch is not None and type(value) is torch.Tensor and value.layout == torch.strided:
+        t = value.detach().cpu().contiguous()
+        h.update(f"tensor:{t.dtype}:{tuple(t.shape)}:{value.requires_grad};".encode())
+        h.update(t.reshape(-1).view(torch.uint8).numpy().tobytes())  # its bytes, any dtype
+    else:
+        raise TypeError(type(value).__name__)
+
+
+def _drive(stub: Callable, record: Calls, accept: Callable) -> tuple[list, bool]:
     """The answers of `stub` (a class, or a function answering objects) driven by
     the recorded calls and Steps, as the worker would deliver them (_delivered),
-    under the worker's seeds; None at the first answer accept(answer) refuses. Its
-    objects live here only: each Step acts on the object its `on` entry answered."""
+    under the worker's seeds, and whether they are all there: the drive stops at
+    the first answer accept(index, answer) refuses. Its objects live here only:
+    each Step acts on the object its `on` entry answered."""
     objects: list = []
     answers: list = []
     seeds = dict(record.seeds)  # of two seeds before one call, the call saw the last
@@ -319,9 +417,9 @@ def _drive(stub: Callable, record: Calls, accept: Callable | None = None) -> lis
                 _seed(seeds[i])
             objects.append(_step(stub, objects, entry))
             answers.append(_delivered(objects[-1]))
-            if accept is not None and not accept(answers[-1]):
-                return None
-    return answers
+            if not accept(i, answers[-1]):
+                return answers, False
+    return answers, True
 
 
 @contextlib.contextmanager
