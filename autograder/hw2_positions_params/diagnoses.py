@@ -10,8 +10,11 @@ model's twin, the same model built here by the test (test_count_parameters.py),
 and only read it. A count that always filters on requires_grad is declared
 but never named: on the first model its test counts (biases frozen) it gives
 the count of the weights alone, and declared it keeps that test from naming
-count_weights_only instead.
+count_weights_only instead. Float32 arithmetic converted to float64 at the end
+is named only when computed as PyTorch's tutorial does (pe_float32_torch): the
+answers of other float32 formulas differ from it as much as from the reference.
 """
+import math
 from dataclasses import replace
 
 import numpy as np
@@ -87,6 +90,45 @@ def pe_rejects_zero(n_pos, d):
         raise ValueError("n_pos")
     _check(n_pos, d)
     return _pe(n_pos, d, np.arange(0, d, 2) / d)
+
+
+def pe_float32_torch(n_pos, d):
+    _check(n_pos, d)
+    # PyTorch's tutorial formula, in torch's default float32: the student's answers
+    # match it only when computed the same way (rtol=0, atol=1e-9 below)
+    pos = torch.arange(n_pos).float().unsqueeze(1)
+    div = torch.exp(torch.arange(0, d, 2).float() * (-math.log(10000.0) / d))
+    pe = torch.zeros(n_pos, d)
+    pe[:, 0::2] = torch.sin(pos * div)
+    pe[:, 1::2] = torch.cos(pos * div)
+    return pe.numpy().astype(np.float64)
+
+
+def _unchecked_pe(n_pos, d):
+    """The usual vectorised table with no checks: NumPy raises for some bad sizes
+    (an odd d does not broadcast, a float n_pos is no shape), not for all."""
+    angle = np.arange(n_pos)[:, None] / 10000 ** (np.arange(0, d, 2) / d)
+    pe = np.zeros((n_pos, d))
+    pe[:, 0::2] = np.sin(angle)
+    pe[:, 1::2] = np.cos(angle)
+    return pe
+
+
+def pe_d_unchecked(n_pos, d):
+    for x in (n_pos, d):
+        if not isinstance(x, int) or isinstance(x, bool):
+            raise ValueError(x)
+    if n_pos < 0:
+        raise ValueError(n_pos)
+    return _unchecked_pe(n_pos, d)
+
+
+def pe_types_unchecked(n_pos, d):
+    if d <= 0 or d % 2 != 0:
+        raise ValueError(d)
+    if n_pos < 0:
+        raise ValueError(n_pos)
+    return _unchecked_pe(n_pos, d)
 
 
 def _width(d, d_ff, default=None):
@@ -225,6 +267,18 @@ DIAGNOSES = [
     Diagnosis(_PE, pe_rejects_zero,
               "n_pos = 0 is rejected; it is valid and gives an empty (0, d) array",
               "Question 1"),
+    Diagnosis(_PE, pe_float32_torch,
+              "the table is computed in torch's default float32 and converted to float64 "
+              "at the end; the conversion cannot bring back the digits float32 lost, so "
+              "compute in float64 throughout", "Question 1", rtol=0.0, atol=1e-9),
+    Diagnosis(_PE, pe_d_unchecked,
+              "d is not checked: raise ValueError yourself unless d is a positive even "
+              "int; NumPy raises for an odd d only by accident, and not at all for d = 0",
+              "Question 1"),
+    Diagnosis(_PE, pe_types_unchecked,
+              "n_pos and d are not checked to be ints; a float, a string or None must "
+              "raise ValueError (test isinstance first), not the TypeError that comes "
+              "later", "Question 1"),
     Diagnosis(_ENC, enc_one_ffn_bias,
               "the feed-forward network is counted with one bias; both of its linear maps "
               "have one (d_ff for the first, d for the second)", PART3),
@@ -300,5 +354,6 @@ DIAGNOSES = [
               PART2),
 ]
 # A table of sines costs a few ms per 100,000 entries to replay: the tests of larger
-# tables (test_large_positions) are not diagnosed; the mistakes all show on small ones.
+# tables (test_large_positions) are not diagnosed. The mistakes above show on small
+# ones; a table built once up to a largest n_pos and sliced shows only there.
 DIAGNOSES = [replace(d, max_elements=1 << 16) if d.question == _PE else d for d in DIAGNOSES]

@@ -5,8 +5,11 @@ buggy variants, tests/assignments/corpus/hw5_eeg_bert/buggy/, make them): the
 grader replays it, in the trusted process only, on the inputs of a failing test
 and names it when the student's answers are its answers (see
 autograder/engine/driving/diagnose.py). Sections are the master's headings.
-Not declared: a mistake whose answers are the reference's (z modified in place,
-seen only in z afterwards) or that returns what cannot come back (a generator).
+A generator returned for the array is a handle: replayed, the mistake's answer
+is one too (diagnose._drive), the reference's an array. Not declared: z modified
+in place, whose answers are the reference's; its test calls mask_patches inside
+the worker (a probe reads z there), so no call is recorded, and the test's own
+message already names the mistake.
 """
 import math
 import numbers
@@ -55,6 +58,11 @@ def patchify_truncates(signal, patch_len):
     C, N = signal.shape
     P = N // patch_len
     return signal[:, :P * patch_len].reshape(C, P, patch_len).transpose(1, 0, 2).reshape(P, -1)
+
+
+def patchify_generator(signal, patch_len):
+    signal, C, N, P = _checked(signal, patch_len)
+    return (signal[:, p * patch_len:(p + 1) * patch_len].reshape(-1) for p in range(P))
 
 
 def _layer_norm(x, eps, axis=-1, ddof=0, outside=False):
@@ -233,6 +241,10 @@ DIAGNOSES = [
               "a patch_len that does not divide N (or is not an int >= 1) is accepted and "
               "samples are dropped; raise ValueError instead, silently dropping samples "
               "would hide a bug", "Question 1"),
+    Diagnosis("patchify", patchify_generator,
+              "a generator of rows is returned; build the array from them (np.array, "
+              "np.stack) or reshape the signal, so that the caller gets a float64 array",
+              "Question 1"),
     Diagnosis("layer_norm", ln_bert_eps,
               "the default eps is 1e-12 (BERT's) instead of 1e-5; it only shows on rows "
               "whose variance is near eps", PART3),

@@ -57,6 +57,10 @@ MADE = {  # assignment -> {buggy variant: the mistake function it makes, or the 
         "pe_float32_numpy": "pe_float32",
         "pe_returns_tensor": "pe_tensor",
         "pe_rejects_zero_positions": "pe_rejects_zero",
+        "pe_float32_torch": "pe_float32_torch",
+        # unchecked: the odd-d test names d, the non-int one the types (both are true)
+        "pe_no_validation": ("pe_d_unchecked", "pe_types_unchecked"),
+        "pe_value_checks_only": "pe_types_unchecked",
         "enc_ffn_one_bias": "enc_one_ffn_bias",
         "enc_no_biases": "enc_no_biases",
         "enc_no_biases_decoder_reuses": "enc_no_biases",
@@ -133,6 +137,7 @@ MADE = {  # assignment -> {buggy variant: the mistake function it makes, or the 
         "patchify_plain_reshape": "patchify_plain_reshape",
         "patchify_sample_major": "patchify_sample_major",
         "patchify_truncates": "patchify_truncates",
+        "patchify_returns_generator": "patchify_generator",
         "layer_norm_bert_default_eps": "ln_bert_eps",
         "layer_norm_eps_outside_sqrt": "ln_eps_outside",
         "layer_norm_no_eps": "ln_no_eps",
