@@ -9,8 +9,14 @@ mask_tokens takes a generator, a handle in the worker, and cannot be replayed:
 its mistakes are signs read from the answers (Diagnosis.replay False), each a
 rule no correct sampler breaks or a share none comes near. Not declared: the
 mistakes whose answers are the reference's (inputs edited in place, a loss cut
-from its graph), and samplers told apart only by how they use rng.
+from its graph); samplers drawing from numpy's global state (the answers do not
+say which generators had the same seed); a fixed number of targets per call (its
+test's four totals each land there by chance with probability about 1/160: not
+rare enough to name); and numpy arguments rejected (the test stops at the first
+call, whose TypeError a renamed parameter raises too).
 """
+import functools
+import math
 from dataclasses import replace
 
 import numpy as np
@@ -28,7 +34,8 @@ IGNORE = -100
 
 def _bind(input_ids, vocab_size, mask_id, special_ids, rng, select_prob=0.15, mask_prob=0.8,
           random_prob=0.1):
-    return input_ids, mask_id, special_ids, (select_prob, mask_prob, random_prob)
+    return input_ids, vocab_size, mask_id, special_ids, rng, (select_prob, mask_prob,
+                                                              random_prob)
 
 
 class _Answer:
@@ -36,29 +43,53 @@ class _Answer:
     position is special, labelled (label >= 0), changed, [MASK]."""
 
     def __init__(self, args, kwargs, answer):
-        ids, mask_id, special_ids, self.probs = _bind(*args, **kwargs)
+        ids, vocab_size, mask_id, special_ids, self.rng, self.probs = _bind(*args, **kwargs)
+        self.probs = tuple(float(p) for p in self.probs)
         self.ids = np.asarray(ids, dtype=np.int64)
         self.corrupted, self.labels = (np.asarray(a, dtype=np.int64) for a in answer)
         if self.corrupted.shape != self.ids.shape or self.labels.shape != self.ids.shape:
             raise ValueError("not the input's shape")
-        self.specials = np.asarray(list(special_ids), dtype=np.int64)
+        specials = tuple(int(s) for s in special_ids)
+        self.specials = np.asarray(specials, dtype=np.int64)
         self.low = len(self.specials)  # "the specials are the first ids" draws from [low, V)
-        self.special = np.isin(self.ids, self.specials)
+        self.special = _special(self.ids, self.specials)
         self.labelled = self.labels >= 0
         self.changed = self.corrupted != self.ids
-        self.masked = self.corrupted == int(mask_id)
+        self.mask_id = int(mask_id)
+        self.masked = self.corrupted == self.mask_id
         self.default = self.probs == (0.15, 0.8, 0.1)
+        self.ordinary = _ordinary(int(vocab_size), specials)
 
 
-_last: list = [None, None]  # (the calls, their _Answers): every sign of one test reads the same
+def _special(ids, specials):
+    """np.isin(ids, specials), a comparison per special: a tenth of isin's time for a few."""
+    if len(specials) > 16:
+        return np.isin(ids, specials)
+    found = np.zeros(ids.shape, dtype=bool)
+    for s in specials.tolist():
+        found |= ids == s
+    return found
 
 
-def _answers(calls):
-    """The calls answered with a pair of arrays of the input's shape (read once per test:
-    the signs of a failing test are asked in turn about the same calls)."""
-    if _last[0] is not None and len(_last[0]) == len(calls) and all(
-            a is b for a, b in zip(_last[0], calls)):
-        return _last[1]
+@functools.lru_cache(maxsize=16)
+def _ordinary(vocab_size, specials):
+    ordinary = np.setdiff1d(np.arange(vocab_size), np.asarray(specials, dtype=np.int64))
+    ordinary.setflags(write=False)
+    return ordinary
+
+
+_last: list = [None]  # (the calls, their _Answers, what signs read from them): every sign
+# of one test reads the same, one tuple so that a thread reads one test's whole
+
+
+def _read(calls):
+    """(the calls' _Answers, a dict for what several signs read from them) of the calls
+    answered with a pair of arrays of the input's shape (read once per test: the signs of
+    a failing test are asked in turn about the same calls)."""
+    kept = _last[0]
+    if kept is not None and len(kept[0]) == len(calls) and all(
+            a is b for a, b in zip(kept[0], calls)):
+        return kept[1], kept[2]
     found = []
     for args, kwargs, answer in calls:
         if isinstance(answer, tuple) and len(answer) == 2:
@@ -66,8 +97,12 @@ def _answers(calls):
                 found.append(_Answer(args, kwargs, answer))
             except (TypeError, ValueError):
                 continue
-    _last[:] = [calls, found]
-    return found
+    _last[0] = (calls, found, {})
+    return found, _last[0][2]
+
+
+def _answers(calls):
+    return _read(calls)[0]
 
 
 def _drawn(a):
@@ -119,13 +154,7 @@ def mt_random_special(calls):
 
 def _split(calls):
     """(labelled, masked, drawn, kept) summed over the calls with default probabilities."""
-    total = np.zeros(4, dtype=np.int64)
-    for a in _answers(calls):
-        if a.default:
-            sel = a.labelled & ~a.special
-            total += [sel.sum(), (sel & a.masked).sum(), (sel & a.changed & ~a.masked).sum(),
-                      (sel & ~a.changed).sum()]
-    return total
+    return _settings(calls).get((0.15, 0.8, 0.1), [0] * 6)[1:5]
 
 
 def mt_kept_unlabelled(calls):
@@ -144,6 +173,160 @@ def mt_never_random(calls):
     """No target is replaced by another id (a tenth should be), [MASK] takes its 80%."""
     n, masked, drawn, _ = _split(calls)
     return n >= 2000 and drawn == 0 and 0.76 * n < masked < 0.84 * n
+
+
+# A share is "implausible" under p when a correct sampler's share lands as far from p with
+# probability below e^-60 (Chernoff: P <= exp(-n KL(share || p)) on either side).
+UNLIKELY = 60.0
+
+
+def _kl(share, p):
+    """KL(Bernoulli(share) || Bernoulli(p)), inf where share is impossible under p."""
+    total = 0.0
+    for a, b in ((share, p), (1.0 - share, 1.0 - p)):
+        if a > 0.0:
+            if b <= 0.0:
+                return math.inf
+            total += a * math.log(a / b)
+    return total
+
+
+def _implausible(count, n, p):
+    return n > 0 and n * _kl(count / n, p) >= UNLIKELY
+
+
+def _settings(calls):
+    """{probabilities: [ordinary, selected, masked, drawn, kept, ordinary ids]} summed over
+    the calls made with them (every call's ordinary ids alike: the last call's count)."""
+    answers, kept = _read(calls)
+    if "settings" in kept:
+        return kept["settings"]
+    found = {}
+    for a in answers:
+        sel = a.labelled & ~a.special
+        total = found.setdefault(a.probs, [0, 0, 0, 0, 0, 0])
+        for i, c in enumerate(((~a.special).sum(), sel.sum(), (sel & a.masked).sum(),
+                               (sel & a.changed & ~a.masked).sum(), (sel & ~a.changed).sum())):
+            total[i] += int(c)
+        total[5] = len(a.ordinary)
+    kept["settings"] = found
+    return found
+
+
+def _split_fixed(settings):
+    """A split of 80% [MASK] and 10% random ids where mask_prob says otherwise."""
+    for (_, mask_prob, random_prob), (_, k, masked, drawn, _, m) in settings.items():
+        if k >= 2000 and m > 1 and _implausible(masked, k, mask_prob) \
+                and abs(masked / k - 0.8) <= 0.02 and abs(drawn / k - 0.1 * (m - 1) / m) <= 0.02:
+            return True
+    return False
+
+
+def _selection_fixed(settings):
+    """A selection rate of 15% where select_prob says otherwise."""
+    return any(_implausible(sel, n, select_prob) and abs(sel / n - 0.15) <= 0.02
+               for (select_prob, _, _), (n, sel, *_) in settings.items() if n >= 2000)
+
+
+def mt_fixed_probabilities(calls):
+    """15% selected and an 80/10 split whatever the probabilities given."""
+    settings = _settings(calls)
+    return _split_fixed(settings) and _selection_fixed(settings)
+
+
+def mt_fixed_split(calls):
+    """An 80/10 split whatever mask_prob and random_prob, every selection rate select_prob's."""
+    settings = _settings(calls)
+    return _split_fixed(settings) and not any(
+        _implausible(sel, n, select_prob) for (select_prob, _, _), (n, sel, *_) in settings.items())
+
+
+def mt_selects_all(calls):
+    """Every ordinary position a target, where select_prob makes that all but impossible."""
+    return any(sel == n and _implausible(sel, n, select_prob)
+               for (select_prob, _, _), (n, sel, *_) in _settings(calls).items())
+
+
+def mt_second_draw(calls):
+    """Random ids at random_prob * (1 - mask_prob) of the targets, not random_prob, the
+    [MASK] share right."""
+    for (_, mask_prob, random_prob), (_, k, masked, drawn, _, m) in _settings(calls).items():
+        if k < 5000 or m < 2 or not 0.0 < mask_prob < 1.0 or random_prob <= 0.0:
+            continue
+        right, wrong = random_prob * (m - 1) / m, random_prob * (1.0 - mask_prob) * (m - 1) / m
+        if not _implausible(masked, k, mask_prob) and _implausible(drawn, k, right) \
+                and abs(drawn / k - wrong) <= max(0.005, 0.25 * wrong):
+            return True
+    return False
+
+
+def _log_binomial(n, k, p):
+    if p <= 0.0 or p >= 1.0:
+        return 0.0 if k == round(n * p) else -math.inf
+    return (math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)
+            + k * math.log(p) + (n - k) * math.log1p(-p))
+
+
+def mt_fixed_per_row(calls):
+    """Every row with floor or ceil(select_prob * its candidates) targets, which a correct
+    sampler's binomial counts all hit with probability below e^-60."""
+    log_p = 0.0
+    for a in _answers(calls):
+        p = a.probs[0]
+        if a.ids.ndim == 0 or not 0.05 <= p <= 0.95:
+            continue
+        width = a.ids.shape[-1]
+        candidates = (~a.special).reshape(-1, width).sum(axis=1)
+        counts = (a.labelled & ~a.special).reshape(-1, width).sum(axis=1)
+        low, high = np.floor(p * candidates), np.ceil(p * candidates)
+        if not ((counts == low) | (counts == high) | ((low == 0) & (counts == 1))).all():
+            return False
+        for c, rows in zip(*np.unique(candidates, return_counts=True)):
+            c = int(c)
+            allowed = {math.floor(p * c), math.ceil(p * c), max(1, math.floor(p * c))}
+            log_p += int(rows) * math.log(sum(math.exp(_log_binomial(c, k, p))
+                                              for k in allowed if k <= c))
+    return log_p <= -UNLIKELY
+
+
+def mt_last_id_never_drawn(calls):
+    """Random ids cover every ordinary id but the largest, over enough draws that a uniform
+    sampler misses it with probability below e^-60."""
+    answers = _answers(calls)
+    if not answers or any(len(a.ordinary) < 3 for a in answers):
+        return False
+    ordinary = answers[0].ordinary
+    if any(not np.array_equal(a.ordinary, ordinary) for a in answers):
+        return False
+    top = int(ordinary[-1])
+    if any(a.mask_id == top for a in answers):  # a draw of top would read as [MASK]
+        return False
+    drawn = [(a.corrupted[m], a.ids[m]) for a in answers
+             for m in [a.labelled & ~a.special & a.changed & ~a.masked]]
+    ids = np.concatenate([d for d, _ in drawn])
+    hits = np.bincount(ids[(ids >= 0) & (ids <= top)], minlength=top + 1)
+    chances = sum(int((o != top).sum()) for _, o in drawn)  # draws that could have been top
+    return (hits[top] == 0 and (hits[ordinary[:-1]] > 0).all()
+            and -chances * math.log1p(-1.0 / (len(ordinary) - 1)) >= UNLIKELY)
+
+
+def mt_rng_copied(calls):
+    """One generator, the same input twice, the same answer twice, though other generators
+    give that input other answers: rng is read without being advanced (a copy of it)."""
+    answers = _answers(calls)
+    for a in answers:
+        if a.rng is None or not 0.05 <= a.probs[0] <= 0.95 or (~a.special).sum() < 1000:
+            continue
+        same_input = [b for b in answers if b is not a and b.probs == a.probs
+                      and b.ids.shape == a.ids.shape and np.array_equal(b.ids, a.ids)]
+        if any(b.rng is a.rng and _same_answer(a, b) for b in same_input) and any(
+                b.rng is not a.rng and not _same_answer(a, b) for b in same_input):
+            return True
+    return False
+
+
+def _same_answer(a, b):
+    return np.array_equal(a.corrupted, b.corrupted) and np.array_equal(a.labels, b.labels)
 
 
 def _flat(logits, labels):
@@ -248,6 +431,35 @@ DIAGNOSES = [
               "no target is ever replaced by a random token; after mask_prob, the next "
               "random_prob of the uniform number (u < mask_prob + random_prob) picks a "
               "random ordinary id", CORRUPTION, replay=False),
+    Diagnosis("mask_tokens", mt_fixed_probabilities,
+              "select_prob, mask_prob and random_prob are ignored, 15%, 80% and 10% written "
+              "in; use the arguments (those numbers are only their defaults)", CORRUPTION,
+              replay=False),
+    Diagnosis("mask_tokens", mt_fixed_split,
+              "mask_prob and random_prob are ignored, 80% and 10% written in; the split of "
+              "the targets must follow the arguments (those numbers are only their defaults)",
+              CORRUPTION, replay=False),
+    Diagnosis("mask_tokens", mt_selects_all,
+              "every ordinary token is made a target: the selection step is missing; first "
+              "select each position with probability select_prob, then split the selected "
+              "ones only", PART1, replay=False),
+    Diagnosis("mask_tokens", mt_second_draw,
+              "the random branch draws a second number and compares it with random_prob, so "
+              "it happens with probability (1 - mask_prob) * random_prob; one uniform number "
+              "u per target decides: u < mask_prob masks, u < mask_prob + random_prob draws "
+              "a random id", CORRUPTION, replay=False),
+    Diagnosis("mask_tokens", mt_fixed_per_row,
+              "each row gets a fixed number of targets (rng.choice without replacement); "
+              "select each position independently with probability select_prob, so that the "
+              "number of targets varies from row to row", PART1, replay=False),
+    Diagnosis("mask_tokens", mt_last_id_never_drawn,
+              "the largest ordinary id is never drawn as a random replacement: the upper "
+              "bound of rng.integers(low, high) is exclusive, so high must be one past the "
+              "last index", CORRUPTION, replay=False),
+    Diagnosis("mask_tokens", mt_rng_copied,
+              "rng is copied (or its state restored) instead of drawn from, so the caller's "
+              "generator never advances and every call with it corrupts the same positions; "
+              "draw from rng itself", CORRUPTION, replay=False),
     Diagnosis("mlm_loss", mlm_class_zero,
               "the -100 labels are turned into class 0, so the positions that are not "
               "targets count as predicting token 0; skip them with ignore_index=-100", PART2),
@@ -281,7 +493,8 @@ DIAGNOSES = [
     Diagnosis("nsp_pair", nsp_swapped,
               "B is placed before A; a pair reads [CLS] A [SEP] B [SEP]", PART3),
 ]
-# Reading a sign over a batch costs about a millisecond per 60,000 entries: the largest
-# batches of mask_tokens' tests are not read; every mistake shows on the smaller ones.
-DIAGNOSES = [replace(d, max_elements=1 << 18) if d.question == "mask_tokens" else d
+# Reading the signs over a batch costs about a millisecond per 100,000 entries: the
+# largest batches of mask_tokens' tests are not read; every mistake shows on the smaller
+# ones (the probabilities ignored on the six calls of two settings, 393,216 entries).
+DIAGNOSES = [replace(d, max_elements=1 << 19) if d.question == "mask_tokens" else d
              for d in DIAGNOSES]

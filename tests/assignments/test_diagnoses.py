@@ -110,6 +110,13 @@ MADE = {  # assignment -> {buggy variant: the mistake function it makes, or the 
         "mt_kept_tokens_unlabelled": "mt_kept_unlabelled",
         "mt_no_unchanged_branch": "mt_never_kept",
         "mt_elif_never_random": "mt_never_random",
+        "mt_hardcoded_probabilities": "mt_fixed_probabilities",
+        "mt_ignores_split_probabilities": "mt_fixed_split",
+        "mt_no_selection_step": "mt_selects_all",
+        "mt_second_draw_for_random": "mt_second_draw",
+        "mt_fixed_count_per_row": "mt_fixed_per_row",
+        "mt_random_off_by_one": "mt_last_id_never_drawn",
+        "mt_copies_rng": "mt_rng_copied",
     },
     "hw4_bert_finetuning": {
         "one_epoch_short": "tc_one_epoch_short",
