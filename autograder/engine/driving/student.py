@@ -138,7 +138,8 @@ class Student:
         results: a sampling loop costs one round trip instead of n. The calls
         are the ones a loop of n calls would make, on the same arguments (a
         generator handle advances from one to the next); the first that raises
-        ends them (StudentError). All n share one call's time limit."""
+        ends them (StudentError). All n share one call's time limit. A recorded
+        stub's n calls are kept as n calls (its diagnoses' signs count the draws)."""
         if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= self.MAX_REPEAT:
             raise ValueError(f"repeat(n) takes an int from 1 to {self.MAX_REPEAT}")
         return self._derive(self._max_reply, n, self._call_seconds)
@@ -292,7 +293,9 @@ class RemoteFunction:
                 return self._stepped("call", header, args, kwargs, described)
             self._source[0].spoiled = True  # n calls in one request: not replayed
         record = self._student._record
-        if record is not None and times is None and self._target.get("name") == record.name:
+        if record is not None and self._target.get("name") == record.name:
+            if times is not None:
+                return self._repeated(record, times, header, args, kwargs, described)
             return self._recorded(record, header, args, kwargs, described)
         return self._student._request(header if times is None else dict(header, times=times),
                                       described, args, kwargs)
@@ -301,6 +304,25 @@ class RemoteFunction:
         """The call, its arguments and answer (or exception) kept for a diagnosis."""
         return self._kept(record, lambda a: record.add(args, kwargs, a), header, call,
                           args, kwargs)
+
+    def _repeated(self, record, times: int, header, args, kwargs, call):
+        """n calls in one request, kept as the n calls of a loop on the same arguments
+        (a sampler's draws, read by signs; a handle answered spoils the record). When
+        one raised, only it is kept: the answers before it never arrive."""
+        try:
+            answers = self._student._request(dict(header, times=times), call, args, kwargs)
+        except StudentError as err:
+            record.add(args, kwargs, diagnose.Raised(err.type_names))
+            raise
+        except BaseException:
+            record.spoiled = True
+            raise
+        if not isinstance(answers, list) or len(answers) != times \
+                or any(isinstance(a, RemoteObject) for a in answers):
+            record.spoiled = True
+        else:
+            record.add_repeated(args, kwargs, answers)
+        return answers
 
     def _stepped(self, op: str, header: dict, args, kwargs, call):
         """A request on this handle, kept as a Step of the record it comes from."""
