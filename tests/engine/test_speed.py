@@ -108,6 +108,19 @@ def test_repeat_of_a_recorded_question_is_kept_as_its_calls(student):
     assert record.spoiled and not record.calls
 
 
+def test_a_recorded_tests_generators_keep_how_they_were_built(student):
+    """Does a recorded test's new() keep its arguments on the handle, count the requests
+    the handle is sent in, and forget them once the handle is read?"""
+    assert student.new("numpy.random.default_rng", 3)._made is None  # not recorded
+    student.record_calls(diagnose.Calls("draw"))
+    rng = student.new("numpy.random.default_rng", 3)
+    assert (rng._made, rng._sent) == (("numpy.random.default_rng", (3,), {}), 0)
+    student.repeat(5).draw(rng, 10)
+    assert rng._sent == 1
+    rng.integers(0, 10)
+    assert rng._made == ()
+
+
 @pytest.mark.parametrize("bad", [0, -1, 1.5, True, Student.MAX_REPEAT + 1])
 def test_repeat_refuses_a_bad_count(student, bad):
     with pytest.raises(ValueError):

@@ -173,7 +173,10 @@ class Student:
             self._record.reseeded(int(seed))
 
     def new(self, path: str, *args, **kwargs):
-        return self._request({"op": protocol.NEW, "path": path}, path, args, kwargs)
+        made = self._request({"op": protocol.NEW, "path": path}, path, args, kwargs)
+        if self._record is not None and isinstance(made, RemoteObject):
+            made._made = (path, args, kwargs)  # grader-side: a sign compares generators' seeds
+        return made
 
     def build(self, source: str, name: str, *args, **kwargs):
         return self._request({"op": protocol.BUILD, "source": source, "name": name},
@@ -268,6 +271,7 @@ def _error_report(report) -> dict:
 
 def _refuse_unplain(value):
     if isinstance(value, RemoteObject):
+        value._sent += 1
         if value._source is not None:  # the student's code may change it where no Step sees
             value._source[0].spoiled = True
         return {"t": "handle", "id": value._handle.id, "type": value._handle.type_name}
@@ -354,6 +358,12 @@ class RemoteFunction:
 class RemoteObject(RemoteFunction):
     """A handle to an object that stays in the worker."""
 
+    _made = None
+    """(path, args, kwargs) of the test's new() that built it, in a recorded test; ()
+    once an attribute of it was read (a method call may change it)."""
+    _sent = 0
+    """Requests it was an argument of (each may change it)."""
+
     def __init__(self, student: Student, handle: protocol.Handle, source=None):
         handle = protocol.Handle(handle.id, untrusted.name(handle.type_name))  # the student's name
         super().__init__(student, {"id": handle.id}, handle.type_name)
@@ -369,6 +379,8 @@ class RemoteObject(RemoteFunction):
     def __getattr__(self, attr: str):
         if attr.startswith("__"):
             raise AttributeError(attr)
+        if self._made:
+            self._made = ()
         header = {"op": protocol.GETATTR, "id": self._handle.id, "attr": attr}
         if self._source is not None:
             value = self._stepped("getattr", header, (attr,), {}, f"{self._label}.{attr}")
