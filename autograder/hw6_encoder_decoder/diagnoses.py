@@ -10,9 +10,9 @@ xavier_uniform and sample_next are signs read from their answers instead
 (Diagnosis.replay False), each true only of answers no correct stub gives, or
 with a probability far below the tests' own; sample_next's draws, requested
 thousands at a time, are recorded as the calls they are, and a sign of a wrong
-distribution reads their counts. Drawing from np.random instead of rng is not
-diagnosed: the answers of two generators of one seed and of two seeds look
-alike without the seeds, which the record does not hold. greedy_decode's step is replayed
+distribution reads their counts. A draw from np.random instead of rng shows
+where two fresh generators of one seed (Student.new keeps how a handle was
+built, and counts its uses) gave different answers. greedy_decode's step is replayed
 through its twin, a Step made here from the same code (test_greedy_decode.py),
 whose record of its calls must end as the test read it from the worker's.
 """
@@ -41,6 +41,51 @@ def _weights(calls):
 
 def _bound(fan_in, fan_out):
     return math.sqrt(6.0 / (fan_in + fan_out))
+
+
+def _fresh(handle):
+    """What built a generator handle (Student.new: path, args, kwargs) when the test's
+    one request it was sent in is the recorded one and nothing of it was read: it drew
+    from its seed's start there. None otherwise."""
+    if not isinstance(getattr(type(handle), "_sent", None), int):  # not a handle
+        return None
+    made = handle._made
+    if not made or handle._sent != 1:
+        return None
+    path, args, kwargs = made
+    if kwargs or not all(type(a) is int for a in args):
+        return None
+    return path, args
+
+
+def _same_plain(a, b):
+    """Equal arguments of the test's (numbers, None, numeric arrays), types included."""
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        return (isinstance(a, np.ndarray) and isinstance(b, np.ndarray) and a.dtype == b.dtype
+                and a.dtype.kind in "biuf" and np.array_equal(a, b))
+    return type(a) is type(b) and (a is None or (isinstance(a, numbers.Number) and a == b))
+
+
+def _alike_apart(uses):
+    """uses: (fresh generator's making, plain arguments, answer) of calls. Whether two
+    generators built alike (one seed), each fresh, gave different answers on the same
+    arguments: a stub drawing from rng only gives the same (its draws are its stream's)."""
+    kept = []
+    for made, plain, answer in uses:
+        for made_b, plain_b, answer_b in kept:
+            if made == made_b and len(plain) == len(plain_b) \
+                    and all(_same_plain(a, b) for a, b in zip(plain, plain_b)) \
+                    and not _same_answer(answer, answer_b):
+                return True
+        kept.append((made, plain, answer))
+    return False
+
+
+def _same_answer(a, b):
+    if isinstance(a, np.ndarray) and isinstance(b, np.ndarray):
+        return a.dtype == b.dtype and a.shape == b.shape and np.array_equal(
+            a, b, equal_nan=a.dtype.kind == "f")
+    return type(a) is type(b) and a == b
 
 
 def xavier_transposed(calls):
@@ -92,8 +137,8 @@ class _Run:
     object; a single call is a run of one): its arguments, the ids drawn, whether one
     raised (the Raised answers), and whether an answer was neither."""
 
-    def __init__(self, logits, temperature, top_k, answers):
-        self.logits, self.temperature, self.top_k = logits, temperature, top_k
+    def __init__(self, logits, temperature, rng, top_k, answers):
+        self.logits, self.temperature, self.rng, self.top_k = logits, temperature, rng, top_k
         if all(type(a) is int for a in answers):  # a repeat's draws: no check per answer
             self.ids, self.raised, self.other = answers, [], False
         else:
@@ -118,7 +163,7 @@ def _runs(calls):
         return kept[3]
 
     def bind(logits, temperature, rng, top_k=None):
-        return logits, temperature, top_k
+        return logits, temperature, rng, top_k
     runs, groups = [], []  # groups: [args, kwargs, answers] of each run
     for args, kwargs, answer in calls:
         if groups and args is groups[-1][0] and kwargs is groups[-1][1]:
@@ -142,6 +187,16 @@ def _sampled(calls):
         for answers in (run.ids, run.raised):
             if answers:
                 yield run.logits, run.temperature, run.top_k, answers[0]
+
+
+def xavier_not_only_rng(calls):
+    uses = []
+    for args, kwargs, answer in calls:
+        if len(args) == 3 and not kwargs and isinstance(answer, np.ndarray):
+            made = _fresh(args[2])
+            if made is not None:
+                uses.append((made, args[:2], answer))
+    return _alike_apart(uses)
 
 
 def _number(x):
@@ -264,6 +319,15 @@ def sn_ignores_top_k(calls):
 def sn_top_k_one_more(calls):
     return _drawn_from(calls, lambda logits, t, k: _distribution(
         logits / t, None if k is None else k + 1))
+
+
+def sn_not_only_rng(calls):
+    uses = []
+    for run in _runs(calls):
+        made = _fresh(run.rng)
+        if made is not None and run.ids and not run.raised and not run.other:
+            uses.append((made, (run.logits, run.temperature, run.top_k), list(run.ids)))
+    return _alike_apart(uses)
 
 
 def _raised_valid(calls, when):
@@ -507,6 +571,10 @@ DIAGNOSES = [
               "a top_k larger than the vocabulary raises (an index such as np.sort(z)[-top_k] "
               "falls outside the array); a top_k of at least V keeps every id", "Question 6",
               replay=False),
+    Diagnosis("sample_next", sn_not_only_rng,
+              "the draws do not come from rng alone (np.random.* or another source); two "
+              "generators of one seed must give the same ids, so draw with rng only",
+              PART8, replay=False),
     Diagnosis("xavier_uniform", xavier_transposed,
               "the weights have shape (fan_out, fan_in); they are (fan_in, fan_out), so that "
               "x @ W maps fan_in inputs to fan_out outputs", "Question 1", replay=False),
@@ -526,6 +594,10 @@ DIAGNOSES = [
     Diagnosis("xavier_uniform", xavier_one_row,
               "one row of weights is drawn and repeated; every entry of the (fan_in, "
               "fan_out) matrix is its own draw", PART1, replay=False),
+    Diagnosis("xavier_uniform", xavier_not_only_rng,
+              "the weights do not come from rng alone (np.random.* or another source); two "
+              "generators of one seed must give the same weights, so draw with rng only",
+              PART1, replay=False),
     Diagnosis("teacher_forcing", tf_eos_in_input,
               "<eos> is appended to the decoder input as well; the input is <sos> + y, one "
               "token shorter than y + [eos], so input and labels have the same length", PART3),

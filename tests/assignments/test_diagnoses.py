@@ -185,6 +185,8 @@ MADE = {  # assignment -> {buggy variant: the mistake function it makes, or the 
         "sn_top_k_keeps_one_more": "sn_top_k_one_more",
         "sn_naive_softmax": "sn_overflows",
         "sn_top_k_beyond_vocabulary_crashes": "sn_top_k_beyond_vocabulary_raises",
+        "sn_global_rng": "sn_not_only_rng",
+        "xavier_global_rng": "xavier_not_only_rng",
         "xavier_transposed": "xavier_transposed",
         "xavier_u01_like_the_old_notebook": "xavier_u01",
         "xavier_fan_in_only": "xavier_fan_in_only",
