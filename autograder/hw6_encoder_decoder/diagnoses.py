@@ -8,8 +8,11 @@ autograder/engine/driving/diagnose.py). Sections are the master's headings.
 The stubs that take a generator cannot be replayed here: the mistakes of
 xavier_uniform and sample_next are signs read from their answers instead
 (Diagnosis.replay False), each true only of answers no correct stub gives, or
-with a probability far below the tests' own; the draws sample_next's tests
-request many at a time are not recorded. greedy_decode's step is replayed
+with a probability far below the tests' own; sample_next's draws, requested
+thousands at a time, are recorded as the calls they are, and a sign of a wrong
+distribution reads their counts. A draw from np.random instead of rng shows
+where two fresh generators of one seed (Student.new keeps how a handle was
+built, and counts its uses) gave different answers. greedy_decode's step is replayed
 through its twin, a Step made here from the same code (test_greedy_decode.py),
 whose record of its calls must end as the test read it from the worker's.
 """
@@ -25,6 +28,7 @@ PART3 = "Part 3: teacher forcing (shift right)"
 PART4 = "Part 4: attention, and cross-attention"
 PART6 = "Part 6: the loss, at chance level"
 PART7 = "Part 7: greedy decoding"
+PART8 = "Part 8: sampling with temperature and top-k"
 
 
 def _weights(calls):
@@ -37,6 +41,51 @@ def _weights(calls):
 
 def _bound(fan_in, fan_out):
     return math.sqrt(6.0 / (fan_in + fan_out))
+
+
+def _fresh(handle):
+    """What built a generator handle (Student.new: path, args, kwargs) when the test's
+    one request it was sent in is the recorded one and nothing of it was read: it drew
+    from its seed's start there. None otherwise."""
+    if not isinstance(getattr(type(handle), "_sent", None), int):  # not a handle
+        return None
+    made = handle._made
+    if not made or handle._sent != 1:
+        return None
+    path, args, kwargs = made
+    if kwargs or not all(type(a) is int for a in args):
+        return None
+    return path, args
+
+
+def _same_plain(a, b):
+    """Equal arguments of the test's (numbers, None, numeric arrays), types included."""
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        return (isinstance(a, np.ndarray) and isinstance(b, np.ndarray) and a.dtype == b.dtype
+                and a.dtype.kind in "biuf" and np.array_equal(a, b))
+    return type(a) is type(b) and (a is None or (isinstance(a, numbers.Number) and a == b))
+
+
+def _alike_apart(uses):
+    """uses: (fresh generator's making, plain arguments, answer) of calls. Whether two
+    generators built alike (one seed), each fresh, gave different answers on the same
+    arguments: a stub drawing from rng only gives the same (its draws are its stream's)."""
+    kept = []
+    for made, plain, answer in uses:
+        for made_b, plain_b, answer_b in kept:
+            if made == made_b and len(plain) == len(plain_b) \
+                    and all(_same_plain(a, b) for a, b in zip(plain, plain_b)) \
+                    and not _same_answer(answer, answer_b):
+                return True
+        kept.append((made, plain, answer))
+    return False
+
+
+def _same_answer(a, b):
+    if isinstance(a, np.ndarray) and isinstance(b, np.ndarray):
+        return a.dtype == b.dtype and a.shape == b.shape and np.array_equal(
+            a, b, equal_nan=a.dtype.kind == "f")
+    return type(a) is type(b) and a == b
 
 
 def xavier_transposed(calls):
@@ -83,15 +132,71 @@ def xavier_one_row(calls):
                for _, _, w in _weights(calls))
 
 
-def _sampled(calls):
-    """(logits, temperature, top_k, answer) of each call of sample_next."""
+class _Run:
+    """The calls of one request of sample_next (a repeat's n draws share one arguments
+    object; a single call is a run of one): its arguments, the ids drawn, whether one
+    raised (the Raised answers), and whether an answer was neither."""
+
+    def __init__(self, logits, temperature, rng, top_k, answers):
+        self.logits, self.temperature, self.rng, self.top_k = logits, temperature, rng, top_k
+        if all(type(a) is int for a in answers):  # a repeat's draws: no check per answer
+            self.ids, self.raised, self.other = answers, [], False
+        else:
+            self.ids = [a for a in answers if _drew(a)]
+            self.raised = [a for a in answers if _raised(a)]
+            self.other = len(self.ids) + len(self.raised) < len(answers)
+        try:  # the ids as an array: an int beyond int64 is no id anyway
+            self.drawn = np.asarray(self.ids, dtype=np.int64)
+        except OverflowError:
+            self.drawn, self.other = np.zeros(0, dtype=np.int64), True
+
+
+_RUNS = (None, None, 0, [])  # (first call, last call, calls, runs): one record, read by each sign
+
+
+def _runs(calls):
+    """The runs of sample_next's recorded calls, computed once per record (every sign
+    reads the same calls, thousands of draws once the repeats are recorded)."""
+    global _RUNS
+    kept = _RUNS
+    if calls and kept[0] is calls[0] and kept[1] is calls[-1] and kept[2] == len(calls):
+        return kept[3]
+
     def bind(logits, temperature, rng, top_k=None):
-        return logits, temperature, top_k
+        return logits, temperature, rng, top_k
+    runs, groups = [], []  # groups: [args, kwargs, answers] of each run
     for args, kwargs, answer in calls:
+        if groups and args is groups[-1][0] and kwargs is groups[-1][1]:
+            groups[-1][2].append(answer)
+        else:
+            groups.append([args, kwargs, [answer]])
+    for args, kwargs, answers in groups:
         try:
-            yield (*bind(*args, **kwargs), answer)
+            runs.append(_Run(*bind(*args, **kwargs), answers))
         except TypeError:
             continue
+    if calls:
+        _RUNS = (calls[0], calls[-1], len(calls), runs)
+    return runs
+
+
+def _sampled(calls):
+    """(logits, temperature, top_k, answer) of sample_next's calls: of each run, one
+    id drawn and one Raised (what a sign of any answer's kind reads)."""
+    for run in _runs(calls):
+        for answers in (run.ids, run.raised):
+            if answers:
+                yield run.logits, run.temperature, run.top_k, answers[0]
+
+
+def xavier_not_only_rng(calls):
+    uses = []
+    for args, kwargs, answer in calls:
+        if len(args) == 3 and not kwargs and isinstance(answer, np.ndarray):
+            made = _fresh(args[2])
+            if made is not None:
+                uses.append((made, args[:2], answer))
+    return _alike_apart(uses)
 
 
 def _number(x):
@@ -130,6 +235,126 @@ def sn_int_temperature_raises(calls):
 def sn_numpy_top_k_raises(calls):
     return any(isinstance(k, np.integer) and k >= 1 and _number(t) and t > 0
                and _raised(a) for _, t, k, a in _sampled(calls))
+
+
+def _valid(run):
+    """The run's logits as a finite 1-D float64 array of two ids at least, when its
+    arguments are valid (temperature > 0, top_k None or an integer >= 1), else None."""
+    t, k = run.temperature, run.top_k
+    if not (_number(t) and t > 0) or not (k is None or (
+            isinstance(k, numbers.Integral) and not isinstance(k, bool) and k >= 1)):
+        return None
+    if not isinstance(run.logits, np.ndarray) or run.logits.ndim != 1 \
+            or run.logits.size < 2 or run.logits.dtype.kind not in "iuf":
+        return None
+    logits = run.logits.astype(np.float64)
+    return logits if np.isfinite(logits).all() else None
+
+
+def _distribution(z, top_k):
+    """softmax(z) over the top_k largest z (all of them without top_k); None when the
+    cut falls on a tie (which of the tied ids survive is the sampler's choice)."""
+    if top_k is not None and top_k < z.size:
+        order = np.sort(z)
+        if order[-top_k] == order[-top_k - 1]:
+            return None
+        z = np.where(z >= order[-top_k], z, -np.inf)
+    with np.errstate(over="ignore", invalid="ignore"):
+        p = np.exp(z - z.max())
+        p = p / p.sum()
+    return p if np.isfinite(p).all() else None
+
+
+MARGIN = 50.0
+"""The log-likelihood ratio a mistake's distribution must gain over the correct one: the
+likelihood ratio of draws from the correct distribution is a martingale of mean 1, so it
+ever reaches e^50 with probability at most e^-50 < 1e-21 (Ville), however the test stops."""
+
+
+def _drawn_from(calls, mistaken):
+    """Whether the draws of the valid runs fit the distribution mistaken(logits,
+    temperature, top_k) (each count within 6 standard deviations of its mean, none where
+    it gives 0) and favour it over softmax(logits / T) by MARGIN at least."""
+    gain = 0.0
+    for run in _runs(calls):
+        logits = _valid(run)
+        if logits is None or not run.ids or run.raised or run.other:
+            continue
+        ids = run.drawn
+        if ids.min() < 0 or ids.max() >= logits.size:
+            return False
+        p = _distribution(logits / run.temperature, run.top_k)
+        q = mistaken(logits, run.temperature, run.top_k)
+        if p is None or q is None:
+            continue
+        n, counts = ids.size, np.bincount(ids, minlength=logits.size)
+        if np.any((q == 0) & (counts > 0)) or np.any(
+                np.abs(counts - n * q) > 6 * np.sqrt(n * q * (1 - q)) + 3):
+            return False
+        seen = counts > 0
+        with np.errstate(divide="ignore"):
+            gain += float(np.sum(counts[seen] * (np.log(q[seen]) - np.log(p[seen]))))
+    return gain >= MARGIN
+
+
+def sn_always_argmax(calls):
+    def argmax(logits, temperature, top_k):
+        return np.eye(logits.size)[np.argmax(logits)] if np.sum(
+            logits == logits.max()) == 1 else None
+    return _drawn_from(calls, argmax)
+
+
+def sn_multiplies_by_temperature(calls):
+    return _drawn_from(calls, lambda logits, t, k: _distribution(logits * t, k))
+
+
+def sn_temperature_ignored(calls):
+    return _drawn_from(calls, lambda logits, t, k: _distribution(logits, k))
+
+
+def sn_ignores_top_k(calls):
+    return _drawn_from(calls, lambda logits, t, k: _distribution(logits / t, None))
+
+
+def sn_top_k_one_more(calls):
+    return _drawn_from(calls, lambda logits, t, k: _distribution(
+        logits / t, None if k is None else k + 1))
+
+
+def sn_not_only_rng(calls):
+    uses = []
+    for run in _runs(calls):
+        made = _fresh(run.rng)
+        if made is not None and run.ids and not run.raised and not run.other:
+            uses.append((made, (run.logits, run.temperature, run.top_k), list(run.ids)))
+    return _alike_apart(uses)
+
+
+def _raised_valid(calls, when):
+    """Whether a call of valid arguments raised where when(logits, temperature, top_k)
+    holds, and none raised where it does not, while some drew an id there."""
+    raised_when = raised_else = drew_else = False
+    for run in _runs(calls):
+        logits = _valid(run)
+        if logits is None:
+            continue
+        if when(logits, run.temperature, run.top_k):
+            raised_when |= bool(run.raised)
+        else:
+            raised_else |= bool(run.raised)
+            drew_else |= bool(run.ids)
+    return raised_when and drew_else and not raised_else
+
+
+def sn_overflows(calls):
+    """A call raised where exp(logits / T) overflows (logits / T above 709), never on
+    logits whose exponentials are finite."""
+    return _raised_valid(calls, lambda logits, t, k: k is None and np.max(logits / t) > 710)
+
+
+def sn_top_k_beyond_vocabulary_raises(calls):
+    return _raised_valid(calls, lambda logits, t, k: k is not None and k > logits.size
+                         and np.max(np.abs(logits / t)) < 700)
 
 
 def tf_eos_in_input(continuation, sos_id, eos_id):
@@ -320,6 +545,36 @@ DIAGNOSES = [
     Diagnosis("sample_next", sn_numpy_top_k_raises,
               "a numpy integer top_k raises; top_k is any integer >= 1, np.int64(3) as well "
               "as 3", "Question 6", replay=False),
+    Diagnosis("sample_next", sn_always_argmax,
+              "the id of the largest logit is returned every time (greedy); sample_next "
+              "draws from softmax(logits / T) with rng, so every id of probability above 0 "
+              "can come out", PART8, replay=False),
+    Diagnosis("sample_next", sn_multiplies_by_temperature,
+              "the logits are multiplied by the temperature; they are divided by it, so "
+              "that T > 1 flattens the distribution and T < 1 sharpens it", PART8,
+              replay=False),
+    Diagnosis("sample_next", sn_temperature_ignored,
+              "the temperature changes nothing (dividing the probabilities by T and "
+              "renormalising gives them back); divide the logits by T, then take the "
+              "softmax", PART8, replay=False),
+    Diagnosis("sample_next", sn_ignores_top_k,
+              "top_k is ignored, every id can be drawn; keep the top_k largest logits, give "
+              "the others probability 0 and renormalise", PART8, replay=False),
+    Diagnosis("sample_next", sn_top_k_one_more,
+              "top_k keeps one id too many (the k + 1 largest logits); exactly the top_k "
+              "largest survive, so top_k=1 is greedy", PART8, replay=False),
+    Diagnosis("sample_next", sn_overflows,
+              "the softmax exponentiates logits / T unshifted, which overflows for large "
+              "logits or a tiny temperature; subtract the maximum before exponentiating",
+              PART8, replay=False),
+    Diagnosis("sample_next", sn_top_k_beyond_vocabulary_raises,
+              "a top_k larger than the vocabulary raises (an index such as np.sort(z)[-top_k] "
+              "falls outside the array); a top_k of at least V keeps every id", "Question 6",
+              replay=False),
+    Diagnosis("sample_next", sn_not_only_rng,
+              "the draws do not come from rng alone (np.random.* or another source); two "
+              "generators of one seed must give the same ids, so draw with rng only",
+              PART8, replay=False),
     Diagnosis("xavier_uniform", xavier_transposed,
               "the weights have shape (fan_out, fan_in); they are (fan_in, fan_out), so that "
               "x @ W maps fan_in inputs to fan_out outputs", "Question 1", replay=False),
@@ -339,6 +594,10 @@ DIAGNOSES = [
     Diagnosis("xavier_uniform", xavier_one_row,
               "one row of weights is drawn and repeated; every entry of the (fan_in, "
               "fan_out) matrix is its own draw", PART1, replay=False),
+    Diagnosis("xavier_uniform", xavier_not_only_rng,
+              "the weights do not come from rng alone (np.random.* or another source); two "
+              "generators of one seed must give the same weights, so draw with rng only",
+              PART1, replay=False),
     Diagnosis("teacher_forcing", tf_eos_in_input,
               "<eos> is appended to the decoder input as well; the input is <sos> + y, one "
               "token shorter than y + [eos], so input and labels have the same length", PART3),

@@ -164,8 +164,16 @@ class Calls:
         self.seeds: list[tuple[int, int]] = []
         """(len(calls) then, seed) of each student.seed() during the test."""
         self.twins: dict[int, Twin] = {}  # id(handle) -> its twin
+        self._own: tuple[int, tuple] = (0, ())
         self.digest: tuple[int, bytes | None] = (0, None)
         """(len(calls) then, the digest of their inputs): Driven's key (None: not kept)."""
+
+    def own(self) -> tuple:
+        """The stub's own calls, without the Steps (what a sign reads): built once for
+        all the signs of a question (a sampler's thousands of recorded draws)."""
+        if self._own[0] != len(self.calls):
+            self._own = (len(self.calls), tuple(c for c in self.calls if type(c) is not Step))
+        return self._own[1]
 
     def twin(self, handle, make: Callable, read: Callable | None = None,
              seen=UNREAD) -> None:
@@ -175,6 +183,17 @@ class Calls:
 
     def add(self, args, kwargs, answer) -> None:
         self._keep((args, kwargs, answer), answer)
+
+    def add_repeated(self, args, kwargs, answers: list) -> None:
+        """The answers of n calls on the same arguments (Student.repeat), as n calls."""
+        if not all(type(a) is int for a in answers):
+            for answer in answers:
+                self.add(args, kwargs, answer)
+            return
+        if len(self.calls) + len(answers) > MAX_CALLS:  # ids: no array entries to count
+            self.spoiled = True
+        if not self.spoiled:
+            self.calls.extend([(args, kwargs, a) for a in answers])
 
     def add_step(self, on: int, op: str, args, kwargs, answer) -> None:
         self._keep(Step(on, op, args, kwargs, answer), answer)
@@ -251,7 +270,7 @@ def _matches(d: Diagnosis, record: Calls, reference: Callable, reference_run: li
     then the states of the twins the test read back."""
     if not d.replay:
         try:  # the stub's own calls: a sign reads answers, not what was done to them
-            return bool(d.mistake(tuple(c for c in record.calls if type(c) is not Step)))
+            return bool(d.mistake(record.own()))
         except Exception:  # the author's sign broke on an answer it did not foresee
             log.warning("diagnosis of %s: %s broke", d.question, d.mistake.__name__,
                         exc_info=True)

@@ -138,7 +138,8 @@ class Student:
         results: a sampling loop costs one round trip instead of n. The calls
         are the ones a loop of n calls would make, on the same arguments (a
         generator handle advances from one to the next); the first that raises
-        ends them (StudentError). All n share one call's time limit."""
+        ends them (StudentError). All n share one call's time limit. A recorded
+        stub's n calls are kept as n calls (its diagnoses' signs count the draws)."""
         if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= self.MAX_REPEAT:
             raise ValueError(f"repeat(n) takes an int from 1 to {self.MAX_REPEAT}")
         return self._derive(self._max_reply, n, self._call_seconds)
@@ -172,7 +173,10 @@ class Student:
             self._record.reseeded(int(seed))
 
     def new(self, path: str, *args, **kwargs):
-        return self._request({"op": protocol.NEW, "path": path}, path, args, kwargs)
+        made = self._request({"op": protocol.NEW, "path": path}, path, args, kwargs)
+        if self._record is not None and isinstance(made, RemoteObject):
+            made._made = (path, args, kwargs)  # grader-side: a sign compares generators' seeds
+        return made
 
     def build(self, source: str, name: str, *args, **kwargs):
         return self._request({"op": protocol.BUILD, "source": source, "name": name},
@@ -267,6 +271,7 @@ def _error_report(report) -> dict:
 
 def _refuse_unplain(value):
     if isinstance(value, RemoteObject):
+        value._sent += 1
         if value._source is not None:  # the student's code may change it where no Step sees
             value._source[0].spoiled = True
         return {"t": "handle", "id": value._handle.id, "type": value._handle.type_name}
@@ -292,7 +297,9 @@ class RemoteFunction:
                 return self._stepped("call", header, args, kwargs, described)
             self._source[0].spoiled = True  # n calls in one request: not replayed
         record = self._student._record
-        if record is not None and times is None and self._target.get("name") == record.name:
+        if record is not None and self._target.get("name") == record.name:
+            if times is not None:
+                return self._repeated(record, times, header, args, kwargs, described)
             return self._recorded(record, header, args, kwargs, described)
         return self._student._request(header if times is None else dict(header, times=times),
                                       described, args, kwargs)
@@ -301,6 +308,25 @@ class RemoteFunction:
         """The call, its arguments and answer (or exception) kept for a diagnosis."""
         return self._kept(record, lambda a: record.add(args, kwargs, a), header, call,
                           args, kwargs)
+
+    def _repeated(self, record, times: int, header, args, kwargs, call):
+        """n calls in one request, kept as the n calls of a loop on the same arguments
+        (a sampler's draws, read by signs; a handle answered spoils the record). When
+        one raised, only it is kept: the answers before it never arrive."""
+        try:
+            answers = self._student._request(dict(header, times=times), call, args, kwargs)
+        except StudentError as err:
+            record.add(args, kwargs, diagnose.Raised(err.type_names))
+            raise
+        except BaseException:
+            record.spoiled = True
+            raise
+        if not isinstance(answers, list) or len(answers) != times \
+                or any(isinstance(a, RemoteObject) for a in answers):
+            record.spoiled = True
+        else:
+            record.add_repeated(args, kwargs, answers)
+        return answers
 
     def _stepped(self, op: str, header: dict, args, kwargs, call):
         """A request on this handle, kept as a Step of the record it comes from."""
@@ -332,6 +358,12 @@ class RemoteFunction:
 class RemoteObject(RemoteFunction):
     """A handle to an object that stays in the worker."""
 
+    _made = None
+    """(path, args, kwargs) of the test's new() that built it, in a recorded test; ()
+    once an attribute of it was read (a method call may change it)."""
+    _sent = 0
+    """Requests it was an argument of (each may change it)."""
+
     def __init__(self, student: Student, handle: protocol.Handle, source=None):
         handle = protocol.Handle(handle.id, untrusted.name(handle.type_name))  # the student's name
         super().__init__(student, {"id": handle.id}, handle.type_name)
@@ -347,6 +379,8 @@ class RemoteObject(RemoteFunction):
     def __getattr__(self, attr: str):
         if attr.startswith("__"):
             raise AttributeError(attr)
+        if self._made:
+            self._made = ()
         header = {"op": protocol.GETATTR, "id": self._handle.id, "attr": attr}
         if self._source is not None:
             value = self._stepped("getattr", header, (attr,), {}, f"{self._label}.{attr}")
