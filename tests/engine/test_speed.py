@@ -99,6 +99,8 @@ def test_repeat_of_a_recorded_question_is_kept_as_its_calls(student):
     record = diagnose.Calls("draw")
     student.record_calls(record)
     draws = student.repeat(50).draw(rng, 1000)
+    assert len(record.calls) == 1 and record.count == 50  # one entry until a diagnosis reads it
+    record.expand()
     assert [c[2] for c in record.calls] == draws
     assert all(c[0][1] == 1000 and c[0][0] is rng for c in record.calls)
     assert len(record.own()) == 50

@@ -47,6 +47,7 @@ import copy
 import hashlib
 import importlib
 import importlib.util
+import itertools
 import logging
 import numbers
 import threading
@@ -155,6 +156,8 @@ class Calls:
         self.name = name
         self.max_elements = max_elements
         self.calls: list[tuple] = []
+        self.count = 0
+        """Calls kept, a Repeated entry's n included (at most MAX_CALLS)."""
         self.spoiled = False
         self.elements = 0
         self.driven = False
@@ -185,15 +188,40 @@ class Calls:
         self._keep((args, kwargs, answer), answer)
 
     def add_repeated(self, args, kwargs, answers: list) -> None:
-        """The answers of n calls on the same arguments (Student.repeat), as n calls."""
-        if not all(type(a) is int for a in answers):
+        """The answers of n calls on the same arguments (Student.repeat), as n calls:
+        ids (a sampler's draws, thousands a test) kept as one Repeated entry, made n
+        calls only when the test fails (expand)."""
+        if set(map(type, answers)) != {int}:
             for answer in answers:
                 self.add(args, kwargs, answer)
             return
-        if len(self.calls) + len(answers) > MAX_CALLS:  # ids: no array entries to count
+        if self.count + len(answers) > MAX_CALLS:  # ids: no array entries to count
             self.spoiled = True
         if not self.spoiled:
-            self.calls.extend([(args, kwargs, a) for a in answers])
+            self.calls.append(Repeated((args, kwargs, answers)))
+            self.count += len(answers)
+
+    def add_entries(self, entries) -> None:
+        """Entries of another record (calls and Repeated), kept as they were."""
+        for entry in entries:
+            (self.add_repeated if type(entry) is Repeated else self.add)(*entry)
+
+    def expand(self) -> None:
+        """Each Repeated entry made its n calls, before a diagnosis reads them. A
+        driven record's Steps name entries by index: one with a repeat is spoiled."""
+        if not any(type(c) is Repeated for c in self.calls):
+            return
+        if self.driven:
+            self.spoiled = True
+            return
+        calls: list[tuple] = []
+        for c in self.calls:
+            if type(c) is Repeated:
+                args, kwargs, answers = c
+                calls.extend(zip(itertools.repeat(args), itertools.repeat(kwargs), answers))
+            else:
+                calls.append(c)
+        self.calls = calls
 
     def add_step(self, on: int, op: str, args, kwargs, answer) -> None:
         self._keep(Step(on, op, args, kwargs, answer), answer)
@@ -206,10 +234,15 @@ class Calls:
 
     def _keep(self, entry: tuple, answer) -> None:
         self.elements += _elements(answer)
-        if len(self.calls) >= MAX_CALLS or self.elements > self.max_elements:
+        if self.count >= MAX_CALLS or self.elements > self.max_elements:
             self.spoiled = True
         if not self.spoiled:
             self.calls.append(entry)
+            self.count += 1
+
+
+class Repeated(tuple):
+    """(args, kwargs, answers) of n calls on the same arguments (Calls.add_repeated)."""
 
 
 def _elements(value) -> int:
@@ -254,6 +287,7 @@ def diagnose(candidates: tuple[Diagnosis, ...], record: Calls, reference: Callab
     answer and, on one call at least, not the reference's answer (the `reference`
     stub): a mistake that the test's inputs do not reveal explains nothing. Never
     raises: a mistake that breaks is no match."""
+    record.expand()
     if record.spoiled or not record.calls:
         return ""
     reference_run: list = []  # replayed once, and only for a mistake that gives every answer

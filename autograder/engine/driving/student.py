@@ -211,8 +211,7 @@ class Student:
             name, calls, twins = memo.get(kept, (None, (), {}))
             if name != record.name:
                 record.spoiled = True
-            for call in calls:
-                record.add(*call)
+            record.add_entries(calls)
             record.twins.update(twins)
         return memo[key]
 
@@ -322,7 +321,7 @@ class RemoteFunction:
             record.spoiled = True
             raise
         if not isinstance(answers, list) or len(answers) != times \
-                or any(isinstance(a, RemoteObject) for a in answers):
+                or RemoteObject in set(map(type, answers)):  # unpack makes exactly these
             record.spoiled = True
         else:
             record.add_repeated(args, kwargs, answers)
