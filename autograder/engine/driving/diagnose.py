@@ -35,7 +35,11 @@ answers too). Its mistake is a class with the stub's signature, driven the
 same way on copies of the same arguments under the same seeds (_drive), and
 compared answer by answer as the protocol delivers them: two handles are the
 same answer, a handle and plain data are not. A handle sent anywhere else (as
-an argument, to a probe) may change unseen: that spoils the record.
+an argument, to a probe) may change unseen: that spoils the record. Such a
+drive builds a model per mistake; its answers are kept for the batch (Driven),
+keyed by a digest of the inputs, which every submission failing the test shares.
+A repeat(n) of the stub (a sampler's draws) is kept as one Repeated entry, made
+its n calls only when a diagnosis reads them.
 
 Nothing here changes a score: the diagnosis is TestResult.diagnosis, shown
 beside the output by the feedback and by results.json's test output.
