@@ -9,17 +9,15 @@ from __future__ import annotations
 
 import contextlib
 import numbers
-import threading
 
 import numpy as np
 
+from autograder.engine.threads import GLOBAL_RNG
 from autograder.engine.threads import torch  # None without torch (numpy-only installations)
 
 from autograder.engine.driving.fail import Fail, fail
 from autograder.engine.driving.student import RemoteObject, StudentError
 
-
-_GLOBAL_RNG = threading.Lock()
 
 
 @contextlib.contextmanager
@@ -27,7 +25,7 @@ def seeded(seed: int):
     """Use torch's and numpy's global RNGs in the trusted process, seeded,
     without racing the tests of other submissions graded in other threads.
     Never call the student inside: the lock would wait for the worker."""
-    with _GLOBAL_RNG, torch.random.fork_rng(devices=[]):
+    with GLOBAL_RNG, torch.random.fork_rng(devices=[]):
         state = np.random.get_state()
         torch.manual_seed(seed)
         np.random.seed(seed)

@@ -10,12 +10,18 @@ threads of a busy 2-core machine, 1.7 ms on one.
 """
 from __future__ import annotations
 
+import threading
+
 import threadpoolctl
 
 try:
     import torch
 except ImportError:  # numpy-only installations
     torch = None
+
+GLOBAL_RNG = threading.Lock()
+"""Held by whoever uses torch's and numpy's global RNGs in the trusted process
+(checks.seeded, a diagnosis's replay): grading threads share them."""
 
 
 def one_thread_for_references() -> None:

@@ -61,6 +61,7 @@ from typing import Callable
 import numpy as np
 
 from autograder import protocol
+from autograder.engine.threads import GLOBAL_RNG
 from autograder.engine.threads import torch  # None without torch (numpy-only installations)
 
 log = logging.getLogger(__name__)
@@ -484,9 +485,8 @@ def _seeded(seed: int | None):
     """The trusted process's global RNGs seeded as the worker's were (checks.seeded,
     but for the CPU alone: torch.manual_seed's lazy seeding of absent devices costs
     a millisecond a call)."""
-    from autograder.checks import _GLOBAL_RNG  # checks imports the Student, which imports this
     forked = contextlib.nullcontext() if torch is None else torch.random.fork_rng(devices=[])
-    with _GLOBAL_RNG, forked:
+    with GLOBAL_RNG, forked:
         state = np.random.get_state()
         try:
             _seed(0 if seed is None else seed)
@@ -538,8 +538,9 @@ def _delivered(value):
 
 
 def _is_handle(value) -> bool:
-    from autograder.engine.driving.student import RemoteObject  # it imports this module
-    return value is HANDLE or isinstance(value, RemoteObject)
+    """HANDLE, or a RemoteObject (known by its protocol.Handle: student.py imports
+    this module, not the other way round)."""
+    return value is HANDLE or isinstance(getattr(value, "_handle", None), protocol.Handle)
 
 
 def _made(record: Calls) -> dict[int, object]:
