@@ -3,6 +3,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
+stamp=.venv/.test-requirements-installed
+if [ ! -f "$stamp" ] || ! cmp -s requirements-test.txt "$stamp"; then
+  .venv/bin/python -m pip install --quiet --disable-pip-version-check -r requirements-test.txt
+  cp requirements-test.txt "$stamp"
+fi
 # Debian packages some tests need, installed as root where apt-get exists: chromium for the
 # class report's browser test (tests/report/test_report.py); libseccomp2, with which the
 # sandbox's Landlock mode (tests/security/test_integrity.py, container-like) builds its
@@ -13,4 +18,7 @@ ldconfig -p 2>/dev/null | grep libseccomp.so.2 >/dev/null || missing+=(libseccom
 if [ ${#missing[@]} -gt 0 ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
-exec .venv/bin/python -m pytest "$@"
+# One pytest-xdist worker per core; tests that share a module- or session-scoped fixture
+# run in one worker (tests/conftest.py groups them), so each is made once.
+# TEST_WORKERS=0 runs everything in this process (for --pdb, or to time one test alone).
+exec .venv/bin/python -m pytest -n "${TEST_WORKERS:-auto}" --dist loadgroup "$@"

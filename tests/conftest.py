@@ -46,6 +46,45 @@ def grade_notebooks(tmp_path):
     return run
 
 
+def pytest_collection_modifyitems(items):
+    """Under pytest-xdist (`--dist loadgroup`, scripts/test.sh), tests that share an
+    expensive fixture run in one worker, so that it is made once: tests are grouped by
+    every module- or session-scoped fixture of this suite they use, transitively (two
+    tests that share any one such fixture share a group)."""
+    parent: dict[str, str] = {}
+
+    def root(key: str) -> str:
+        while parent.setdefault(key, key) != key:
+            key = parent[key]
+        return key
+
+    shared = {item: _shared_fixtures(item) for item in items}
+    for keys in shared.values():
+        for key in keys[1:]:
+            parent[root(key)] = root(keys[0])
+    for item, keys in shared.items():
+        if keys:
+            item.add_marker(pytest.mark.xdist_group(root(keys[0])))
+
+
+def _shared_fixtures(item) -> list[str]:
+    """The module- and session-scoped fixtures of this suite that `item` uses, each
+    named with the instance it gets: its module, its parameter, and, for the session's
+    `graded`, the test's assignment."""
+    params = getattr(getattr(item, "callspec", None), "params", {})
+    keys = []
+    for name in item.fixturenames:
+        defs = item._fixtureinfo.name2fixturedefs.get(name)
+        if not defs or defs[-1].scope not in ("module", "package", "session") \
+                or not defs[-1].baseid.startswith("tests"):
+            continue  # function-scoped, or pytest's own
+        if defs[-1].scope == "module":
+            keys.append(f"{item.module.__name__}:{name}:{params.get(name, '')}")
+        else:
+            keys.append(f"session:{name}:{params.get(name, params.get('assignment_id', ''))}")
+    return keys
+
+
 @pytest.fixture(scope="session")
 def graded(tmp_path_factory):
     """Each assignment's corpus graded once per run (tests/assignments/corpus_tools.Graded)."""

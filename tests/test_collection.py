@@ -1,0 +1,72 @@
+"""Does the README's test command collect every test module under tests/?
+
+pytest skips some folders by default (`build`, `dist`, `venv`, ...): a test module
+there is never run, and nothing says so. tests/build/ went uncollected that way. This
+guard collects the suite with the project's configuration, as `bash scripts/test.sh`
+does, and lists every file under the test paths that matches `python_files` but was
+not collected."""
+from __future__ import annotations
+
+import fnmatch
+import re
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_PYTHON_FILES = ["test_*.py", "*_test.py"]
+
+
+def _options(root: Path) -> dict:
+    return tomllib.loads((root / "pyproject.toml").read_text())["tool"]["pytest"]["ini_options"]
+
+
+def modules_under_testpaths(root: Path) -> set[str]:
+    """Every file under the test paths that pytest would import as a test module."""
+    options = _options(root)
+    patterns = options.get("python_files", DEFAULT_PYTHON_FILES)
+    found = set()
+    for top in options.get("testpaths", ["."]):
+        for path in (root / top).rglob("*.py"):
+            if any(fnmatch.fnmatch(path.name, p) for p in patterns):
+                found.add(path.relative_to(root).as_posix())
+    return found
+
+
+def collected_modules(root: Path) -> set[str]:
+    """The modules `pytest --collect-only` collects in `root` with its own configuration."""
+    run = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:xdist"],
+                         cwd=root, capture_output=True, text=True, timeout=300)
+    assert run.returncode in (0, 5), run.stdout[-3000:] + run.stderr[-3000:]
+    return {m.group(1) for m in re.finditer(r"^([^\s:]+\.py)::", run.stdout, re.M)}
+
+
+def uncollected(root: Path) -> list[str]:
+    return sorted(modules_under_testpaths(root) - collected_modules(root))
+
+
+def test_every_test_module_is_collected():
+    assert modules_under_testpaths(ROOT), "no test module found: the guard itself is broken"
+    assert uncollected(ROOT) == []
+
+
+def _planted(root: Path, pyproject: str) -> Path:
+    """A project whose tests sit in ok/, build/ and dist/ folders, one test each."""
+    (root / "pyproject.toml").write_text(pyproject)
+    for folder in ("ok", "build", "dist"):
+        (root / "tests" / folder).mkdir(parents=True)
+        (root / "tests" / folder / f"test_{folder}.py").write_text("def test_one():\n    assert True\n")
+    return root
+
+
+def test_guard_fails_on_a_build_or_dist_folder_under_pytest_defaults(tmp_path):
+    root = _planted(tmp_path, '[tool.pytest.ini_options]\ntestpaths = ["tests"]\n')
+    assert uncollected(root) == ["tests/build/test_build.py", "tests/dist/test_dist.py"]
+
+
+def test_project_configuration_collects_build_and_dist_folders(tmp_path):
+    root = _planted(tmp_path, (ROOT / "pyproject.toml").read_text())
+    assert modules_under_testpaths(root) == {"tests/ok/test_ok.py", "tests/build/test_build.py",
+                                  "tests/dist/test_dist.py"}
+    assert uncollected(root) == []
