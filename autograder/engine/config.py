@@ -94,6 +94,18 @@ class ManualQuestion:
     the grader needs beside the answer; only those are shown."""
 
 
+@dataclass(frozen=True)
+class Submit:
+    """Where students hand in (the [submit] table), which the notebook's submit
+    cell states."""
+    to: str = ""
+    """"Gradescope", "Canvas" or a URL; "" when the config does not say."""
+    keep_name: bool = False
+    """Whether the submit cell asks students to keep the file's name (default:
+    for a URL, whose intake may look for the handout's name; this grader reads
+    any name from Gradescope and Canvas)."""
+
+
 MANUAL_ID = re.compile(r"[\w.-]+")
 """What a manual question's id may be: what the free-response marker reads."""
 MAX_MANUAL_POINTS = 1000.0
@@ -118,6 +130,8 @@ class Config:
     manual: dict[str, ManualQuestion] = field(default_factory=dict)
     """question id -> a question graded by hand ([manual.<id>]), in order;
     not among `questions`, which are the autograded ones (grades.csv's)."""
+    submit: Submit = Submit()
+    """Where to hand in ([submit]); the submit cell states it."""
 
     @property
     def questions(self) -> list[str]:
@@ -157,7 +171,25 @@ def load(assignment: str) -> Config:
         tests=tests,
         exam=exam,
         manual=manual,
+        submit=_submit(path, raw.get("submit", {})),
     )
+
+
+def _submit(path, table) -> Submit:
+    """The [submit] table: `to` (Gradescope, Canvas or an http(s) URL) and `keep_name`."""
+    where = f"{path}: [submit]"
+    if not isinstance(table, dict) or set(table) - {"to", "keep_name"}:
+        raise ConfigError(f"{where} holds `to` (Gradescope, Canvas or a URL) and `keep_name` "
+                          "(true or false) only")
+    to = table.get("to", "")
+    if not isinstance(to, str) or not (to in ("", "Gradescope", "Canvas")
+                                       or re.fullmatch(r"https?://\S+", to)):
+        raise ConfigError(f"{where}: to must be \"Gradescope\", \"Canvas\" or an http(s) URL, "
+                          f"got {to!r}")
+    keep = table.get("keep_name", to.startswith("http"))
+    if not isinstance(keep, bool):
+        raise ConfigError(f"{where}: keep_name must be true or false, got {keep!r}")
+    return Submit(to, keep)
 
 
 def _manual(path, table, tests: dict, exam: dict) -> dict[str, ManualQuestion]:
