@@ -123,22 +123,27 @@ if "google.colab" in sys.modules and not os.path.isdir("tests"):
 def this_notebook():
     \"\"\"(path, how it was found) of the file of this notebook, whatever its name and
     folder, or (None, why not): the path Jupyter (Lab, Notebook 7) or VS Code gives
-    the kernel, else the only notebook in this folder.\"\"\"
+    the kernel, else the only notebook in this folder; never on Colab, which keeps
+    the notebook off this disk.\"\"\"
+    if "google.colab" in sys.modules:
+        return None, "on Colab this notebook is not on the disk"
     told = [("VS Code", globals().get("__vsc_ipynb_file__")),
             ("Jupyter", globals().get("__session__")),
             ("Jupyter", os.environ.get("JPY_SESSION_NAME"))]
+    gone = ""
     for how, path in told:
         if isinstance(path, str) and path.endswith(".ipynb"):
             for candidate in (path, os.path.basename(path)):  # a path from Jupyter's root
                 if os.path.isfile(candidate):
                     return candidate, f"the notebook {{how}} has open"
+            gone = f" ({{how}} named {{os.path.basename(path)}}, gone since: renamed?)"
     here = sorted(glob.glob("*.ipynb"))
     if len(here) == 1:
         return here[0], "the only notebook in this folder"
     if not here:
-        return None, f"this folder ({{os.getcwd()}}) holds no notebook"
+        return None, f"this folder ({{os.getcwd()}}) holds no notebook{{gone}}"
     return None, (f"this folder holds {{len(here)}} notebooks ({{', '.join(here[:4])}}) and "
-                  "Jupyter did not tell which one is open here")
+                  f"Jupyter did not tell which one is open here{{gone}}")
 
 
 def _checks_file():
@@ -186,6 +191,10 @@ def export_submission(path=None, **options):
     how = "the file you named"
     if path is None:
         path, how = this_notebook()
+    if path is None and "google.colab" in sys.modules:
+        print("NOT EXPORTED: otter cannot pack a notebook on Colab. Save the notebook, "
+              "then File > Download > Download .ipynb, and upload that file.")
+        return
     if path is None or not os.path.isfile(path):
         print(f"NOT EXPORTED: {{how if path is None else path + ' does not exist'}}, so the "
               f"zip could hold another file than the one you edited (otter would pack "

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 import zipfile
 from pathlib import Path
 
@@ -138,3 +140,55 @@ def test_export_cell_packs_no_fixed_name():
               if EXPORT_CELL in "".join(c["source"])]
     assert len(export) == 1 and "grader.export(" not in "".join(export[0]["source"])
     assert "export_submission(pdf=False, run_tests=True)" in "".join(export[0]["source"])
+
+
+COLAB = """
+import json, sys, types, otter.check.utils
+# Colab, as otter and the setup cell see it: its shell, its copy of the notebook
+# (only through google.colab._message), no file of the notebook on the disk.
+otter.check.utils.get_ipython = lambda: "<google.colab._shell.Shell object>"
+message = types.ModuleType("google.colab._message")
+message.blocking_request = lambda what: {"ipynb": json.load(open(sys.argv[1]))}
+colab = types.ModuleType("google.colab")
+colab._message = message
+sys.modules.update({"google": types.ModuleType("google"), "google.colab": colab,
+                    "google.colab._message": message})
+"""
+
+
+def test_colab_export_refuses_and_says_how_to_download(tmp_path):
+    """On Colab (simulated: /content holds no notebook, the kernel is told no path),
+    do the export cell and export_submission() write no zip, even though the setup
+    cell left a copy of the handout in /content for the public checks, and say how to
+    download the notebook instead?"""
+    content = tmp_path / "content"
+    content.mkdir()
+    _, edited = _notebooks()
+    nbformat.write(edited, str(tmp_path / "in_the_browser.ipynb"))
+    nb = _setup_and_export()
+    script = "\n".join([COLAB, nb.cells[0].source, 'print("THIS:", this_notebook())',
+                        nb.cells[1].source, "export_submission()"])
+    (tmp_path / "run.py").write_text(script)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("JPY_")}
+    done = subprocess.run([sys.executable, str(tmp_path / "run.py"),
+                           str(tmp_path / "in_the_browser.ipynb")], cwd=content, env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "THIS: (None, 'on Colab this notebook is not on the disk')" in done.stdout
+    assert done.stdout.count("File > Download > Download .ipynb") == 2, done.stdout
+    assert "NOT EXPORTED: otter cannot pack a notebook on Colab" in done.stdout
+    assert (content / f"{ASSIGNMENT}.ipynb").is_file()  # the checks' copy
+    assert not list(tmp_path.rglob("*.zip"))
+
+
+def test_renamed_while_open_is_not_packed_under_its_old_name(tmp_path):
+    """Jupyter tells the kernel the path it was started for: after a rename the
+    variable names a file that is gone. Beside the handout, the export refuses and
+    says so, rather than pack the handout."""
+    handout, edited = _notebooks()
+    nbformat.write(handout, str(tmp_path / f"{ASSIGNMENT}.ipynb"))
+    nbformat.write(edited, str(tmp_path / "mine.ipynb"))
+    output = _run(_setup_and_export(), tmp_path,
+                  {"JPY_SESSION_NAME": str(tmp_path / RENAMED)})
+    assert "NOT EXPORTED" in output and f"Jupyter named {RENAMED}, gone since" in output
+    assert not list(tmp_path.glob("*.zip"))
