@@ -93,7 +93,7 @@ def grade_folder(assignment_id: str, submissions: Path, out: Path, jobs: int | N
             futures = [pool.submit(grade_entry, grader, e) for e in entries]
             for future in as_completed(futures):
                 keep(batch, future.result(), lambda r: results_mod.write_results_json(
-                    out / r.submission / "results.json", r))
+                    out / r.submission / "results.json", r, assignment.config.gradescope.results))
                 bar.advance()
         bar.close()
     finally:

@@ -106,6 +106,18 @@ class Submit:
     any name from Gradescope and Canvas)."""
 
 
+@dataclass(frozen=True)
+class Gradescope:
+    """When students see what results.json holds (the [gradescope] table).
+    Gradescope shows a test's own visibility over the top level's, and hides the
+    total from a student while any test is hidden from them."""
+    results: str = "after_published"
+    """The top level's visibility: the submission's notes (its output) and, once no
+    test is hidden from the student, its total."""
+    tests: str = "after_published"
+    """The visibility of a test whose [tests] entry gives none (a bare number)."""
+
+
 MANUAL_ID = re.compile(r"[\w.-]+")
 """What a manual question's id may be: what the free-response marker reads."""
 MAX_MANUAL_POINTS = 1000.0
@@ -132,6 +144,8 @@ class Config:
     not among `questions`, which are the autograded ones (grades.csv's)."""
     submit: Submit = Submit()
     """Where to hand in ([submit]); the submit cell states it."""
+    gradescope: Gradescope = Gradescope()
+    """When students see results.json's notes, total and tests ([gradescope])."""
 
     @property
     def questions(self) -> list[str]:
@@ -157,7 +171,8 @@ def load(assignment: str) -> Config:
         limits = checked_limits(raw.get("limits", {}))
     except ConfigError as exc:
         raise ConfigError(f"{path}: [limits] {exc}") from None
-    tests = {q: {name: _points(path, q, name, v) for name, v in cases.items()}
+    shown = _gradescope(path, raw.get("gradescope", {}))
+    tests = {q: {name: _points(path, q, name, v, shown.tests) for name, v in cases.items()}
              for q, cases in raw.get("tests", {}).items()}
     exam = raw.get("exam", {})
     manual = _manual(path, raw.get("manual", {}), tests, exam)
@@ -172,7 +187,19 @@ def load(assignment: str) -> Config:
         exam=exam,
         manual=manual,
         submit=_submit(path, raw.get("submit", {})),
+        gradescope=shown,
     )
+
+
+def _gradescope(path, table) -> Gradescope:
+    """The [gradescope] table: `results` and `tests`, each one of VISIBILITIES."""
+    where = f"{path}: [gradescope]"
+    if not isinstance(table, dict) or set(table) - {"results", "tests"}:
+        raise ConfigError(f"{where} holds `results` and `tests` only, each one of {VISIBILITIES}")
+    for key, value in table.items():
+        if value not in VISIBILITIES:
+            raise ConfigError(f"{where}: {key} must be one of {VISIBILITIES}, got {value!r}")
+    return Gradescope(**table)
 
 
 def _submit(path, table) -> Submit:
@@ -226,10 +253,10 @@ def _manual(path, table, tests: dict, exam: dict) -> dict[str, ManualQuestion]:
     return found
 
 
-def _points(path, question, name, value) -> TestPoints:
+def _points(path, question, name, value, visibility: str) -> TestPoints:
     if isinstance(value, (int, float)):
-        return TestPoints(float(value))
-    tp = TestPoints(float(value["points"]), value.get("visibility", "after_published"))
+        return TestPoints(float(value), visibility)
+    tp = TestPoints(float(value["points"]), value.get("visibility", visibility))
     if tp.visibility not in VISIBILITIES:
         raise ConfigError(f"{path}: {question}.{name}: visibility must be one of {VISIBILITIES}")
     return tp
