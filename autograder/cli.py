@@ -66,7 +66,8 @@ def main(argv: list[str] | None = None) -> int:
                             "earlier run writes DIR/regrade.md")
     grade.add_argument("--jobs", type=_whole(), default=None,
                        help="submissions graded in parallel (default: one per core)")
-    grade.add_argument("--quiet", action="store_true", help="no progress and no table")
+    grade.add_argument("--quiet", action="store_true",
+                       help="no progress and no table; warnings still go to stderr")
     grade.add_argument("--limit", action="append", default=[], metavar="NAME=VALUE",
                        help="override a limit of the grading config, e.g. notebook_seconds=20")
     grade.add_argument("--roster", type=Path, default=None, metavar="FILE",

@@ -46,6 +46,7 @@ def main(*, submissions: Path, assignment: str, out: Path, jobs: int | None = No
     from autograder.engine import summary
     from autograder.engine.config import ConfigError
     from autograder.engine.isolation.sandbox import SandboxUnavailable
+    from autograder.report import canvas
     from autograder.report import run as report_run
     from autograder.report.roster import RosterError
     problem = bad_options(submissions, assignment, out, jobs, scheduler, resume, allow_unsafe)
@@ -76,8 +77,11 @@ def main(*, submissions: Path, assignment: str, out: Path, jobs: int | None = No
     lines = report_stage(batch, prepared, extra)
     if not quiet:
         print(summary.table(batch, lines))
-    elif batch.unwritten:
-        print("\n".join(summary.unwritten(batch)), file=sys.stderr)
+    else:  # --quiet drops the progress and the table, never a warning
+        said = [line for line in lines if line.startswith(canvas.WARNING)]
+        said += summary.unwritten(batch)
+        if said:
+            print("\n".join(said), file=sys.stderr)
     if batch.unwritten:
         return 1
     if any(r.needs_regrade for r in batch.results):

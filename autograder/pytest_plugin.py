@@ -168,7 +168,7 @@ class Notebook:
 
     def _start(self):
         from autograder.engine import batch
-        from autograder.engine.intake import foreign, submissions
+        from autograder.engine.intake import foreign, handout, submissions
         from autograder.engine.driving import runner
         from autograder.engine.intake.notebook import code_cells, parse_cells
         path = self.path
@@ -179,6 +179,7 @@ class Notebook:
         self.result = batch.new_result(entries[0], self.assignment.id)
         cells = parse_cells(raw)
         foreign.check(cells, self.assignment.id, self.result)
+        handout.check(cells, self.assignment.id, self.result)
         return runner.open_session(self.grader.start(), code_cells(cells), self.result)
 
     def close(self) -> None:

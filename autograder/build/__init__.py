@@ -30,7 +30,7 @@ from autograder import paths, registry
 from autograder.build import copies
 from autograder.build.transforms import (SOLUTION_PIPELINE, STUDENT_PIPELINE, BuildError,
                                          ExportOffColab, InstallOtter, ShareAnswerFormats,
-                                         apply, pinned, serialise)
+                                         SubmitWhere, WritePoints, apply, pinned, serialise)
 
 
 def _assign(assignment_id: str):
@@ -55,23 +55,44 @@ def assign_cached(assignment_id: str, sources_sha256: str):
 def student_notebook(assignment_id: str) -> bytes:
     """The canonical bytes of the student notebook."""
     nb = copy.deepcopy(_assign(assignment_id).student)
-    return serialise(apply(nb, course_transforms() + STUDENT_PIPELINE))
+    return serialise(apply(nb, course_transforms(assignment_id) + STUDENT_PIPELINE))
 
 
 def solution_notebook(assignment_id: str) -> nbformat.NotebookNode:
     """The master as a notebook: solutions kept, markers stripped, test cells
     replaced by grader.check cells (for tests and demo submissions)."""
     nb = copy.deepcopy(_assign(assignment_id).autograder)
-    return apply(nb, course_transforms() + SOLUTION_PIPELINE)
+    return apply(nb, course_transforms(assignment_id) + SOLUTION_PIPELINE)
 
 
-def course_transforms() -> list:
+def course_transforms(assignment_id: str) -> list:
     """What both notebooks get first: the setup cell installing otter-grader at
-    the version requirements.txt pins, the export cell's Colab branch, and the
+    the version requirements.txt pins (and finding the notebook's own file), the
+    export cell packing that file (or, on Colab, saying how to download it), each
+    question's points and the place to hand in from the grading config, and the
     public checks' copy of exam/formats.py (the whole module as it is)."""
+    from autograder.build.assign import load_config
     from autograder.exam import formats
     otter = pinned("otter-grader", (paths.ROOT / "requirements.txt").read_text())
-    return [InstallOtter(otter), ExportOffColab(), ShareAnswerFormats(inspect.getsource(formats))]
+    config = load_config(assignment_id)
+    points = {q: config.max_points(q) for q in config.questions}
+    points.update({q: m.points for q, m in config.manual.items()})
+    return [InstallOtter(otter), ExportOffColab(), SubmitWhere(submit_sentence(assignment_id)),
+            WritePoints(points), ShareAnswerFormats(inspect.getsource(formats))]
+
+
+def submit_sentence(assignment_id: str) -> str:
+    """What the submit cell says: how to export, where to upload ([submit] of the
+    grading config) and, where names matter, to keep the file's name."""
+    from autograder.build.assign import load_config
+    submit = load_config(assignment_id).submit
+    place = {"": "where your course asks you to", "Gradescope": "to Gradescope",
+             "Canvas": "to this assignment on Canvas"}.get(submit.to, f"at {submit.to}")
+    text = (f"Save this notebook, then run this cell: it makes a zip of this notebook's file "
+            f"(whatever its name). Upload the zip (or the .ipynb) {place}.")
+    if submit.keep_name:
+        text += f" Keep this file's name, `{assignment_id}.ipynb`: that is how it is found there."
+    return text
 
 
 @dataclass

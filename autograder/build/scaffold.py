@@ -183,6 +183,9 @@ title = "$title"
 preload = ["numpy"]   # imported once by the template process
 seed = 0              # random/numpy/torch seed before the notebook and each test
 
+[submit]
+to = "Gradescope"       # where the submit cell says to hand in: Gradescope, Canvas or an http(s) URL
+
 [limits]
 notebook_seconds = 60   # all code cells together
 call_seconds = 10       # one call into the student's code

@@ -103,11 +103,13 @@ except ImportError:
     subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "{requirement}"],
                    check=True)
     import otter
+import glob
+import json
 import os
 import sys
+import time
 if "google.colab" in sys.modules and not os.path.isdir("tests"):
     # Colab keeps this notebook off the disk: copy it there, its public checks in tests/.
-    import json
     from google.colab import _message
     notebook = _message.blocking_request("get_ipynb")["ipynb"]
     with open("{notebook}", "w") as f:
@@ -116,14 +118,120 @@ if "google.colab" in sys.modules and not os.path.isdir("tests"):
     for name, source in notebook["metadata"]["otter"]["tests"].items():
         with open(os.path.join("tests", name + ".py"), "w") as f:
             f.write(source)
-grader = otter.Notebook("{notebook}")"""
+
+
+def this_notebook():
+    \"\"\"(path, how it was found) of the file of this notebook, whatever its name and
+    folder, or (None, why not): the path Jupyter (Lab, Notebook 7) or VS Code gives
+    the kernel, else the only notebook in this folder; never on Colab, which keeps
+    the notebook off this disk.\"\"\"
+    if "google.colab" in sys.modules:
+        return None, "on Colab this notebook is not on the disk"
+    told = [("VS Code", globals().get("__vsc_ipynb_file__")),
+            ("Jupyter", globals().get("__session__")),
+            ("Jupyter", os.environ.get("JPY_SESSION_NAME"))]
+    gone = ""
+    for how, path in told:
+        if isinstance(path, str) and path.endswith(".ipynb"):
+            for candidate in (path, os.path.basename(path)):  # a path from Jupyter's root
+                if os.path.isfile(candidate):
+                    return candidate, f"the notebook {{how}} has open"
+            gone = f" ({{how}} named {{os.path.basename(path)}}, gone since: renamed?)"
+    here = sorted(glob.glob("*.ipynb"))
+    if len(here) == 1:
+        return here[0], "the only notebook in this folder"
+    if not here:
+        return None, f"this folder ({{os.getcwd()}}) holds no notebook{{gone}}"
+    return None, (f"this folder holds {{len(here)}} notebooks ({{', '.join(here[:4])}}) and "
+                  f"Jupyter did not tell which one is open here{{gone}}")
+
+
+def _checks_file():
+    \"\"\"A file holding the public checks: this notebook's, else any copy of it here.\"\"\"
+    path, why = this_notebook()
+    copies = sorted(glob.glob("*.ipynb"), key=os.path.getmtime, reverse=True)
+    for candidate in ([path] if path else []) + copies:
+        try:
+            with open(candidate, encoding="utf-8") as f:
+                if "{question}" in json.load(f)["metadata"]["otter"]["tests"]:
+                    return candidate
+        except (OSError, ValueError, KeyError, TypeError):
+            pass
+    print(f"The public checks could not be found: {{why}}. Open this notebook from the "
+          "folder it is saved in, or put it in a folder of its own, and rerun this cell.")
+    return None
+
+
+grader = otter.Notebook(_checks_file())
+try:  # a failing check shows its message, not a line of a test file you never see
+    from otter.test_files.exception_test import ExceptionTestFile
+
+    def _check_message(self, excp, context=0):
+        if isinstance(excp, AssertionError) and str(excp):
+            return str(excp).strip("'")
+        try:
+            line = self.source_lines[excp.__traceback__.tb_next.tb_next.tb_lineno - 1].strip()
+        except (AttributeError, IndexError):
+            return f"{{type(excp).__name__}}: {{excp}}"
+        return f"{{type(excp).__name__}}: {{excp}} (raised by: {{line}})"
+    ExceptionTestFile._generate_error_message = _check_message
+except ImportError:  # the grader's own otter: its messages come from the hidden tests
+    pass
+if "_last_run" not in globals():  # when a cell last finished running (IPython only)
+    _last_run = [time.time()]
+    try:
+        get_ipython().events.register("post_run_cell",
+                                      lambda *args: _last_run.__setitem__(0, time.time()))
+    except NameError:
+        pass
+
+
+def export_submission(path=None, **options):
+    \"\"\"Zip `path` (this notebook's file when None) for submission, as grader.export does.\"\"\"
+    how = "the file you named"
+    if path is None:
+        path, how = this_notebook()
+    if path is None and "google.colab" in sys.modules:
+        print("NOT EXPORTED: otter cannot pack a notebook on Colab. Save the notebook, "
+              "then File > Download > Download .ipynb, and upload that file.")
+        return
+    if path is None or not os.path.isfile(path):
+        print(f"NOT EXPORTED: {{how if path is None else path + ' does not exist'}}, so the "
+              f"zip could hold another file than the one you edited (otter would pack "
+              f"{notebook}). Run export_submission(\\"YOUR FILE NAME.ipynb\\") in a "
+              "new cell, naming this notebook's file as its tab shows it, or keep only "
+              "this notebook in its folder.")
+        return
+    saved = os.path.getmtime(path)
+    if saved < _last_run[0]:
+        saved, ran = (time.strftime("%H:%M:%S", time.localtime(t))
+                      for t in (saved, _last_run[0]))
+        print(f"Warning: {{path}} was last saved at {{saved}}, before the last cell you ran "
+              f"(at {{ran}}): the zip holds the file as saved. If you changed a cell since, "
+              "save (File > Save, Ctrl+S) and run this cell again.")
+    folder, name = os.path.split(os.path.abspath(path))
+    here = os.getcwd()
+    os.chdir(folder)  # otter zips the notebook under the name it is given
+    try:
+        grader.export(name, **options)
+    finally:
+        os.chdir(here)
+    print(f"Packed {{os.path.join(folder, name)}} ({{how}}).")"""
 
 
 class InstallOtter:
     """Make otter's init cell (`import otter; grader = otter.Notebook(...)`) install
     otter-grader at `requirement` where it is missing, so that the notebook runs on a
     stock Python (Colab's) with no other step. The grader's worker provides its own
-    `otter`, so the install branch never runs there."""
+    `otter`, so the install branch never runs there.
+
+    The cell also finds the notebook's own file whatever its name and folder (a
+    duplicate, a second download, `hw1_attention (1).ipynb`): the path Jupyter
+    (JPY_SESSION_NAME, `__session__`) or VS Code (`__vsc_ipynb_file__`) gives the
+    kernel, else the only notebook in the folder; the public checks read any copy of
+    the notebook (they are in its metadata), `export_submission` only that file, and
+    refuses, saying why, when it cannot tell which file is open. A failing check
+    prints its message without otter's "Error at line N in test ..." header."""
 
     def __init__(self, requirement: str):
         self.requirement = requirement
@@ -132,8 +240,10 @@ class InstallOtter:
         for cell in nb.cells:
             found = re.search(r'^grader = otter\.Notebook\(("[^"]+")\)$', cell.source, re.M)
             if cell.cell_type == "code" and "import otter" in cell.source and found:
+                tests = nb.metadata.get("otter", {}).get("tests", {})
                 cell.source = SETUP_CELL.format(requirement=self.requirement,
-                                                notebook=found.group(1).strip('"'))
+                                                notebook=found.group(1).strip('"'),
+                                                question=next(iter(tests), ""))
                 return nb
         raise BuildError("otter's init cell (import otter; grader = otter.Notebook(...)) "
                          "is missing: set init_cell: true in the ASSIGNMENT CONFIG")
@@ -149,14 +259,99 @@ else:
 
 class ExportOffColab:
     """Otter's export cell raises on Colab (the notebook is not on its disk): there it
-    says how to download the notebook instead. `sys` comes from the setup cell."""
+    says how to download the notebook instead. Elsewhere it packs the notebook's own
+    file (`export_submission` of the setup cell, which also gives `sys`), not the
+    file named as the handout."""
 
     def __call__(self, nb):
         for cell in nb.cells:
-            found = re.search(r"^grader\.export\(.*\)$", cell.source, re.M)
+            found = re.search(r"^grader\.export\((.*)\)$", cell.source, re.M)
             if cell.cell_type == "code" and found:
+                export = f"export_submission({found.group(1)})"
                 cell.source = cell.source.replace(
-                    found.group(0), EXPORT_ON_COLAB.format(export=found.group(0)))
+                    found.group(0), EXPORT_ON_COLAB.format(export=export))
+        return nb
+
+
+CHECK_CALL = re.compile(r'grader\.check\("([^"]+)"\)')
+QUESTION_HEAD = re.compile(r"^\*\*(Question\b[^*]*?)\.?\*\*")
+STATED_POINTS = re.compile(r"\(\d+(?:\.\d+)?\s+points?\)")
+
+
+def points_text(points: float) -> str:
+    return f"({points:g} point{'' if points == 1 else 's'})"
+
+
+class WritePoints:
+    """Say each question's points beside it, from the grading config (the only place
+    points live): "**Question 1 (4 points).**" in the locked prompt before its
+    `grader.check` cell, or before a free-response marker; a prompt that already
+    states them (checked against the config by build.points) is left as it is."""
+
+    def __init__(self, points: dict[str, float]):
+        self.points = points
+
+    def __call__(self, nb):
+        for index, cell in enumerate(nb.cells):
+            found = CHECK_CALL.fullmatch(cell.source.strip())
+            if cell.cell_type == "code" and found and found.group(1) in self.points:
+                self._write(self.prompt(nb.cells, index), self.points[found.group(1)])
+            for name, points in self.points.items():
+                if cell.cell_type == "markdown" and f"<!-- free response: {name} -->" in cell.source:
+                    self._write(cell, points)
+        return nb
+
+    @staticmethod
+    def prompt(cells, index):
+        """The prompt of the question checked by cell `index`: the locked Markdown
+        cell nearest before it (otter's), else the nearest Markdown cell after the
+        previous check (an unlocked question such as the exam's identity)."""
+        span = []
+        for cell in reversed(cells[:index]):
+            if cell.cell_type == "code" and CHECK_CALL.search(cell.source):
+                break
+            if cell.cell_type == "markdown":
+                if cell.metadata.get("editable") is False:
+                    return cell
+                span.append(cell)
+        return span[0] if span else None
+
+    @staticmethod
+    def _write(cell, points: float) -> None:
+        if cell is None or STATED_POINTS.search(cell.source):
+            return
+        head = QUESTION_HEAD.search(cell.source)
+        if head:
+            cell.source = QUESTION_HEAD.sub(f"**{head.group(1)} {points_text(points)}.**",
+                                            cell.source, count=1)
+        elif cell.source.startswith("#") and "\n\n" in cell.source:  # after the heading
+            title, rest = cell.source.split("\n\n", 1)
+            cell.source = f"{title}\n\n**{points_text(points)}** {rest}"
+        else:
+            cell.source = f"**{points_text(points)}** {cell.source}"
+
+
+SUBMIT_SENTENCE = re.compile(r"^Run this cell to make a zip.*$", re.M)
+
+
+class SubmitWhere:
+    """State where to hand in, from the grading config's [submit] table, in the
+    Markdown cell before the export cell (replacing the master's sentence that
+    starts "Run this cell to make a zip")."""
+
+    def __init__(self, sentence: str):
+        self.sentence = sentence
+
+    def __call__(self, nb):
+        for index, cell in enumerate(nb.cells):
+            if cell.cell_type == "code" and "export_submission(" in cell.source and index:
+                before = nb.cells[index - 1]
+                if before.cell_type == "markdown" and SUBMIT_SENTENCE.search(before.source):
+                    before.source = SUBMIT_SENTENCE.sub(self.sentence, before.source, count=1)
+                    return nb
+                raise BuildError("the export cell has no instructions to replace: keep "
+                                 "export_cell: instructions: \"Run this cell to make a zip "
+                                 "...\" in the master's ASSIGNMENT CONFIG")
         return nb
 
 
@@ -214,7 +409,8 @@ def serialise(nb) -> bytes:
 
 
 # Order matters: metadata is filtered before ids are numbered, and the
-# secrets check runs on the final notebook. InstallOtter, ExportOffColab and
+# secrets check runs on the final notebook. InstallOtter, ExportOffColab (before
+# SubmitWhere, which finds the export cell it wrote), WritePoints and
 # ShareAnswerFormats go first, added by autograder.build.course_transforms.
 STUDENT_PIPELINE = [ClearOutputs(), KeepCellMetadata(), KeepNotebookMetadata(),
                     StableCellIds(), CheckNoSecrets()]

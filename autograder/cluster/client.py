@@ -190,7 +190,8 @@ class _Run:
         return batch_mod.grade_submission(Grader(self.batch.assignment), result, read)
 
     def _record(self, result: results.SubmissionResult) -> None:
-        batch_mod.keep(self.batch, result, lambda r: resume.keep(self.batch.out, r))
+        batch_mod.keep(self.batch, result, lambda r: resume.keep(
+            self.batch.out, r, self.batch.assignment.config.gradescope.results))
         self.bar.advance()
 
     def _sandbox(self, line: str) -> None:

@@ -18,11 +18,12 @@ from autograder.writing import PRIVATE, write_atomic
 FOLDER = ".results"
 
 
-def keep(out: Path, result: SubmissionResult) -> None:
-    """Write `result` as the run's record, then its results.json."""
+def keep(out: Path, result: SubmissionResult, shown: str = "after_published") -> None:
+    """Write `result` as the run's record, then its results.json (`shown`: its
+    top-level visibility, the config's [gradescope] results)."""
     write_atomic(out / FOLDER / f"{result.submission}.json",
                  json.dumps(results.to_plain(result)) + "\n", PRIVATE)  # the grader's own
-    results.write_results_json(out / result.submission / "results.json", result)
+    results.write_results_json(out / result.submission / "results.json", result, shown)
 
 
 def completed(out: Path, assignment, ids: list[str]) -> dict[str, SubmissionResult]:
@@ -46,6 +47,7 @@ def _complete(out: Path, assignment, sid: str) -> SubmissionResult | None:
     if (result.submission, result.assignment) != (sid, assignment.id) or tests != [
             (c.question, c.name, c.points) for c in assignment.cases]:
         return None  # another submission's or another version's record
-    if json.loads(json.dumps(results.to_gradescope(result))) != written:
+    shown = assignment.config.gradescope.results
+    if json.loads(json.dumps(results.to_gradescope(result, shown))) != written:
         return None  # results.json is not this record's
     return result

@@ -21,7 +21,7 @@ from pathlib import Path
 from autograder.engine import assignment as assignment_mod
 from autograder.engine import results as results_mod
 from autograder.engine.grader import Grader
-from autograder.engine.intake import foreign, kept_cells, untrusted
+from autograder.engine.intake import foreign, handout, kept_cells, untrusted
 from autograder.engine.intake.notebook import NotebookError, code_cells, parse_cells
 from autograder.engine.progress import Progress
 from autograder.engine.results import SubmissionResult
@@ -93,7 +93,7 @@ def grade_folder(assignment_id: str, submissions: Path, out: Path, jobs: int | N
             futures = [pool.submit(grade_entry, grader, e) for e in entries]
             for future in as_completed(futures):
                 keep(batch, future.result(), lambda r: results_mod.write_results_json(
-                    out / r.submission / "results.json", r))
+                    out / r.submission / "results.json", r, assignment.config.gradescope.results))
                 bar.advance()
         bar.close()
     finally:
@@ -140,8 +140,9 @@ def _why(exc: OSError) -> str:
 
 def grade_entry(grader: Grader, entry: Entry) -> SubmissionResult:
     assignment_id = grader.assignment.id
-    return grade_submission(grader, new_result(entry, assignment_id),
-                            lambda: read_notebook_bytes(entry, assignment_id)[0])
+    result = new_result(entry, assignment_id)
+    return grade_submission(grader, result,
+                            lambda: read_notebook_bytes(entry, assignment_id, result.notes)[0])
 
 
 def new_result(entry: Entry, assignment_id: str) -> SubmissionResult:
@@ -165,6 +166,7 @@ def grade_submission(grader: Grader, result: SubmissionResult,
         cells = parse_cells(read())
         result.cells = kept_cells.keep(cells)  # the reports' copy: they never parse again
         foreign.check(cells, assignment.id, result)
+        handout.check(cells, assignment.id, result)
         grade_cells(grader, code_cells(cells), result)
     except (SubmissionError, NotebookError) as exc:
         result.error = untrusted.text(exc)  # may quote names from the submission

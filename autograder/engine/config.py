@@ -94,6 +94,30 @@ class ManualQuestion:
     the grader needs beside the answer; only those are shown."""
 
 
+@dataclass(frozen=True)
+class Submit:
+    """Where students hand in (the [submit] table), which the notebook's submit
+    cell states."""
+    to: str = ""
+    """"Gradescope", "Canvas" or a URL; "" when the config does not say."""
+    keep_name: bool = False
+    """Whether the submit cell asks students to keep the file's name (default:
+    for a URL, whose intake may look for the handout's name; this grader reads
+    any name from Gradescope and Canvas)."""
+
+
+@dataclass(frozen=True)
+class Gradescope:
+    """When students see what results.json holds (the [gradescope] table).
+    Gradescope shows a test's own visibility over the top level's, and hides the
+    total from a student while any test is hidden from them."""
+    results: str = "after_published"
+    """The top level's visibility: the submission's notes (its output) and, once no
+    test is hidden from the student, its total."""
+    tests: str = "after_published"
+    """The visibility of a test whose [tests] entry gives none (a bare number)."""
+
+
 MANUAL_ID = re.compile(r"[\w.-]+")
 """What a manual question's id may be: what the free-response marker reads."""
 MAX_MANUAL_POINTS = 1000.0
@@ -118,6 +142,10 @@ class Config:
     manual: dict[str, ManualQuestion] = field(default_factory=dict)
     """question id -> a question graded by hand ([manual.<id>]), in order;
     not among `questions`, which are the autograded ones (grades.csv's)."""
+    submit: Submit = Submit()
+    """Where to hand in ([submit]); the submit cell states it."""
+    gradescope: Gradescope = Gradescope()
+    """When students see results.json's notes, total and tests ([gradescope])."""
 
     @property
     def questions(self) -> list[str]:
@@ -143,7 +171,8 @@ def load(assignment: str) -> Config:
         limits = checked_limits(raw.get("limits", {}))
     except ConfigError as exc:
         raise ConfigError(f"{path}: [limits] {exc}") from None
-    tests = {q: {name: _points(path, q, name, v) for name, v in cases.items()}
+    shown = _gradescope(path, raw.get("gradescope", {}))
+    tests = {q: {name: _points(path, q, name, v, shown.tests) for name, v in cases.items()}
              for q, cases in raw.get("tests", {}).items()}
     exam = raw.get("exam", {})
     manual = _manual(path, raw.get("manual", {}), tests, exam)
@@ -157,7 +186,37 @@ def load(assignment: str) -> Config:
         tests=tests,
         exam=exam,
         manual=manual,
+        submit=_submit(path, raw.get("submit", {})),
+        gradescope=shown,
     )
+
+
+def _gradescope(path, table) -> Gradescope:
+    """The [gradescope] table: `results` and `tests`, each one of VISIBILITIES."""
+    where = f"{path}: [gradescope]"
+    if not isinstance(table, dict) or set(table) - {"results", "tests"}:
+        raise ConfigError(f"{where} holds `results` and `tests` only, each one of {VISIBILITIES}")
+    for key, value in table.items():
+        if value not in VISIBILITIES:
+            raise ConfigError(f"{where}: {key} must be one of {VISIBILITIES}, got {value!r}")
+    return Gradescope(**table)
+
+
+def _submit(path, table) -> Submit:
+    """The [submit] table: `to` (Gradescope, Canvas or an http(s) URL) and `keep_name`."""
+    where = f"{path}: [submit]"
+    if not isinstance(table, dict) or set(table) - {"to", "keep_name"}:
+        raise ConfigError(f"{where} holds `to` (Gradescope, Canvas or a URL) and `keep_name` "
+                          "(true or false) only")
+    to = table.get("to", "")
+    if not isinstance(to, str) or not (to in ("", "Gradescope", "Canvas")
+                                       or re.fullmatch(r"https?://\S+", to)):
+        raise ConfigError(f"{where}: to must be \"Gradescope\", \"Canvas\" or an http(s) URL, "
+                          f"got {to!r}")
+    keep = table.get("keep_name", to.startswith("http"))
+    if not isinstance(keep, bool):
+        raise ConfigError(f"{where}: keep_name must be true or false, got {keep!r}")
+    return Submit(to, keep)
 
 
 def _manual(path, table, tests: dict, exam: dict) -> dict[str, ManualQuestion]:
@@ -194,10 +253,10 @@ def _manual(path, table, tests: dict, exam: dict) -> dict[str, ManualQuestion]:
     return found
 
 
-def _points(path, question, name, value) -> TestPoints:
+def _points(path, question, name, value, visibility: str) -> TestPoints:
     if isinstance(value, (int, float)):
-        return TestPoints(float(value))
-    tp = TestPoints(float(value["points"]), value.get("visibility", "after_published"))
+        return TestPoints(float(value), visibility)
+    tp = TestPoints(float(value["points"]), value.get("visibility", visibility))
     if tp.visibility not in VISIBILITIES:
         raise ConfigError(f"{path}: {question}.{name}: visibility must be one of {VISIBILITIES}")
     return tp

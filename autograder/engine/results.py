@@ -120,7 +120,9 @@ NEEDS_REGRADE = ("Needs regrade: {n} test(s) could not run because of a problem 
                  "the test and grades again.")
 
 
-def to_gradescope(result: SubmissionResult) -> dict:
+def to_gradescope(result: SubmissionResult, shown: str = "after_published") -> dict:
+    """results.json's content; `shown` is its top-level visibility (the grading
+    config's [gradescope] results): when students see the notes and the total."""
     withheld = result.needs_regrade
     summary = "\n".join(([NEEDS_REGRADE.format(n=len(withheld))] if withheld else [])
                         + result.notes)
@@ -128,7 +130,7 @@ def to_gradescope(result: SubmissionResult) -> dict:
         "score": result.score,
         "output": cap(summary),
         **GRADESCOPE_TEXT,
-        "visibility": "after_published",
+        "visibility": shown,
         "stdout_visibility": "hidden",
         "execution_time": round(result.seconds, 3),
         "tests": [{
@@ -158,8 +160,9 @@ def gradescope_error(name: str, message: str, max_score: float) -> dict:
     }
 
 
-def write_results_json(path: Path, result: SubmissionResult) -> None:
-    write_atomic(path, json.dumps(to_gradescope(result), indent=2) + "\n")
+def write_results_json(path: Path, result: SubmissionResult,
+                       shown: str = "after_published") -> None:
+    write_atomic(path, json.dumps(to_gradescope(result, shown), indent=2) + "\n")
 
 
 def grades_csv(results: list[SubmissionResult], questions: list[str], max_total: float) -> str:

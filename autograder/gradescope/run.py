@@ -139,7 +139,7 @@ def grade(assignment_id: str, root: Path, limits: dict | None = None,
         late = lateness.status_line(lateness.timing(result, None, None))
         if late:
             result.notes.insert(0, late)
-        return results_mod.to_gradescope(result)
+        return results_mod.to_gradescope(result, graded.assignment.config.gradescope.results)
 
 
 def close_secrets(root: Path) -> tuple[Path, ...]:

@@ -46,6 +46,7 @@ def render(batch: Batch, sections: list[str] = ()) -> str:
     body += _runtimes(results, a.config.limits.notebook_seconds)
     body += _problems(problems.of_batch(results))
     body += _other_assignments(results, a.id)
+    body += _handed_out(results)
     return page(f"{a.config.title}: class report", body, script=True)
 
 
@@ -128,6 +129,17 @@ def _other_assignments(results, assignment_id: str) -> list[str]:
             f"<p>{len(found)} submissions look like the notebook of another assignment "
             f"and were graded as <code>{esc(assignment_id)}</code>; their students were told.</p>",
             table(["submission", "looks like"], [list(pair) for pair in found])]
+
+
+def _handed_out(results) -> list[str]:
+    """Submissions that are the notebook as handed out (engine.intake.handout)."""
+    found = sorted(r.submission for r in results if r.annotations.get("handed_out"))
+    if not found:
+        return []
+    return ["<h2>Notebooks as handed out</h2>",
+            f"<p>{len(found)} submissions are the notebook as handed out, with no answers: "
+            "did these students upload the right file? Each was told so in its feedback.</p>",
+            table(["submission"], [[s] for s in found])]
 
 
 def _problems(found) -> list[str]:

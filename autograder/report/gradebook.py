@@ -125,12 +125,13 @@ class Row:
 def gradebook_csv(rows: list[Row], max_total: float) -> str:
     def cells(row: Row) -> list:
         r, t = row.result, row.timing
+        graded = r is not None and not r.error  # an entry not graded has no score, not 0
         return [row.name, row.student.section if row.student else "",
                 r.submission if r else "", row.status, row.on_roster,
-                _num(r.score) if r else "", _num(max_total),
-                f"{100 * r.score / max_total:.1f}" if r and max_total else "",
+                _num(r.score) if graded else "", _num(max_total),
+                f"{100 * r.score / max_total:.1f}" if graded and max_total else "",
                 t.submitted.isoformat(timespec="seconds") if t and t.submitted else "",
-                _late_by(row), *_policy_cells(row), row.note]
+                _late_by(row), *(_policy_cells(row) if graded else ["", "", "", ""]), row.note]
 
     def unwritten(row: Row, error: str) -> list:
         sid = row.result.submission if row.result else ""

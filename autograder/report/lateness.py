@@ -47,6 +47,14 @@ class Timing:
         return "recorded late by Canvas" if self.recorded_late else ""
 
 
+def has_offset(text: str) -> bool:
+    """Whether a --due text says its zone (an offset, or a zone's name after it)."""
+    try:
+        return datetime.fromisoformat(text.strip()).tzinfo is not None
+    except ValueError:
+        return True  # '2026-03-01T23:59 America/New_York' (the policy's form), or an error
+
+
 def parse_time(text: str) -> datetime:
     """ISO 8601 ('2026-03-01T23:59', '2026-03-01 23:59:00+01:00'); no zone = local time.
 

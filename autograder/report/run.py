@@ -56,6 +56,10 @@ class Prepared:
     manual: manual_scores.Given | None = None
     anonymous: bool = True
     """Whether the export for grading by hand hides who each code is."""
+    due_text: str = ""
+    """--due as given ("" without it): the printed due date says how it was read."""
+    due_local: bool = False
+    """--due had no offset or zone and was read in this machine's time zone."""
 
 
 def prepare(out: Path, roster_path: Path | None = None, due: str | None = None,
@@ -77,7 +81,9 @@ def prepare(out: Path, roster_path: Path | None = None, due: str | None = None,
                     due_time or (terms and terms.course.due(assignment)), terms,
                     canvas.check_column(canvas_column) if canvas_column else None,
                     frozenset(excused_set), groups.read(groups_path) if groups_path else None,
-                    manual_scores.prepare(manual, assignment, out) if manual else None, anonymous)
+                    manual_scores.prepare(manual, assignment, out) if manual else None, anonymous,
+                    due or "", bool(due) and not (terms and terms.course.zone)
+                    and not lateness.has_offset(due))
 
 
 class Context:
@@ -107,7 +113,9 @@ class Context:
     @cached_property
     def timings(self) -> dict[str, lateness.Timing]:
         """Each submission's timing, from its metadata or the time discovery read."""
-        return _timings(self.batch, self.prepared.due, self.lines)
+        timings = _timings(self.batch, self.prepared.due, self.lines)
+        self.lines[:0] = _due_lines(self.prepared, timings)
+        return timings
 
     @cached_property
     def rows(self) -> list[gradebook.Row]:
@@ -224,6 +232,24 @@ def _timings(batch: Batch, due: datetime | None, lines: list[str]) -> dict[str, 
                      "Canvas's files carry no submission time; only the submissions Canvas "
                      "itself recorded as late (_LATE in the file name) show as late")
     return timings
+
+
+def _due_lines(prepared: Prepared, timings: dict[str, lateness.Timing]) -> list[str]:
+    """The due date --due gave, with its zone; a warning when it had none and the
+    submission times carry offsets (Gradescope's), since the machine's zone may
+    not be the course's."""
+    due = prepared.due
+    if not prepared.due_text or due is None:
+        return []
+    how = " (no offset given: this machine's time zone)" if prepared.due_local else ""
+    lines = [f"due date: {due:%Y-%m-%d %H:%M} {due.tzname()} (UTC{due:%z}){how}, from "
+             f"--due {prepared.due_text!r}"]
+    if prepared.due_local and any(t.source == "gradescope" for t in timings.values()):
+        lines.append(f"warning: the submission times carry their offsets but --due "
+                     f"{prepared.due_text!r} has none, so it was read in this machine's zone "
+                     f"(UTC{due:%z}); if the course keeps another, give the offset, e.g. "
+                     f"--due {prepared.due_text.strip()}-05:00")
+    return lines
 
 
 def _rows(results, students, timings) -> tuple[list[gradebook.Row], list[str]]:

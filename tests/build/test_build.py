@@ -293,3 +293,32 @@ def test_points_are_written_from_the_config_and_disagreements_refused():
                                             if q != "perplexity"})
     with pytest.raises(transforms.BuildError, match=r"'perplexity' of the master has no \[tests"):
         points.apply(jupytext.reads(text, fmt="py:percent"), fewer)
+
+
+@pytest.mark.parametrize("assignment_id", ASSIGNMENTS)
+def test_points_show_beside_every_question(assignment_id):
+    """Does every question of the committed student notebook say its points, the
+    grading config's, in its prompt ("(4 points)")?"""
+    from autograder.build.assign import load_config
+    from autograder.build.transforms import WritePoints, points_text
+    config = load_config(assignment_id)
+    cells = nbformat.read(str(registry.get(assignment_id).student_notebook), as_version=4).cells
+    for question in config.questions:
+        check = next(i for i, c in enumerate(cells) if c.source.strip()
+                     == f'grader.check("{question}")')
+        prompt = WritePoints.prompt(cells, check)
+        assert points_text(config.max_points(question)) in prompt.source, (question, prompt.source)
+    for question, manual in config.manual.items():
+        prompt = next(c for c in cells if f"<!-- free response: {question} -->" in c.source)
+        assert points_text(manual.points) in prompt.source, (question, prompt.source)
+
+
+@pytest.mark.parametrize("assignment_id", ASSIGNMENTS)
+def test_submit_cell_names_the_place(assignment_id):
+    """Does the cell before the export cell say where to upload, from the config?"""
+    from autograder.build import submit_sentence
+    from autograder.build.assign import load_config
+    cells = nbformat.read(str(registry.get(assignment_id).student_notebook), as_version=4).cells
+    export = next(i for i, c in enumerate(cells) if "export_submission(pdf=" in c.source)
+    assert submit_sentence(assignment_id) in cells[export - 1].source
+    assert load_config(assignment_id).submit.to in cells[export - 1].source

@@ -117,7 +117,7 @@ def test_setup_cell_pins_the_required_version():
     pin = re.search(r"^otter-grader==\S+", (paths.ROOT / "requirements.txt").read_text(), re.M).group(0)
     for assignment_id in [a.id for a in registry.all_assignments() if a.has_master]:
         cell = _setup_cell(assignment_id)
-        assert f'"{pin}"' in cell and f'otter.Notebook("{assignment_id}.ipynb")' in cell
+        assert f'"{pin}"' in cell and "grader = otter.Notebook(_checks_file())" in cell
 
 
 def test_setup_cell_installs_nothing_while_grading(tmp_path):

@@ -77,6 +77,7 @@ def test_skeleton_builds_and_grades_at_once(course):
     student = (root / "assignments" / ID / f"{ID}.ipynb").read_text()
     assert "def softmax(x):" in student and "z.max(axis=-1" not in student  # stub, no solution
     assert notebook_points(root) == "2"  # the config's points, shown to the student
+    assert "Upload the zip (or the .ipynb) to Gradescope." in student  # the config's [submit]
     graded = autograder(root, "grade", f"examples/{ID}", "--assignment", ID, "--out", "out",
                         "--quiet", *LIMITS)
     assert graded.returncode == 0, graded.stderr

@@ -141,6 +141,9 @@ def test_entries_not_graded_are_blank_with_the_reason(tmp_path):
     with open(tmp_path / "gradebook.csv", newline="") as f:
         book = {r["submission"]: r for r in csv.DictReader(f)}
     assert book["bob"]["status"] == "not graded" and "report.pdf" in book["bob"]["note"]
+    # blank as in canvas.csv, not a 0 (a PDF has no score)
+    assert [book["bob"][c] for c in ("total", "percent", "final")] == ["", "", ""]
+    assert [book["ada"][c] for c in ("total", "final")] == ["18", "18"]
 
 
 def test_excused_students_are_ex(tmp_path):
@@ -292,3 +295,20 @@ def test_the_command_line_options_reach_canvas_csv(tmp_path, monkeypatch, capsys
     assert head[5] == f"{TITLE} (98765)"
     assert {k: v[5] for k, v in rows.items()} == {"1001": "12", "1002": "12", "1003": "EX"}
     assert "must be worth 18 points" in capsys.readouterr().out
+
+
+def test_quiet_keeps_the_canvas_warning(tmp_path, monkeypatch, capsys):
+    """--quiet silences the progress and the table, never a warning: without a
+    roster or --canvas-column, the NEW-assignment warning still reaches stderr."""
+    (tmp_path / "subs").mkdir()
+    (tmp_path / "subs" / "ada.ipynb").write_text("{}")
+    out = tmp_path / "out"
+    out.mkdir()
+    monkeypatch.setattr(pipeline, "hidden_tests_disagree", lambda assignment: None)
+    monkeypatch.setattr(pipeline, "grade_stage", lambda *a, **k: Batch(
+        assignment_mod.load(ID), out, results=[result("ada")]))
+    assert cli.main(["grade", str(tmp_path / "subs"), "--assignment", ID, "--out", str(out),
+                     "--quiet"]) == 0
+    said = capsys.readouterr()
+    assert said.out == ""
+    assert "WARNING: " in said.err and "NEW assignment" in said.err

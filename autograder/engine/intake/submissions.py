@@ -26,8 +26,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from autograder.engine.intake import canvas_download, files, gradescope_export, untrusted, zips
-from autograder.engine.intake.notebook import MAX_NOTEBOOK_BYTES
+from autograder.engine.intake import (canvas_download, files, gradescope_export, handout,
+                                      untrusted, zips)
+from autograder.engine.intake.notebook import MAX_NOTEBOOK_BYTES, NotebookError, parse_cells
 from autograder.engine.results import GRADING_OUTPUTS
 
 GRADABLE = (".ipynb", ".zip")
@@ -195,10 +196,14 @@ def _assign_ids(entries: list[Entry], outputs: Iterable[str]) -> None:
                                 f"'{names[i]}')")
 
 
-def read_notebook_bytes(entry: Entry, assignment: str) -> tuple[bytes, str]:
+def read_notebook_bytes(entry: Entry, assignment: str,
+                        notes: list[str] | None = None) -> tuple[bytes, str]:
     """The notebook's bytes and the name it had inside the entry (cleaned);
-    raises SubmissionError."""
+    raises SubmissionError. Where the entry holds the notebook as handed out
+    beside one with answers, the latter is read and a note saying so is added
+    to `notes`."""
     path = entry.path
+    notes = [] if notes is None else notes
     try:
         mode = os.lstat(path).st_mode
         if stat.S_ISDIR(mode):
@@ -208,12 +213,18 @@ def read_notebook_bytes(entry: Entry, assignment: str) -> tuple[bytes, str]:
             if not notebooks and not zips and found.refused:
                 raise SubmissionError(f"no notebook could be read: {found.refused[0]}")
             if not notebooks and zips:  # the zip the notebook's export cell makes
-                return _from_zip(path / _choose(zips, assignment, ".zip"), assignment)
-            chosen = _choose(notebooks, assignment)
-            return (files.read_regular(path / chosen, MAX_NOTEBOOK_BYTES, untrusted.name(chosen)),
-                    untrusted.name(chosen))
+                return _from_zip(path / _choose(zips, assignment, ".zip"), assignment, notes)
+            read = lambda n: files.read_regular(path / n, MAX_NOTEBOOK_BYTES, untrusted.name(n))
+            edited, handed = _sorted_by_answers(notebooks, read, assignment, alone=bool(zips))
+            if handed and not edited and len(zips) == 1:  # the handout, and the export of a copy
+                data, name = _from_zip(path / zips[0], assignment, notes)
+                if not _is_handout(data, assignment):
+                    notes.append(_set_aside(handed, name))
+                    return data, name
+            chosen = _choose_edited(edited, handed, assignment, notes)
+            return read(chosen), untrusted.name(chosen)
         if path.suffix.lower() == ".zip" and not stat.S_ISLNK(mode):
-            return _from_zip(path, assignment)
+            return _from_zip(path, assignment, notes)
         label = untrusted.name(entry.metadata.get("original_name") or path.name)
         if path.suffix.lower() != ".ipynb" and not stat.S_ISLNK(mode):
             raise SubmissionError(f"{label} is not a notebook, so it was not graded: submit the "
@@ -223,20 +234,66 @@ def read_notebook_bytes(entry: Entry, assignment: str) -> tuple[bytes, str]:
         raise SubmissionError(str(exc)) from None
 
 
-def _from_zip(path: Path, assignment: str) -> tuple[bytes, str]:
+def _from_zip(path: Path, assignment: str, notes: list[str]) -> tuple[bytes, str]:
     try:
         with files.open_regular(path, "the zip file") as raw, zips.open_bounded(raw) as zf:
             members = {i.filename: i for i in zf.infolist() if not i.is_dir()
                        and i.filename.lower().endswith(".ipynb") and not _is_link(i)
                        and not files.IGNORED_DIRS & set(PurePosixPath(i.filename).parts)}
-            chosen = _choose(sorted(members), assignment)
-            label = untrusted.name(chosen)
-            return zips.read_member(zf, members[chosen], MAX_NOTEBOOK_BYTES, label), label
+            read = lambda n: zips.read_member(zf, members[n], MAX_NOTEBOOK_BYTES,
+                                              untrusted.name(n))
+            edited, handed = _sorted_by_answers(sorted(members), read, assignment)
+            chosen = _choose_edited(edited, handed, assignment, notes)
+            return read(chosen), untrusted.name(chosen)
     except zips.ZipRefused as exc:
         raise SubmissionError(str(exc)) from None
     except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError, RuntimeError,
             NotImplementedError) as exc:
         raise SubmissionError(f"the zip file could not be read ({untrusted.name(exc)})") from None
+
+
+MAX_COMPARED = 8
+"""Notebooks of one entry read to tell the handout from a copy with answers."""
+
+
+def _sorted_by_answers(names: list[str], read, assignment: str,
+                       alone: bool = False) -> tuple[list[str], list[str]]:
+    """(names with answers or unreadable, names that are the handout); with one name
+    (unless `alone`: a zip beside it may hold the answers), or more than
+    MAX_COMPARED, nothing is read and all count as edited."""
+    if not (1 if alone else 2) <= len(names) <= MAX_COMPARED:
+        return list(names), []
+    edited, handed = [], []
+    for name in names:
+        try:
+            (handed if _is_handout(read(name), assignment) else edited).append(name)
+        except (files.UnreadableFile, zips.ZipRefused):
+            edited.append(name)  # its own error, if chosen, is the student's message
+    return edited, handed
+
+
+def _is_handout(data: bytes, assignment: str) -> bool:
+    try:
+        return handout.is_handout(parse_cells(data), assignment)
+    except NotebookError:
+        return False
+
+
+def _choose_edited(edited: list[str], handed: list[str], assignment: str,
+                   notes: list[str]) -> str:
+    """The notebook to grade: among those with answers when some are and some are
+    not (with a note), else as _choose."""
+    if edited and handed:
+        chosen = _choose(edited, assignment)
+        notes.append(_set_aside(handed, chosen))
+        return chosen
+    return _choose(edited + handed, assignment)
+
+
+def _set_aside(handed: list[str], chosen: str) -> str:
+    shown = ", ".join(untrusted.name(n) for n in handed[:3])
+    return (f"{shown} in this submission is the notebook as handed out, with no answers; "
+            f"{untrusted.name(chosen)}, which holds answers, was graded instead")
 
 
 def _is_link(info: zipfile.ZipInfo) -> bool:

@@ -1,0 +1,194 @@
+"""Does a student's answer reach the grade, whatever the notebook's file is called?
+
+Students duplicate notebooks, download them twice (`hw6_encoder_decoder (1).ipynb`),
+put their id in the name, keep the handout beside their copy, or run the kernel from
+another folder. Here a built student notebook, its answers filled in, runs headless
+in a real Jupyter kernel (nbclient) under another name, beside the untouched
+handout, with the kernel started in another folder and told the notebook's path as a
+Jupyter server tells it (JPY_SESSION_NAME) or as VS Code does (`__vsc_ipynb_file__`);
+its export cell's zip is then graded: the answers graded are the edited ones. When
+the kernel cannot tell which of two notebooks is open, the export cell refuses and
+writes no zip.
+
+hw6 is used: numpy only, so each kernel starts in a few seconds. The run through
+the export cell takes about 20 s on two busy cores (otter's export re-runs the
+notebook to check the zip).
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from autograder.build import solution_notebook, student_notebook
+from autograder.build.examples import answers_of, fill
+from autograder.engine import assignment as assignment_mod
+from tests.conftest import grade
+
+nbclient = pytest.importorskip("nbclient")
+
+ASSIGNMENT = "hw6_encoder_decoder"
+EXPORT_CELL = "otter cannot export from Colab"
+RENAMED = f"{ASSIGNMENT} (1).ipynb"
+
+
+def _notebooks():
+    """(handout, the handout with the solution's answers), as NotebookNodes."""
+    handout = nbformat.reads(student_notebook(ASSIGNMENT).decode(), as_version=4)
+    edited = fill(nbformat.reads(student_notebook(ASSIGNMENT).decode(), as_version=4),
+                  answers_of(solution_notebook(ASSIGNMENT)))
+    return handout, edited
+
+
+def _run(nb, cwd: Path, env: dict | None = None, first: str = "") -> str:
+    """Run `nb` in a fresh kernel started in `cwd`; its output (printed and shown)."""
+    if first:
+        nb.cells.insert(0, nbformat.v4.new_code_cell(first))
+    client = nbclient.NotebookClient(nb, timeout=300, allow_errors=False,
+                                     resources={"metadata": {"path": str(cwd)}})
+    client.execute(env={**os.environ, **(env or {})})
+    return "\n".join(o.get("text", "") or o.get("data", {}).get("text/plain", "")
+                     for c in nb.cells if c.cell_type == "code" for o in c.outputs)
+
+
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory):
+    """A renamed, edited notebook beside the untouched handout in `course/`, run from
+    `elsewhere/` with JPY_SESSION_NAME naming it, through its export cell."""
+    root = tmp_path_factory.mktemp("student")
+    course, elsewhere = root / "course", root / "elsewhere"
+    course.mkdir()
+    elsewhere.mkdir()
+    handout, edited = _notebooks()
+    nbformat.write(handout, str(course / f"{ASSIGNMENT}.ipynb"))
+    nbformat.write(edited, str(course / RENAMED))
+    output = _run(edited, elsewhere, {"JPY_SESSION_NAME": str(course / RENAMED)})
+    return course, elsewhere, output
+
+
+def test_export_packs_the_renamed_notebook_beside_the_original(exported, tmp_path):
+    """Is the zip's notebook the edited one, and does it grade in full?"""
+    course, elsewhere, output = exported
+    zips = sorted(course.glob("*.zip"))
+    assert len(zips) == 1 and not list(elsewhere.glob("*.zip")), (zips, output[-2000:])
+    with zipfile.ZipFile(zips[0]) as zf:
+        notebooks = [n for n in zf.namelist() if n.endswith(".ipynb")]
+    assert notebooks == [RENAMED]
+    assert f"Packed {course / RENAMED}" in output
+    subs = tmp_path / "subs"
+    subs.mkdir()
+    (subs / "ada.zip").write_bytes(zips[0].read_bytes())
+    result = grade(ASSIGNMENT, subs, tmp_path / "out")["ada"]
+    assert result.score == pytest.approx(assignment_mod.load(ASSIGNMENT).max_total), result.notes
+
+
+def test_public_checks_ran_and_passed(exported):
+    """Did every grader.check cell find the checks (no FileNotFoundError, no NameError)?"""
+    _, _, output = exported
+    questions = assignment_mod.load(ASSIGNMENT).questions
+    for question in questions:
+        assert f"{question} results: All test cases passed!" in output, output[-3000:]
+    assert "could not be found" not in output
+
+
+def _setup_and_export():
+    """The handout's setup and export cells only: cheap to run (no answers needed)."""
+    handout, _ = _notebooks()
+    nb = nbformat.v4.new_notebook(metadata=handout.metadata)
+    nb.cells = [handout.cells[0]] + [c for c in handout.cells if EXPORT_CELL in c.source]
+    return nb
+
+
+def test_export_refuses_when_it_cannot_tell_which_notebook(tmp_path):
+    """Two notebooks in the folder and no word from Jupyter: no zip, and a message
+    naming what otter would have packed and how to choose."""
+    handout, edited = _notebooks()
+    nbformat.write(handout, str(tmp_path / f"{ASSIGNMENT}.ipynb"))
+    nbformat.write(edited, str(tmp_path / RENAMED))
+    env = {"JPY_SESSION_NAME": ""}
+    output = _run(_setup_and_export(), tmp_path, env)
+    assert "NOT EXPORTED" in output and f"otter would pack {ASSIGNMENT}.ipynb" in output
+    assert 'export_submission("YOUR FILE NAME.ipynb")' in output
+    assert not list(tmp_path.glob("*.zip"))
+
+
+def test_vs_code_variable_names_the_file(tmp_path):
+    """VS Code sets __vsc_ipynb_file__ in the kernel: the export packs that file, and
+    warns that it was saved before the last cell ran."""
+    handout, edited = _notebooks()
+    nbformat.write(handout, str(tmp_path / f"{ASSIGNMENT}.ipynb"))
+    mine = tmp_path / "hw6 s2002.ipynb"
+    nbformat.write(edited, str(mine))
+    nb = _setup_and_export()
+    nb.cells[1].source = nb.cells[1].source.replace("run_tests=True", "run_tests=False")
+    output = _run(nb, tmp_path, {"JPY_SESSION_NAME": ""},
+                  first=f"__vsc_ipynb_file__ = {str(mine)!r}")
+    with zipfile.ZipFile(next(tmp_path.glob("*.zip"))) as zf:
+        assert [n for n in zf.namelist() if n.endswith(".ipynb")] == [mine.name]
+    assert "was last saved at" in output and "before the last cell you ran" in output
+
+
+def test_export_cell_packs_no_fixed_name():
+    """The built export cell never names the handout's file for otter to pack."""
+    export = [c for c in json.loads(student_notebook(ASSIGNMENT))["cells"]
+              if EXPORT_CELL in "".join(c["source"])]
+    assert len(export) == 1 and "grader.export(" not in "".join(export[0]["source"])
+    assert "export_submission(pdf=False, run_tests=True)" in "".join(export[0]["source"])
+
+
+COLAB = """
+import json, sys, types, otter.check.utils
+# Colab, as otter and the setup cell see it: its shell, its copy of the notebook
+# (only through google.colab._message), no file of the notebook on the disk.
+otter.check.utils.get_ipython = lambda: "<google.colab._shell.Shell object>"
+message = types.ModuleType("google.colab._message")
+message.blocking_request = lambda what: {"ipynb": json.load(open(sys.argv[1]))}
+colab = types.ModuleType("google.colab")
+colab._message = message
+sys.modules.update({"google": types.ModuleType("google"), "google.colab": colab,
+                    "google.colab._message": message})
+"""
+
+
+def test_colab_export_refuses_and_says_how_to_download(tmp_path):
+    """On Colab (simulated: /content holds no notebook, the kernel is told no path),
+    do the export cell and export_submission() write no zip, even though the setup
+    cell left a copy of the handout in /content for the public checks, and say how to
+    download the notebook instead?"""
+    content = tmp_path / "content"
+    content.mkdir()
+    _, edited = _notebooks()
+    nbformat.write(edited, str(tmp_path / "in_the_browser.ipynb"))
+    nb = _setup_and_export()
+    script = "\n".join([COLAB, nb.cells[0].source, 'print("THIS:", this_notebook())',
+                        nb.cells[1].source, "export_submission()"])
+    (tmp_path / "run.py").write_text(script)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("JPY_")}
+    done = subprocess.run([sys.executable, str(tmp_path / "run.py"),
+                           str(tmp_path / "in_the_browser.ipynb")], cwd=content, env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "THIS: (None, 'on Colab this notebook is not on the disk')" in done.stdout
+    assert done.stdout.count("File > Download > Download .ipynb") == 2, done.stdout
+    assert "NOT EXPORTED: otter cannot pack a notebook on Colab" in done.stdout
+    assert (content / f"{ASSIGNMENT}.ipynb").is_file()  # the checks' copy
+    assert not list(tmp_path.rglob("*.zip"))
+
+
+def test_renamed_while_open_is_not_packed_under_its_old_name(tmp_path):
+    """Jupyter tells the kernel the path it was started for: after a rename the
+    variable names a file that is gone. Beside the handout, the export refuses and
+    says so, rather than pack the handout."""
+    handout, edited = _notebooks()
+    nbformat.write(handout, str(tmp_path / f"{ASSIGNMENT}.ipynb"))
+    nbformat.write(edited, str(tmp_path / "mine.ipynb"))
+    output = _run(_setup_and_export(), tmp_path,
+                  {"JPY_SESSION_NAME": str(tmp_path / RENAMED)})
+    assert "NOT EXPORTED" in output and f"Jupyter named {RENAMED}, gone since" in output
+    assert not list(tmp_path.glob("*.zip"))
