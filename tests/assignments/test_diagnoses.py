@@ -190,7 +190,6 @@ MADE = {  # assignment -> {buggy variant: the mistake function it makes, or the 
         "sn_top_k_python_int_only": "sn_numpy_top_k_unchecked",
         "sn_rejects_int_temperature": "sn_int_temperature_raises",
         "sn_top_k_rejects_numpy_int": "sn_numpy_top_k_raises",
-        "sn_always_argmax": "sn_always_argmax",
         "sn_multiplies_by_temperature": "sn_multiplies_by_temperature",
         "sn_temperature_on_probabilities": "sn_temperature_ignored",
         "sn_ignores_top_k": "sn_ignores_top_k",
@@ -231,6 +230,9 @@ AMBIGUOUS = {  # assignment -> {buggy variant: its mistake, declared but never n
     # The test it fails stops at a model (biases frozen) on which the weights alone
     # count as many: the two mistakes tie there, and nothing may be named.
     "hw2_positions_params": {"count_always_trainable": "count_always_trainable"},
+    # Every logits vector its failing tests draw from has its largest logit at id 0: a
+    # greedy sampler's answers there are those of a stub that always returns 0.
+    "hw6_encoder_decoder": {"sn_always_argmax": "sn_always_argmax"},
 }
 
 
@@ -288,6 +290,22 @@ def test_share_of_buggy_variants_diagnosed(graded, assignment_id):
 
 
 @pytest.mark.parametrize("assignment_id", sorted(MADE))
+def test_stand_ins_are_never_diagnosed(graded, assignment_id):
+    """Does a stub nobody wrote ever hear "This looks like"? Every stub at once left
+    untouched, raising, handing back its input, answering the reference's answer made
+    zeros or ones (corpus_tools.stand_ins), or raising ValueError everywhere: graded
+    with the corpus, they fail tests of diagnosed questions and are never named."""
+    stand_ins = graded.stand_ins(assignment_id)
+    assert len(stand_ins) == len(corpus_tools.STAND_IN_KINDS) + 1
+    diagnosed = set(_diagnoses(assignment_id)[m].question for m in _diagnoses(assignment_id))
+    for kind, result in stand_ins.items():  # the check can fail: they fail diagnosed tests
+        assert any(t.status == "failed" and t.question in diagnosed for t in result.tests), kind
+    named = [f"{kind}: {t.question}::{t.name}: {t.diagnosis}"
+             for kind, result in stand_ins.items() for t in result.tests if t.diagnosis]
+    assert not named, "\n".join(named)
+
+
+@pytest.mark.parametrize("assignment_id", sorted(MADE))
 def test_mistakes_never_reach_a_worker(graded, assignment_id):
     """The mistakes' code, like the reference, stays in the grader."""
     source = inspect.getsource(importlib.import_module(f"autograder.{assignment_id}.diagnoses"))
@@ -307,8 +325,8 @@ def _ref(n):
     return torch.zeros(n)
 
 
-def _ones(n):
-    return torch.ones(n)
+def _twos(n):  # (a stub answering ones or zeros would be a stand-in: never named)
+    return torch.full((n,), 2.0)
 
 
 def _zeros_unchecked(n):
@@ -322,16 +340,16 @@ def _record(*pairs):
     return calls
 
 
-ONES = diagnose.Diagnosis("f", _ones, "ones", "Part 1")
+TWOS = diagnose.Diagnosis("f", _twos, "twos", "Part 1")
 UNCHECKED = diagnose.Diagnosis("f", _zeros_unchecked, "unchecked", "Part 1")
 
 
 def test_match_needs_every_answer_and_a_difference_from_the_reference():
-    assert diagnose.diagnose((ONES, UNCHECKED), _record((2, torch.ones(2))), _ref) == \
-        "This looks like: ones (see Part 1)"
+    assert diagnose.diagnose((TWOS, UNCHECKED), _record((2, torch.full((2,), 2.0))), _ref) == \
+        "This looks like: twos (see Part 1)"
     # one answer off, or another dtype: no match
-    assert diagnose.diagnose((ONES,), _record((2, torch.ones(2)), (3, torch.zeros(3))), _ref) == ""
-    assert diagnose.diagnose((ONES,), _record((2, torch.ones(2, dtype=torch.float64))), _ref) == ""
+    assert diagnose.diagnose((TWOS,), _record((2, torch.full((2,), 2.0)), (3, torch.zeros(3))), _ref) == ""
+    assert diagnose.diagnose((TWOS,), _record((2, torch.full((2,), 2.0, dtype=torch.float64))), _ref) == ""
     # the unchecked mistake equals the reference on n = 2: not revealed, not named
     assert diagnose.diagnose((UNCHECKED,), _record((2, torch.zeros(2))), _ref) == ""
     # an exception where the reference raises, an answer from the mistake: revealed
@@ -341,48 +359,114 @@ def test_match_needs_every_answer_and_a_difference_from_the_reference():
     assert diagnose.diagnose((UNCHECKED,), raised, _ref) == ""
 
 
+def _counts(n):
+    if n < 1:
+        raise ValueError(n)
+    return torch.arange(1.0, n + 1)
+
+
+def test_a_stand_ins_answers_are_no_evidence():
+    """Is a mistake named for answers a stub nobody wrote gives (None, its argument,
+    the reference's answer made zeros or ones)? Never, though the mistake gives them."""
+    for answer in (None, 2, torch.zeros(2), torch.ones(2)):
+        made = diagnose.Diagnosis("f", lambda n, a=answer: a, "made", "Part 1")
+        assert diagnose.diagnose((made,), _record((2, answer)), _counts) == "", answer
+    assert diagnose.diagnose((TWOS,), _record((2, torch.full((2,), 2.0))), _counts) == TWOS.text()
+
+
+def test_a_raised_exception_matches_by_type_and_message_class():
+    """A library's message (torch's, Python's) is evidence: it must be the student's.
+    A mistake's own `raise` is free text, which any message of its type matches, and so
+    is no evidence where every call raised: a stub raising everywhere does that too."""
+    def library(n):
+        return torch.zeros(n).view(n + 1)  # RuntimeError, torch's message
+
+    try:
+        library(2)
+    except RuntimeError as exc:
+        message = str(exc)
+    view = diagnose.Diagnosis("f", library, "a view", "Part 1")
+    raised = lambda m: _record((2, diagnose.Raised(["RuntimeError", "Exception"], m)))
+    assert diagnose.diagnose((view,), raised(message), _counts) == view.text()
+    assert diagnose.diagnose((view,), raised("shape '[3]' is invalid"), _counts) == ""
+    from autograder.hw2_positions_params import diagnoses as hw2, reference as ref2
+    zero = next(d for d in hw2.DIAGNOSES if d.mistake is hw2.pe_rejects_zero)
+    free = diagnose.Calls(zero.question)
+    free.add((0, 4), {}, diagnose.Raised(["ValueError", "Exception"], "no answer"))
+    assert diagnose.diagnose((zero,), free, ref2.sinusoidal_pe) == ""
+    free.answered_before = True  # the stub answered in an earlier test: no such stand-in
+    assert diagnose.diagnose((zero,), free, ref2.sinusoidal_pe) == zero.text()
+
+
+def test_a_load_that_fails_for_another_reason_is_not_a_bias():
+    """A module whose load_state_dict raised is named "self.qkv has a bias" only when
+    torch's message names the keys that mistake leaves missing (the class's name aside)."""
+    from autograder.engine.intake import untrusted
+    from autograder.hw1_attention import diagnoses as hw1, reference as ref1
+    bias = next(d for d in hw1.DIAGNOSES if d.mistake is hw1.tsa_qkv_bias)
+    with checks.seeded(0):
+        state = ref1.TinySelfAttn(32, 4).state_dict()
+    messages = {}
+    for name, module in (("bias", hw1.tsa_qkv_bias(32, 4)),
+                         ("empty", torch.nn.Module()), ("other", torch.nn.Linear(32, 96))):
+        try:
+            module.load_state_dict(state)
+        except RuntimeError as exc:
+            messages[name] = untrusted.text(str(exc).replace(type(module).__name__,
+                                                             "TinySelfAttn"), 500)
+    for name, named in (("bias", True), ("empty", False), ("other", False)):
+        record = diagnose.Calls("TinySelfAttn")
+        record.seed = 0
+        handle = lambda at: RemoteObject(None, protocol.Handle(at + 1, "X"), (record, at))
+        record.add((32, 4), {}, handle(0))
+        record.add_step(0, "getattr", ("load_state_dict",), {}, handle(1))
+        record.add_step(1, "call", (state,), {}, diagnose.Raised(["RuntimeError"], messages[name]))
+        got = diagnose.diagnose((bias,), record, ref1.TinySelfAttn)
+        assert got == (bias.text() if named else ""), name
+
+
 def test_two_matching_mistakes_name_none():
-    twin = diagnose.Diagnosis("f", lambda n: torch.ones(n), "twin", "Part 2")
-    assert diagnose.diagnose((ONES, twin), _record((2, torch.ones(2))), _ref) == ""
+    twin = diagnose.Diagnosis("f", lambda n: torch.full((n,), 2.0), "twin", "Part 2")
+    assert diagnose.diagnose((TWOS, twin), _record((2, torch.full((2,), 2.0))), _ref) == ""
 
 
 def test_unreplayable_or_spoiled_records_name_none():
-    calls = _record((2, torch.ones(2)))
+    calls = _record((2, torch.full((2,), 2.0)))
     calls.spoiled = True
-    assert diagnose.diagnose((ONES,), calls, _ref) == ""
+    assert diagnose.diagnose((TWOS,), calls, _ref) == ""
     handle = diagnose.Calls("f")
-    handle.add((object(),), {}, torch.ones(2))
-    assert diagnose.diagnose((ONES,), handle, _ref) == ""
+    handle.add((object(),), {}, torch.full((2,), 2.0))
+    assert diagnose.diagnose((TWOS,), handle, _ref) == ""
 
 
 def test_diagnosis_is_shown_beside_the_output_never_in_it():
     """feedback.md, feedback.html and results.json's test output show it; the test's
     output (what the snapshots compare) and the scores do not change."""
     t = results.TestResult("f", "test_x", "x", 0.0, 1.0, "weights differ", "visible",
-                   diagnosis=ONES.text())
+                   diagnosis=TWOS.text())
     result = results.SubmissionResult("s", "a", tests=[t])
     ctx = feedback.Context("A", ["f"], {"f": 1.0})
-    assert "looks like: ones (see Part 1)" in feedback.markdown(result, ctx)
-    assert "looks like: ones (see Part 1)" in feedback.html(result, ctx)
+    assert "looks like: twos (see Part 1)" in feedback.markdown(result, ctx)
+    assert "looks like: twos (see Part 1)" in feedback.html(result, ctx)
     test = results.to_gradescope(result)["tests"][0]
-    assert test["output"] == "weights differ\n\nThis looks like: ones (see Part 1)"
+    assert test["output"] == "weights differ\n\nThis looks like: twos (see Part 1)"
     assert (test["score"], test["status"], t.output) == (0.0, "failed", "weights differ")
     plain = results.to_gradescope(results.SubmissionResult("s", "a", tests=[results.TestResult(
         "f", "test_x", "x", 0.0, 1.0, "weights differ", "visible")]))
     assert plain["tests"][0]["output"] == "weights differ"
 
 
-def _shows_ones(calls):
-    return any(isinstance(a, torch.Tensor) and bool((a == 1).all()) for _, _, a in calls)
+def _shows_twos(calls):
+    return any(isinstance(a, torch.Tensor) and bool((a == 2).all()) for _, _, a in calls)
 
 
 def test_a_sign_is_read_from_the_answers_without_replay():
     """A diagnosis that is a sign (replay=False) needs no replay, so a handle among the
     arguments does not stop it; a sign that breaks names nothing."""
-    sign = diagnose.Diagnosis("f", _shows_ones, "ones", "Part 1", replay=False)
+    sign = diagnose.Diagnosis("f", _shows_twos, "twos", "Part 1", replay=False)
     handle = diagnose.Calls("f")
-    handle.add((object(),), {}, torch.ones(2))
-    assert diagnose.diagnose((sign,), handle, _ref) == "This looks like: ones (see Part 1)"
+    handle.add((object(),), {}, torch.full((2,), 2.0))
+    assert diagnose.diagnose((sign,), handle, _ref) == "This looks like: twos (see Part 1)"
     zeros = diagnose.Calls("f")
     zeros.add((object(),), {}, torch.zeros(2))
     assert diagnose.diagnose((sign,), zeros, _ref) == ""
@@ -390,7 +474,7 @@ def test_a_sign_is_read_from_the_answers_without_replay():
     assert diagnose.diagnose((sign, broken), handle, _ref) == sign.text()
     # signs alone allow larger records (nothing is replayed); with a replayed mistake, not
     assert diagnose.record_for("f", (sign,)).max_elements > diagnose.MAX_ELEMENTS
-    assert diagnose.record_for("f", (sign, ONES)).max_elements == diagnose.MAX_ELEMENTS
+    assert diagnose.record_for("f", (sign, TWOS)).max_elements == diagnose.MAX_ELEMENTS
 
 
 # Twins: a handle among the arguments, replayed through the grader's copy of its object.
