@@ -425,6 +425,21 @@ def test_a_load_that_fails_for_another_reason_is_not_a_bias():
         assert got == (bias.text() if named else ""), name
 
 
+def test_a_large_negative_mask_is_named_whatever_the_constant():
+    """Is a causal mask with a finite large negative number where -inf belongs named
+    as that misconception for any such number, and never for -inf, a mild negative
+    number or another dtype?"""
+    from autograder.hw1_attention import diagnoses as hw1, reference as ref1
+    found = [d for d in hw1.DIAGNOSES if d.mistake is hw1.mask_large_negative]
+    masks = lambda fill, dtype=torch.float32: _record(*(
+        (n, torch.triu(torch.full((n, n), fill, dtype=dtype), diagonal=1)) for n in (1, 2, 3)))
+    for fill in (-1e4, -1e9, -1e10, torch.finfo(torch.float32).min):
+        assert diagnose.diagnose(found, masks(fill), ref1.causal_mask) == found[0].text(), fill
+    for other in (masks(float("-inf")), masks(-10.0), masks(-1e9, torch.float64),
+                  _record((1, torch.zeros(1, 1)))):
+        assert diagnose.diagnose(found, other, ref1.causal_mask) == ""
+
+
 def test_two_matching_mistakes_name_none():
     twin = diagnose.Diagnosis("f", lambda n: torch.full((n,), 2.0), "twin", "Part 2")
     assert diagnose.diagnose((TWOS, twin), _record((2, torch.full((2,), 2.0))), _ref) == ""
