@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from autograder import protocol
-from autograder.corpus import Declared, cells, declared, submission_id, variants  # noqa: F401
+from autograder.corpus import MEASURE, TUNE, Declared, cells, declared, submission_id, variants  # noqa: F401
 from autograder.engine import assignment as assignment_mod
 from tests.conftest import grade, write_notebook
 
