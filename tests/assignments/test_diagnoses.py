@@ -6,6 +6,11 @@ makes a diagnosed mistake (MADE below) gets that diagnosis, and only it, on at
 least one failing test; no other variant (correct ones, mistakes not diagnosed)
 ever gets one; a diagnosis never changes a score or a test's output (the
 snapshots hold those); the mistakes' code never reaches a worker.
+
+Variants taken from public code (REAL) are labelled with the declared mistakes
+they really make, read from their code before any was graded; they are measured,
+not required to be named. Those marked `# split: measure` are never used to write
+or tune a diagnosis: coverage and precision are printed for both parts (`-k share -s`).
 """
 from __future__ import annotations
 
@@ -235,6 +240,48 @@ AMBIGUOUS = {  # assignment -> {buggy variant: its mistake, declared but never n
     "hw6_encoder_decoder": {"sn_always_argmax": "sn_always_argmax"},
 }
 
+REAL = {  # assignment -> {variant taken from public code: the declared mistakes it makes}
+    # Labelled from the code alone, before grading; () when none of its mistakes has a
+    # diagnosis. A measuring part's label is never changed to fit what feedback says.
+    "hw1_attention": {
+        "causal_mask_issue_29546_transpose": ("mask_unchecked",),
+        "causal_mask_subsequent_transposed_common_utils": ("mask_unchecked",),
+        # True where allowed: not mask_boolean's "True where hidden"
+        "causal_mask_bool_keep_transposed": ("mask_unchecked",),
+        "causal_mask_annotated_subsequent": ("mask_unchecked",),
+        # the additive mask read as a keep-mask (masked_fill(mask == 0, ...)): no diagnosis
+        "sdpa_annotated_masked_fill": (),
+        "sdpa_module_masked_fill_keep": (),
+        "sdpa_masked_fill_minus_inf_keep": (),
+    },
+    "hw2_positions_params": {
+        "pe_first_row_left_zero": ("pe_d_unchecked", "pe_types_unchecked"),
+        "pe_tf_tutorial_get_angles": ("pe_d_unchecked", "pe_types_unchecked"),
+        "pe_sines_then_cosines_float32": ("pe_halves", "pe_float32", "pe_d_unchecked",
+                                          "pe_types_unchecked"),
+        "count_requires_grad_always": ("count_always_trainable",),
+        "count_requires_grad_happycode": ("count_always_trainable",),
+        "count_all_naslib": ("count_ignores_trainable_only",),
+    },
+    "hw3_bert_pretraining": {
+        # Keras's ignored label 0 (no diagnosis) and a mean over every position
+        "mlm_keras_mask_label_zero": ("mlm_mean_over_all",),
+        # a mean per sequence (no diagnosis), NaN where nothing is selected
+        "mlm_keras_mean_per_sequence": ("mlm_nan_when_nothing",),
+    },
+    "hw5_eeg_bert": {
+        "layer_norm_eps_hardcoded": (),
+        "layer_norm_unbiased_var_fixed_eps": ("ln_sample_variance",),
+    },
+    "hw6_encoder_decoder": {
+        "xavier_torch_out_by_in": ("xavier_transposed", "xavier_not_only_rng"),
+        "xavier_torch_global_uniform": ("xavier_not_only_rng",),
+        # max_len - 1 steps, and no stop at eos (no diagnosis)
+        "gd_annotated_no_eos_stop": ("gd_max_len_counts_sos",),
+        "gd_starts_from_one": ("gd_max_len_counts_sos",),
+    },
+}
+
 
 def _diagnoses(assignment_id: str) -> dict[str, diagnose.Diagnosis]:
     """{mistake function's name: its Diagnosis}."""
@@ -246,6 +293,17 @@ def _made(assignment_id: str, stem: str) -> tuple[str, ...]:
     """The mistakes a buggy variant makes (each named on the tests it fails)."""
     made = MADE[assignment_id].get(stem, ())
     return (made,) if isinstance(made, str) else made
+
+
+def _real(assignment_id: str, path) -> set[str]:
+    """The texts of the declared mistakes a variant really makes (none for a correct one)."""
+    if path.parent.name != "buggy":
+        return set()
+    stem, texts = path.stem, _diagnoses(assignment_id)
+    ambiguous = AMBIGUOUS.get(assignment_id, {})
+    names = set(_made(assignment_id, stem)) | set(REAL.get(assignment_id, {}).get(stem, ()))
+    names |= {ambiguous[stem]} if stem in ambiguous else set()
+    return {texts[n].text() for n in names}
 
 
 def _variants():
@@ -266,6 +324,10 @@ def test_every_diagnosis_is_made_by_a_variant(assignment_id):
     pairs = [(stem, m) for stem in MADE[assignment_id] for m in _made(assignment_id, stem)]
     for stem, mistake in pairs + list(ambiguous.items()):
         assert corpus_tools.declared(stems[stem]).question == declared[mistake].question, stem
+    for stem, mistakes in REAL.get(assignment_id, {}).items():
+        assert stem not in MADE[assignment_id] and stem not in ambiguous, stem
+        for mistake in mistakes:
+            assert corpus_tools.declared(stems[stem]).question == declared[mistake].question, stem
 
 
 @pytest.mark.parametrize("assignment_id, path", list(_variants()))
@@ -274,19 +336,47 @@ def test_variant_gets_its_own_diagnosis_only(graded, assignment_id, path):
     _, result = graded(assignment_id, path)
     named = {t.diagnosis for t in result.tests if t.diagnosis}
     assert all(t.status == "failed" for t in result.tests if t.diagnosis)
+    if path.stem in REAL.get(assignment_id, {}) and path.parent.name == "buggy":
+        # public code: whatever is named is a mistake it makes (it need not be named)
+        assert named <= _real(assignment_id, path), corpus_tools.declared(path).split
+        return
     made = _made(assignment_id, path.stem) if path.parent.name == "buggy" else ()
     assert named == {_diagnoses(assignment_id)[mistake].text() for mistake in made}
 
 
 @pytest.mark.parametrize("assignment_id", sorted(MADE))
-def test_share_of_buggy_variants_diagnosed(graded, assignment_id):
-    """The share of buggy variants whose feedback names their misconception (the
-    variants of MADE, each checked above): printed, and never below MADE's."""
+def test_share_of_buggy_variants_diagnosed(graded, assignment_id, capsys):
+    """How often does feedback name the real mistake, and how often is what it names
+    right? Per part (tuning, measuring): coverage, the share of buggy variants whose
+    diagnoses name a mistake they make; precision, the share of the (variant,
+    diagnosis) pairs given that name one (a correct variant makes none). Printed;
+    MADE's variants are all named, no correct variant is, and the measuring part
+    gets no wrong diagnosis."""
     graded_results = graded.results(assignment_id)
-    buggy = [p for p in graded_results if p.parent.name == "buggy"]
-    named = [p for p in buggy if any(t.diagnosis for t in graded_results[p].tests)]
-    print(f"{assignment_id}: {len(named)} of {len(buggy)} buggy variants diagnosed")
+    figures = {}
+    for part in (corpus_tools.TUNE, corpus_tools.MEASURE):
+        paths = [p for p in graded_results if corpus_tools.declared(p).split == part]
+        given = {p: {t.diagnosis for t in graded_results[p].tests if t.diagnosis} for p in paths}
+        real = {p: _real(assignment_id, p) for p in paths}
+        buggy = [p for p in paths if p.parent.name == "buggy"]
+        covered = [p for p in buggy if given[p] & real[p]]
+        pairs = [(p, text) for p in paths for text in sorted(given[p])]
+        right = [(p, text) for p, text in pairs if text in real[p]]
+        figures[part] = (given, pairs, right)
+        print(f"{assignment_id} [{part}]: coverage {len(covered)}/{len(buggy)} buggy variants, "
+              f"precision {len(right)}/{len(pairs)} diagnoses"
+              + "".join(f"\n  wrong: {p.parent.name}/{p.stem}: {text}"
+                        for p, text in pairs if (p, text) not in right))
+    shown = capsys.readouterr().out
+    print(shown, end="")
+    assert all(f"{assignment_id} [{part}]: coverage" in shown for part in figures)
+    given = {p: g for part in figures.values() for p, g in part[0].items()}
+    assert not [p for p, g in given.items() if p.parent.name == "correct" and g]
+    named = [p for p, g in given.items() if g and p.parent.name == "buggy"
+             and p.stem in MADE[assignment_id]]
     assert len(named) == len(MADE[assignment_id])
+    _, pairs, right = figures[corpus_tools.MEASURE]
+    assert len(right) == len(pairs)
 
 
 @pytest.mark.parametrize("assignment_id", sorted(MADE))
