@@ -15,6 +15,12 @@ of that question it must fail (the properties it breaks), nothing more. Each
 checks say about the mistake: every public check of the question that fails
 does so with a message holding one of the fragments (case aside), and each
 fragment is in some message; `# public: -` says every public check passes.
+
+Any variant, correct or buggy, may carry `# split: measure` among its opening
+comment lines: it is in the measuring part, which measures the diagnoses and is
+never used to write or tune one (docs/authoring.md, "Diagnoses"); without the
+line a variant is in the tuning part. A `# source:` line names where code taken
+from public work came from.
 The project's tests (tests/assignments/, tests/build/), `bench` and `audit`
 read it here.
 """
@@ -29,6 +35,8 @@ from autograder import registry
 QUESTION = re.compile(r"#\s*question:\s*(\w+)\s*$")
 FAILS = re.compile(r"#\s*fails:\s*(.*?)\s*$")
 PUBLIC = re.compile(r"#\s*public:\s*(.*?)\s*$")
+SPLIT = re.compile(r"#\s*split:\s*(\w+)\s*$")
+TUNE, MEASURE = "tune", "measure"
 NO_PUBLIC_FAILURE = "-"
 
 
@@ -39,6 +47,8 @@ class Declared:
     """None when the header has no `# fails:` line."""
     public: tuple[str, ...] | None = None
     """The `# public:` fragments, () for `# public: -`, None without the line."""
+    split: str = TUNE
+    """MEASURE for a variant of the measuring part (`# split: measure`), else TUNE."""
 
 
 def declared(path: Path) -> Declared:
@@ -52,10 +62,24 @@ def declared(path: Path) -> Declared:
         if not m:
             break
         fragments.append(m.group(1))
+    split = split_of(lines)
     if not fragments:
-        return Declared(q.group(1) if q else None, fails)
+        return Declared(q.group(1) if q else None, fails, split=split)
     public = () if fragments == [NO_PUBLIC_FAILURE] else tuple(fragments)
-    return Declared(q.group(1) if q else None, fails, public)
+    return Declared(q.group(1) if q else None, fails, public, split)
+
+
+def split_of(lines: list[str]) -> str:
+    """The part a variant is in, read from its opening comment lines."""
+    for line in lines:
+        if not line.startswith("#"):
+            break
+        m = SPLIT.match(line)
+        if m:
+            if m.group(1) not in (TUNE, MEASURE):
+                raise ValueError(f"# split: {m.group(1)} (expected {TUNE} or {MEASURE})")
+            return m.group(1)
+    return TUNE
 
 
 def variants(assignment_id: str | None = None) -> list[Path]:

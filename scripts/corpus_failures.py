@@ -18,6 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from autograder import corpus  # noqa: E402
 from tests.assignments import corpus_tools  # noqa: E402
 
 
@@ -65,7 +66,7 @@ def set_fails(path: Path, names: list[str]) -> None:
     """Put `# fails: ...` as the second line (replacing one that is there)."""
     lines = path.read_text().splitlines(keepends=True)
     new = f"# fails: {', '.join(names)}\n"
-    if len(lines) > 1 and corpus_tools.FAILS.match(lines[1]):
+    if len(lines) > 1 and corpus.FAILS.match(lines[1]):
         lines[1] = new
     else:
         lines.insert(1, new)

@@ -38,9 +38,27 @@ def mask_hides_past(n):
     return torch.tril(torch.full((n, n), float("-inf")), diagonal=-1)
 
 
-def mask_large_negative(n):
-    _valid(n)
-    return torch.triu(torch.full((n, n), -1e9), diagonal=1)
+LARGE_NEGATIVE = -1e3
+"""Where a mask's finite entries count as "a large negative number" (-1e4, -1e9, -1e10,
+float32's lowest): e^-1000 is 0 in float32 already; a milder one is another mistake."""
+
+
+def mask_large_negative(calls):
+    """A sign, whatever the constant: every mask the test read is float32 (n, n), 0 on
+    and below the diagonal and a finite large negative number above it (one entry at
+    least), which no correct mask is."""
+    masked = 0
+    for args, kwargs, mask in calls:
+        n = args[0] if args else kwargs.get("n")
+        if not (isinstance(mask, torch.Tensor) and mask.dtype == torch.float32
+                and isinstance(n, int) and tuple(mask.shape) == (n, n)):
+            return False
+        above = torch.ones(n, n, dtype=torch.bool).triu(1)
+        if (mask[~above] != 0).any() or not torch.isfinite(mask[above]).all() \
+                or (mask[above] > LARGE_NEGATIVE).any():
+            return False
+        masked += int(above.sum())
+    return masked > 0
 
 
 def mask_boolean(n):
@@ -188,7 +206,8 @@ DIAGNOSES = [
               "diagonal) that must get -inf", PART1),
     Diagnosis("causal_mask", mask_large_negative,
               "a large negative number stands where -inf belongs; its softmax weight is "
-              "tiny but not exactly 0, so the future still leaks into the output", PART1),
+              "tiny but not exactly 0, so the future still leaks into the output", PART1,
+              replay=False),
     Diagnosis("causal_mask", mask_boolean,
               "a boolean mask (True where hidden) instead of an additive one; the mask is "
               "added to the scores, so it holds float32 0.0 where allowed and -inf where "

@@ -94,3 +94,22 @@ def test_headers_are_read(tmp_path):
     without.write_text("# question: f\n# no list here\n")
     assert corpus_tools.declared(with_list) == corpus_tools.Declared("f", ("test_x", "test_y"))
     assert corpus_tools.declared(without) == corpus_tools.Declared("f", None)
+
+
+def test_split_is_read(tmp_path):
+    """`# split: measure` among the opening comments puts a variant, buggy or correct, in
+    the measuring part; without it, or further down, it is in the tuning part."""
+    buggy = tmp_path / "a.py"
+    buggy.write_text("# question: f\n# fails: test_x\n# public: -\n# split: measure\n"
+                     "# source: someone/repo, f.py\nx = 1\n")
+    correct = tmp_path / "b.py"
+    correct.write_text("# split: measure\nx = 1\n")
+    late = tmp_path / "c.py"
+    late.write_text("# question: f\n# fails: test_x\nx = 1\n# split: measure\n")
+    assert corpus_tools.declared(buggy) == corpus_tools.Declared("f", ("test_x",), (), "measure")
+    assert corpus_tools.declared(correct).split == corpus_tools.MEASURE
+    assert corpus_tools.declared(late).split == corpus_tools.TUNE
+    typo = tmp_path / "d.py"
+    typo.write_text("# split: measured\nx = 1\n")
+    with pytest.raises(ValueError):
+        corpus_tools.declared(typo)

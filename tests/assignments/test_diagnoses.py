@@ -6,6 +6,11 @@ makes a diagnosed mistake (MADE below) gets that diagnosis, and only it, on at
 least one failing test; no other variant (correct ones, mistakes not diagnosed)
 ever gets one; a diagnosis never changes a score or a test's output (the
 snapshots hold those); the mistakes' code never reaches a worker.
+
+Variants taken from public code (REAL) are labelled with the declared mistakes
+they really make, read from their code before any was graded; they are measured,
+not required to be named. Those marked `# split: measure` are never used to write
+or tune a diagnosis: coverage and precision are printed for both parts (`-k share -s`).
 """
 from __future__ import annotations
 
@@ -190,7 +195,6 @@ MADE = {  # assignment -> {buggy variant: the mistake function it makes, or the 
         "sn_top_k_python_int_only": "sn_numpy_top_k_unchecked",
         "sn_rejects_int_temperature": "sn_int_temperature_raises",
         "sn_top_k_rejects_numpy_int": "sn_numpy_top_k_raises",
-        "sn_always_argmax": "sn_always_argmax",
         "sn_multiplies_by_temperature": "sn_multiplies_by_temperature",
         "sn_temperature_on_probabilities": "sn_temperature_ignored",
         "sn_ignores_top_k": "sn_ignores_top_k",
@@ -231,6 +235,51 @@ AMBIGUOUS = {  # assignment -> {buggy variant: its mistake, declared but never n
     # The test it fails stops at a model (biases frozen) on which the weights alone
     # count as many: the two mistakes tie there, and nothing may be named.
     "hw2_positions_params": {"count_always_trainable": "count_always_trainable"},
+    # Every logits vector its failing tests draw from has its largest logit at id 0: a
+    # greedy sampler's answers there are those of a stub that always returns 0.
+    "hw6_encoder_decoder": {"sn_always_argmax": "sn_always_argmax"},
+}
+
+REAL = {  # assignment -> {variant taken from public code: the declared mistakes it makes}
+    # Labelled from the code alone, before grading; () when none of its mistakes has a
+    # diagnosis. A measuring part's label is never changed to fit what feedback says.
+    "hw1_attention": {
+        "causal_mask_issue_29546_transpose": ("mask_unchecked",),
+        "causal_mask_subsequent_transposed_common_utils": ("mask_unchecked",),
+        # True where allowed: not mask_boolean's "True where hidden"
+        "causal_mask_bool_keep_transposed": ("mask_unchecked",),
+        "causal_mask_annotated_subsequent": ("mask_unchecked",),
+        # the additive mask read as a keep-mask (masked_fill(mask == 0, ...)): no diagnosis
+        "sdpa_annotated_masked_fill": (),
+        "sdpa_module_masked_fill_keep": (),
+        "sdpa_masked_fill_minus_inf_keep": (),
+    },
+    "hw2_positions_params": {
+        "pe_first_row_left_zero": ("pe_d_unchecked", "pe_types_unchecked"),
+        "pe_tf_tutorial_get_angles": ("pe_d_unchecked", "pe_types_unchecked"),
+        "pe_sines_then_cosines_float32": ("pe_halves", "pe_float32", "pe_d_unchecked",
+                                          "pe_types_unchecked"),
+        "count_requires_grad_always": ("count_always_trainable",),
+        "count_requires_grad_happycode": ("count_always_trainable",),
+        "count_all_naslib": ("count_ignores_trainable_only",),
+    },
+    "hw3_bert_pretraining": {
+        # Keras's ignored label 0 (no diagnosis) and a mean over every position
+        "mlm_keras_mask_label_zero": ("mlm_mean_over_all",),
+        # a mean per sequence (no diagnosis), NaN where nothing is selected
+        "mlm_keras_mean_per_sequence": ("mlm_nan_when_nothing",),
+    },
+    "hw5_eeg_bert": {
+        "layer_norm_eps_hardcoded": (),
+        "layer_norm_unbiased_var_fixed_eps": ("ln_sample_variance",),
+    },
+    "hw6_encoder_decoder": {
+        "xavier_torch_out_by_in": ("xavier_transposed", "xavier_not_only_rng"),
+        "xavier_torch_global_uniform": ("xavier_not_only_rng",),
+        # max_len - 1 steps, and no stop at eos (no diagnosis)
+        "gd_annotated_no_eos_stop": ("gd_max_len_counts_sos",),
+        "gd_starts_from_one": ("gd_max_len_counts_sos",),
+    },
 }
 
 
@@ -244,6 +293,17 @@ def _made(assignment_id: str, stem: str) -> tuple[str, ...]:
     """The mistakes a buggy variant makes (each named on the tests it fails)."""
     made = MADE[assignment_id].get(stem, ())
     return (made,) if isinstance(made, str) else made
+
+
+def _real(assignment_id: str, path) -> set[str]:
+    """The texts of the declared mistakes a variant really makes (none for a correct one)."""
+    if path.parent.name != "buggy":
+        return set()
+    stem, texts = path.stem, _diagnoses(assignment_id)
+    ambiguous = AMBIGUOUS.get(assignment_id, {})
+    names = set(_made(assignment_id, stem)) | set(REAL.get(assignment_id, {}).get(stem, ()))
+    names |= {ambiguous[stem]} if stem in ambiguous else set()
+    return {texts[n].text() for n in names}
 
 
 def _variants():
@@ -264,6 +324,10 @@ def test_every_diagnosis_is_made_by_a_variant(assignment_id):
     pairs = [(stem, m) for stem in MADE[assignment_id] for m in _made(assignment_id, stem)]
     for stem, mistake in pairs + list(ambiguous.items()):
         assert corpus_tools.declared(stems[stem]).question == declared[mistake].question, stem
+    for stem, mistakes in REAL.get(assignment_id, {}).items():
+        assert stem not in MADE[assignment_id] and stem not in ambiguous, stem
+        for mistake in mistakes:
+            assert corpus_tools.declared(stems[stem]).question == declared[mistake].question, stem
 
 
 @pytest.mark.parametrize("assignment_id, path", list(_variants()))
@@ -272,19 +336,63 @@ def test_variant_gets_its_own_diagnosis_only(graded, assignment_id, path):
     _, result = graded(assignment_id, path)
     named = {t.diagnosis for t in result.tests if t.diagnosis}
     assert all(t.status == "failed" for t in result.tests if t.diagnosis)
+    if path.stem in REAL.get(assignment_id, {}) and path.parent.name == "buggy":
+        # public code: whatever is named is a mistake it makes (it need not be named)
+        assert named <= _real(assignment_id, path), corpus_tools.declared(path).split
+        return
     made = _made(assignment_id, path.stem) if path.parent.name == "buggy" else ()
     assert named == {_diagnoses(assignment_id)[mistake].text() for mistake in made}
 
 
 @pytest.mark.parametrize("assignment_id", sorted(MADE))
-def test_share_of_buggy_variants_diagnosed(graded, assignment_id):
-    """The share of buggy variants whose feedback names their misconception (the
-    variants of MADE, each checked above): printed, and never below MADE's."""
+def test_share_of_buggy_variants_diagnosed(graded, assignment_id, capsys):
+    """How often does feedback name the real mistake, and how often is what it names
+    right? Per part (tuning, measuring): coverage, the share of buggy variants whose
+    diagnoses name a mistake they make; precision, the share of the (variant,
+    diagnosis) pairs given that name one (a correct variant makes none). Printed;
+    MADE's variants are all named, no correct variant is, and the measuring part
+    gets no wrong diagnosis."""
     graded_results = graded.results(assignment_id)
-    buggy = [p for p in graded_results if p.parent.name == "buggy"]
-    named = [p for p in buggy if any(t.diagnosis for t in graded_results[p].tests)]
-    print(f"{assignment_id}: {len(named)} of {len(buggy)} buggy variants diagnosed")
+    figures = {}
+    for part in (corpus_tools.TUNE, corpus_tools.MEASURE):
+        paths = [p for p in graded_results if corpus_tools.declared(p).split == part]
+        given = {p: {t.diagnosis for t in graded_results[p].tests if t.diagnosis} for p in paths}
+        real = {p: _real(assignment_id, p) for p in paths}
+        buggy = [p for p in paths if p.parent.name == "buggy"]
+        covered = [p for p in buggy if given[p] & real[p]]
+        pairs = [(p, text) for p in paths for text in sorted(given[p])]
+        right = [(p, text) for p, text in pairs if text in real[p]]
+        figures[part] = (given, pairs, right)
+        print(f"{assignment_id} [{part}]: coverage {len(covered)}/{len(buggy)} buggy variants, "
+              f"precision {len(right)}/{len(pairs)} diagnoses"
+              + "".join(f"\n  wrong: {p.parent.name}/{p.stem}: {text}"
+                        for p, text in pairs if (p, text) not in right))
+    shown = capsys.readouterr().out
+    print(shown, end="")
+    assert all(f"{assignment_id} [{part}]: coverage" in shown for part in figures)
+    given = {p: g for part in figures.values() for p, g in part[0].items()}
+    assert not [p for p, g in given.items() if p.parent.name == "correct" and g]
+    named = [p for p, g in given.items() if g and p.parent.name == "buggy"
+             and p.stem in MADE[assignment_id]]
     assert len(named) == len(MADE[assignment_id])
+    _, pairs, right = figures[corpus_tools.MEASURE]
+    assert len(right) == len(pairs)
+
+
+@pytest.mark.parametrize("assignment_id", sorted(MADE))
+def test_stand_ins_are_never_diagnosed(graded, assignment_id):
+    """Does a stub nobody wrote ever hear "This looks like"? Every stub at once left
+    untouched, raising, handing back its input, answering the reference's answer made
+    zeros or ones (corpus_tools.stand_ins), or raising ValueError everywhere: graded
+    with the corpus, they fail tests of diagnosed questions and are never named."""
+    stand_ins = graded.stand_ins(assignment_id)
+    assert len(stand_ins) == len(corpus_tools.STAND_IN_KINDS) + 1
+    diagnosed = set(_diagnoses(assignment_id)[m].question for m in _diagnoses(assignment_id))
+    for kind, result in stand_ins.items():  # the check can fail: they fail diagnosed tests
+        assert any(t.status == "failed" and t.question in diagnosed for t in result.tests), kind
+    named = [f"{kind}: {t.question}::{t.name}: {t.diagnosis}"
+             for kind, result in stand_ins.items() for t in result.tests if t.diagnosis]
+    assert not named, "\n".join(named)
 
 
 @pytest.mark.parametrize("assignment_id", sorted(MADE))
@@ -307,8 +415,8 @@ def _ref(n):
     return torch.zeros(n)
 
 
-def _ones(n):
-    return torch.ones(n)
+def _twos(n):  # (a stub answering ones or zeros would be a stand-in: never named)
+    return torch.full((n,), 2.0)
 
 
 def _zeros_unchecked(n):
@@ -322,16 +430,16 @@ def _record(*pairs):
     return calls
 
 
-ONES = diagnose.Diagnosis("f", _ones, "ones", "Part 1")
+TWOS = diagnose.Diagnosis("f", _twos, "twos", "Part 1")
 UNCHECKED = diagnose.Diagnosis("f", _zeros_unchecked, "unchecked", "Part 1")
 
 
 def test_match_needs_every_answer_and_a_difference_from_the_reference():
-    assert diagnose.diagnose((ONES, UNCHECKED), _record((2, torch.ones(2))), _ref) == \
-        "This looks like: ones (see Part 1)"
+    assert diagnose.diagnose((TWOS, UNCHECKED), _record((2, torch.full((2,), 2.0))), _ref) == \
+        "This looks like: twos (see Part 1)"
     # one answer off, or another dtype: no match
-    assert diagnose.diagnose((ONES,), _record((2, torch.ones(2)), (3, torch.zeros(3))), _ref) == ""
-    assert diagnose.diagnose((ONES,), _record((2, torch.ones(2, dtype=torch.float64))), _ref) == ""
+    assert diagnose.diagnose((TWOS,), _record((2, torch.full((2,), 2.0)), (3, torch.zeros(3))), _ref) == ""
+    assert diagnose.diagnose((TWOS,), _record((2, torch.full((2,), 2.0, dtype=torch.float64))), _ref) == ""
     # the unchecked mistake equals the reference on n = 2: not revealed, not named
     assert diagnose.diagnose((UNCHECKED,), _record((2, torch.zeros(2))), _ref) == ""
     # an exception where the reference raises, an answer from the mistake: revealed
@@ -341,48 +449,129 @@ def test_match_needs_every_answer_and_a_difference_from_the_reference():
     assert diagnose.diagnose((UNCHECKED,), raised, _ref) == ""
 
 
+def _counts(n):
+    if n < 1:
+        raise ValueError(n)
+    return torch.arange(1.0, n + 1)
+
+
+def test_a_stand_ins_answers_are_no_evidence():
+    """Is a mistake named for answers a stub nobody wrote gives (None, its argument,
+    the reference's answer made zeros or ones)? Never, though the mistake gives them."""
+    for answer in (None, 2, torch.zeros(2), torch.ones(2)):
+        made = diagnose.Diagnosis("f", lambda n, a=answer: a, "made", "Part 1")
+        assert diagnose.diagnose((made,), _record((2, answer)), _counts) == "", answer
+    assert diagnose.diagnose((TWOS,), _record((2, torch.full((2,), 2.0))), _counts) == TWOS.text()
+
+
+def test_a_raised_exception_matches_by_type_and_message_class():
+    """A library's message (torch's, Python's) is evidence: it must be the student's.
+    A mistake's own `raise` is free text, which any message of its type matches, and so
+    is no evidence where every call raised: a stub raising everywhere does that too."""
+    def library(n):
+        return torch.zeros(n).view(n + 1)  # RuntimeError, torch's message
+
+    try:
+        library(2)
+    except RuntimeError as exc:
+        message = str(exc)
+    view = diagnose.Diagnosis("f", library, "a view", "Part 1")
+    raised = lambda m: _record((2, diagnose.Raised(["RuntimeError", "Exception"], m)))
+    assert diagnose.diagnose((view,), raised(message), _counts) == view.text()
+    assert diagnose.diagnose((view,), raised("shape '[3]' is invalid"), _counts) == ""
+    from autograder.hw2_positions_params import diagnoses as hw2, reference as ref2
+    zero = next(d for d in hw2.DIAGNOSES if d.mistake is hw2.pe_rejects_zero)
+    free = diagnose.Calls(zero.question)
+    free.add((0, 4), {}, diagnose.Raised(["ValueError", "Exception"], "no answer"))
+    assert diagnose.diagnose((zero,), free, ref2.sinusoidal_pe) == ""
+    free.answered_before = True  # the stub answered in an earlier test: no such stand-in
+    assert diagnose.diagnose((zero,), free, ref2.sinusoidal_pe) == zero.text()
+
+
+def test_a_load_that_fails_for_another_reason_is_not_a_bias():
+    """A module whose load_state_dict raised is named "self.qkv has a bias" only when
+    torch's message names the keys that mistake leaves missing (the class's name aside)."""
+    from autograder.engine.intake import untrusted
+    from autograder.hw1_attention import diagnoses as hw1, reference as ref1
+    bias = next(d for d in hw1.DIAGNOSES if d.mistake is hw1.tsa_qkv_bias)
+    with checks.seeded(0):
+        state = ref1.TinySelfAttn(32, 4).state_dict()
+    messages = {}
+    for name, module in (("bias", hw1.tsa_qkv_bias(32, 4)),
+                         ("empty", torch.nn.Module()), ("other", torch.nn.Linear(32, 96))):
+        try:
+            module.load_state_dict(state)
+        except RuntimeError as exc:
+            messages[name] = untrusted.text(str(exc).replace(type(module).__name__,
+                                                             "TinySelfAttn"), 500)
+    for name, named in (("bias", True), ("empty", False), ("other", False)):
+        record = diagnose.Calls("TinySelfAttn")
+        record.seed = 0
+        handle = lambda at: RemoteObject(None, protocol.Handle(at + 1, "X"), (record, at))
+        record.add((32, 4), {}, handle(0))
+        record.add_step(0, "getattr", ("load_state_dict",), {}, handle(1))
+        record.add_step(1, "call", (state,), {}, diagnose.Raised(["RuntimeError"], messages[name]))
+        got = diagnose.diagnose((bias,), record, ref1.TinySelfAttn)
+        assert got == (bias.text() if named else ""), name
+
+
+def test_a_large_negative_mask_is_named_whatever_the_constant():
+    """Is a causal mask with a finite large negative number where -inf belongs named
+    as that misconception for any such number, and never for -inf, a mild negative
+    number or another dtype?"""
+    from autograder.hw1_attention import diagnoses as hw1, reference as ref1
+    found = [d for d in hw1.DIAGNOSES if d.mistake is hw1.mask_large_negative]
+    masks = lambda fill, dtype=torch.float32: _record(*(
+        (n, torch.triu(torch.full((n, n), fill, dtype=dtype), diagonal=1)) for n in (1, 2, 3)))
+    for fill in (-1e4, -1e9, -1e10, torch.finfo(torch.float32).min):
+        assert diagnose.diagnose(found, masks(fill), ref1.causal_mask) == found[0].text(), fill
+    for other in (masks(float("-inf")), masks(-10.0), masks(-1e9, torch.float64),
+                  _record((1, torch.zeros(1, 1)))):
+        assert diagnose.diagnose(found, other, ref1.causal_mask) == ""
+
+
 def test_two_matching_mistakes_name_none():
-    twin = diagnose.Diagnosis("f", lambda n: torch.ones(n), "twin", "Part 2")
-    assert diagnose.diagnose((ONES, twin), _record((2, torch.ones(2))), _ref) == ""
+    twin = diagnose.Diagnosis("f", lambda n: torch.full((n,), 2.0), "twin", "Part 2")
+    assert diagnose.diagnose((TWOS, twin), _record((2, torch.full((2,), 2.0))), _ref) == ""
 
 
 def test_unreplayable_or_spoiled_records_name_none():
-    calls = _record((2, torch.ones(2)))
+    calls = _record((2, torch.full((2,), 2.0)))
     calls.spoiled = True
-    assert diagnose.diagnose((ONES,), calls, _ref) == ""
+    assert diagnose.diagnose((TWOS,), calls, _ref) == ""
     handle = diagnose.Calls("f")
-    handle.add((object(),), {}, torch.ones(2))
-    assert diagnose.diagnose((ONES,), handle, _ref) == ""
+    handle.add((object(),), {}, torch.full((2,), 2.0))
+    assert diagnose.diagnose((TWOS,), handle, _ref) == ""
 
 
 def test_diagnosis_is_shown_beside_the_output_never_in_it():
     """feedback.md, feedback.html and results.json's test output show it; the test's
     output (what the snapshots compare) and the scores do not change."""
     t = results.TestResult("f", "test_x", "x", 0.0, 1.0, "weights differ", "visible",
-                   diagnosis=ONES.text())
+                   diagnosis=TWOS.text())
     result = results.SubmissionResult("s", "a", tests=[t])
     ctx = feedback.Context("A", ["f"], {"f": 1.0})
-    assert "looks like: ones (see Part 1)" in feedback.markdown(result, ctx)
-    assert "looks like: ones (see Part 1)" in feedback.html(result, ctx)
+    assert "looks like: twos (see Part 1)" in feedback.markdown(result, ctx)
+    assert "looks like: twos (see Part 1)" in feedback.html(result, ctx)
     test = results.to_gradescope(result)["tests"][0]
-    assert test["output"] == "weights differ\n\nThis looks like: ones (see Part 1)"
+    assert test["output"] == "weights differ\n\nThis looks like: twos (see Part 1)"
     assert (test["score"], test["status"], t.output) == (0.0, "failed", "weights differ")
     plain = results.to_gradescope(results.SubmissionResult("s", "a", tests=[results.TestResult(
         "f", "test_x", "x", 0.0, 1.0, "weights differ", "visible")]))
     assert plain["tests"][0]["output"] == "weights differ"
 
 
-def _shows_ones(calls):
-    return any(isinstance(a, torch.Tensor) and bool((a == 1).all()) for _, _, a in calls)
+def _shows_twos(calls):
+    return any(isinstance(a, torch.Tensor) and bool((a == 2).all()) for _, _, a in calls)
 
 
 def test_a_sign_is_read_from_the_answers_without_replay():
     """A diagnosis that is a sign (replay=False) needs no replay, so a handle among the
     arguments does not stop it; a sign that breaks names nothing."""
-    sign = diagnose.Diagnosis("f", _shows_ones, "ones", "Part 1", replay=False)
+    sign = diagnose.Diagnosis("f", _shows_twos, "twos", "Part 1", replay=False)
     handle = diagnose.Calls("f")
-    handle.add((object(),), {}, torch.ones(2))
-    assert diagnose.diagnose((sign,), handle, _ref) == "This looks like: ones (see Part 1)"
+    handle.add((object(),), {}, torch.full((2,), 2.0))
+    assert diagnose.diagnose((sign,), handle, _ref) == "This looks like: twos (see Part 1)"
     zeros = diagnose.Calls("f")
     zeros.add((object(),), {}, torch.zeros(2))
     assert diagnose.diagnose((sign,), zeros, _ref) == ""
@@ -390,7 +579,7 @@ def test_a_sign_is_read_from_the_answers_without_replay():
     assert diagnose.diagnose((sign, broken), handle, _ref) == sign.text()
     # signs alone allow larger records (nothing is replayed); with a replayed mistake, not
     assert diagnose.record_for("f", (sign,)).max_elements > diagnose.MAX_ELEMENTS
-    assert diagnose.record_for("f", (sign, ONES)).max_elements == diagnose.MAX_ELEMENTS
+    assert diagnose.record_for("f", (sign, TWOS)).max_elements == diagnose.MAX_ELEMENTS
 
 
 # Twins: a handle among the arguments, replayed through the grader's copy of its object.

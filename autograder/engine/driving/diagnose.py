@@ -11,11 +11,12 @@ that question's stub the test makes (arguments and answer, or the exception's
 type; see Calls). Only when the test fails on the answer are the mistakes
 replayed on copies of the same arguments: a mistake matches when it gives every
 recorded answer (same types, dtypes and shapes, values within its tolerance,
-the same exception). The test is a function of those answers, so a mistake that
-matches fails the test in the same way; it must also differ from the reference
-somewhere on those inputs (else the test's inputs do not reveal it). Feedback
-names the mistake only when exactly one matches; a test that passes costs one
-list append per call.
+the same exception type, and a message of the same class: see Raised). The test
+is a function of those answers, so a mistake that matches fails the test in the
+same way; it must also differ from the reference somewhere on those inputs (else
+the test's inputs do not reveal it). Feedback names the mistake only when exactly
+one matches and no stand-in (a stub nobody wrote) explains the answers as well
+(engine/driving/evidence.py); a test that passes costs one list append per call.
 
 A handle among the arguments (an object in the worker) is replayed through its
 twin: the grader-side object the test declares for it (Student.twin), built
@@ -52,8 +53,11 @@ import hashlib
 import importlib
 import importlib.util
 import itertools
+import linecache
 import logging
 import numbers
+import os
+import re
 import threading
 from dataclasses import dataclass
 from typing import Callable
@@ -61,6 +65,7 @@ from typing import Callable
 import numpy as np
 
 from autograder import protocol
+from autograder.engine.intake import untrusted
 from autograder.engine.threads import GLOBAL_RNG
 from autograder.engine.threads import torch  # None without torch (numpy-only installations)
 
@@ -109,10 +114,56 @@ class Diagnosis:
 
 
 class Raised:
-    """A recorded call that raised: the exception's type names (most derived first)."""
+    """A recorded call that raised: the exception's type names (most derived first) and
+    its message, as the student's arrives (engine/intake/untrusted.text); None when not
+    known. `free`: the message is the author's own text (a mistake's `raise` statement,
+    such as a ValueError for an argument it refuses), which any message of the same
+    type matches; other messages (a library's, Python's) are evidence and must agree."""
 
-    def __init__(self, type_names):
+    def __init__(self, type_names, message: str | None = None, free: bool = False):
         self.type_names = list(type_names)
+        self.message = message
+        self.free = free
+
+    @classmethod
+    def of(cls, exc: BaseException, renamed: tuple[str, str] | None = None) -> "Raised":
+        """A replay's exception, its message as the worker would report it (the first
+        2000 characters, cleaned) with `renamed` (a mistake's class name, the stub's)
+        swapped, so that torch's "loading state_dict for <class>" reads the same."""
+        message = str(exc)[:2000]
+        if renamed and renamed[0]:
+            message = re.sub(rf"\b{re.escape(renamed[0])}\b", renamed[1], message)
+        return cls((c.__name__ for c in type(exc).__mro__),
+                   untrusted.text(message, MESSAGE_CHARS), _raised_here(exc))
+
+    def same(self, other: "Raised") -> bool:
+        """The same exception type, and messages of one class: equal but for memory
+        addresses, unless either is free text or unknown."""
+        if self.type_names[0] != other.type_names[0]:
+            return False
+        if self.free or other.free or self.message is None or other.message is None:
+            return True
+        return _ADDRESS.sub("0x", self.message) == _ADDRESS.sub("0x", other.message)
+
+
+MESSAGE_CHARS = 500
+"""The characters of an exception's message the grader keeps (StudentError's)."""
+_ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
+_PACKAGE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def _raised_here(exc: BaseException) -> bool:
+    """Whether a `raise` statement of the autograder package (an assignment's mistake or
+    reference) raised `exc`: its message is then the author's own words."""
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    if tb is None:
+        return False
+    code = tb.tb_frame.f_code
+    if not os.path.abspath(code.co_filename).startswith(_PACKAGE + os.sep):
+        return False
+    return linecache.getline(code.co_filename, tb.tb_lineno).lstrip().startswith("raise")
 
 
 class Unreplayable(Exception):
@@ -167,6 +218,11 @@ class Calls:
         self.elements = 0
         self.driven = False
         """Whether a recorded answer holds a handle (its replay is _drive's)."""
+        self.answered = False
+        """Whether a call of the stub answered (did not raise)."""
+        self.answered_before = False
+        """Whether one did in an earlier test of the submission: the stub is then no
+        stand-in raising everywhere (engine/driving/evidence.py)."""
         self.seed: int | None = None
         """The seed the worker's RNGs got as the test began (Student.reset)."""
         self.seeds: list[tuple[int, int]] = []
@@ -190,6 +246,7 @@ class Calls:
         self.twins[id(handle)] = Twin(handle, make, read, seen)
 
     def add(self, args, kwargs, answer) -> None:
+        self.answered = self.answered or not isinstance(answer, Raised)
         self._keep((args, kwargs, answer), answer)
 
     def add_repeated(self, args, kwargs, answers: list) -> None:
@@ -202,6 +259,7 @@ class Calls:
             return
         if self.count + len(answers) > MAX_CALLS:  # ids: no array entries to count
             self.spoiled = True
+        self.answered = True
         if not self.spoiled:
             self.calls.append(Repeated((args, kwargs, answers)))
             self.count += len(answers)
@@ -296,17 +354,27 @@ def diagnose(candidates: tuple[Diagnosis, ...], record: Calls, reference: Callab
     if record.spoiled or not record.calls:
         return ""
     reference_run: list = []  # replayed once, and only for a mistake that gives every answer
+    mistaken: dict[int, object] = {}  # id(diagnosis) -> its answers on the record's calls
     try:
-        matching = [d for d in candidates if _matches(d, record, reference, reference_run)]
+        matching = [d for d in candidates
+                    if _matches(d, record, reference, reference_run, mistaken)]
+        if len(matching) != 1:
+            return ""
+        from autograder.engine.driving import evidence  # imports this module: not at the top
+        if evidence.explained(matching[0], record, reference, reference_run,
+                              mistaken.get(id(matching[0]))):
+            return ""  # a stand-in gives those answers too: no evidence of the mistake
     except Unreplayable:
         return ""
-    return matching[0].text() if len(matching) == 1 else ""
+    return matching[0].text()
 
 
-def _matches(d: Diagnosis, record: Calls, reference: Callable, reference_run: list) -> bool:
+def _matches(d: Diagnosis, record: Calls, reference: Callable, reference_run: list,
+             mistaken_of: dict) -> bool:
     """Call by call, stopping at the first answer the mistake does not give (most
     mistakes differ on a test's first, small input: the large ones are not replayed);
-    then the states of the twins the test read back."""
+    then the states of the twins the test read back. A replayed mistake's answers (and
+    the states it left) are kept in mistaken_of[id(d)]."""
     if not d.replay:
         try:  # the stub's own calls: a sign reads answers, not what was done to them
             return bool(d.mistake(record.own()))
@@ -316,12 +384,13 @@ def _matches(d: Diagnosis, record: Calls, reference: Callable, reference_run: li
             return False
     same = lambda a, b: _same(a, b, d.rtol, d.atol)
     if record.driven:
-        return _matches_driven(d, record, reference, reference_run, same)
+        return _matches_driven(d, record, reference, reference_run, same, mistaken_of)
     twins = _made(record)
     mistaken = []
     try:
         for args, kwargs, answer in record.calls:
-            mistaken.append(_replay(d.mistake, args, kwargs, twins))
+            mistaken.append(_replay(d.mistake, args, kwargs, twins,
+                                    (d.mistake.__name__, record.name)))
             if not same(answer, mistaken[-1]):
                 return False
         states = _states(record, twins)
@@ -343,12 +412,13 @@ def _matches(d: Diagnosis, record: Calls, reference: Callable, reference_run: li
                         exc_info=True)
             raise Unreplayable("state") from exc
     answers, reference_states = reference_run[0]
+    mistaken_of[id(d)] = (mistaken, states)
     return not (all(same(r, m) for r, m in zip(answers, mistaken))
                 and all(same(r, m) for r, m in zip(reference_states, states)))
 
 
 def _matches_driven(d: Diagnosis, record: Calls, reference: Callable, reference_run: list,
-                    same: Callable) -> bool:
+                    same: Callable, mistaken_of: dict) -> bool:
     """_matches for a record of a stub whose answers hold handles: the mistake driven
     as the test drove the student's objects, stopping at its first answer that is
     not the student's (DRIVEN keeps what was driven, for the next submission)."""
@@ -367,6 +437,7 @@ def _matches_driven(d: Diagnosis, record: Calls, reference: Callable, reference_
         return False
     if not reference_run:
         reference_run.append(DRIVEN.answers(reference, key, record, lambda i, m: True))
+    mistaken_of[id(d)] = mistaken
     return not all(same(r, m) for r, m in zip(reference_run[0], mistaken))
 
 
@@ -469,11 +540,12 @@ def _drive(stub: Callable, record: Calls, accept: Callable) -> tuple[list, bool]
     objects: list = []
     answers: list = []
     seeds = dict(record.seeds)  # of two seeds before one call, the call saw the last
+    renamed = (getattr(stub, "__name__", ""), record.name)  # in torch's messages
     with _seeded(record.seed):
         for i, entry in enumerate(record.calls):
             if i in seeds:
                 _seed(seeds[i])
-            objects.append(_step(stub, objects, entry))
+            objects.append(_step(stub, objects, entry, renamed))
             answers.append(_delivered(objects[-1]))
             if not accept(i, answers[-1]):
                 return answers, False
@@ -501,18 +573,18 @@ def _seed(seed: int) -> None:
     np.random.seed(seed)
 
 
-def _step(stub: Callable, objects: list, entry: tuple):
+def _step(stub: Callable, objects: list, entry: tuple, renamed: tuple[str, str]):
     """One recorded call or Step replayed: the answer, or Raised."""
     args, kwargs, _ = entry
     if type(entry) is not Step:
-        return _replay(stub, args, kwargs)
+        return _replay(stub, args, kwargs, renamed=renamed)
     target = objects[entry.on]
     if entry.op == "call":
-        return _replay(target, args, kwargs)
+        return _replay(target, args, kwargs, renamed=renamed)
     try:
         return getattr(target, args[0]) if entry.op == "getattr" else list(target)
     except Exception as exc:
-        return Raised(c.__name__ for c in type(exc).__mro__)
+        return Raised.of(exc, renamed)
 
 
 class _Handle:
@@ -534,7 +606,7 @@ def _delivered(value):
         packed, buffers = protocol.pack(value, lambda v: {"t": "handle", "id": 0, "type": ""})
         return protocol.unpack(packed, buffers, lambda h: HANDLE)
     except (ValueError, TypeError, protocol.ProtocolError) as exc:  # nested too deeply
-        return Raised(c.__name__ for c in type(exc).__mro__)
+        return Raised.of(exc)
 
 
 def _is_handle(value) -> bool:
@@ -560,9 +632,11 @@ def _states(record: Calls, twins: dict[int, object]) -> list:
     return [t.read(twins[id(t.handle)]) for t in _stateful(record)]
 
 
-def _replay(mistake: Callable, args, kwargs, twins: dict[int, object] | None = None):
+def _replay(mistake: Callable, args, kwargs, twins: dict[int, object] | None = None,
+            renamed: tuple[str, str] | None = None):
     """The mistake's answer on copies of the arguments (it may modify them in place),
-    each handle replaced by its twin (not a copy)."""
+    each handle replaced by its twin (not a copy); an exception's message with the
+    names `renamed` swapped (Raised.of)."""
     twins = twins or {}
     _plain(args, twins), _plain(kwargs, twins)
     memo = dict(twins)  # deepcopy leaves what it finds here: the twins, uncopied
@@ -570,7 +644,7 @@ def _replay(mistake: Callable, args, kwargs, twins: dict[int, object] | None = N
     try:
         return mistake(*args, **kwargs)
     except Exception as exc:  # what the student's code may raise too
-        return Raised(c.__name__ for c in type(exc).__mro__)
+        return Raised.of(exc, renamed)
 
 
 def _plain(value, twins: dict[int, object]) -> None:
@@ -594,8 +668,7 @@ def _same(answer, mistaken, rtol: float, atol: float) -> bool:
     arrays of one dtype and shape with values within rtol/atol, the same exception;
     a handle is the same as a handle (what it does is in the Steps after it)."""
     if isinstance(answer, Raised) or isinstance(mistaken, Raised):
-        return (isinstance(answer, Raised) and isinstance(mistaken, Raised)
-                and answer.type_names[0] == mistaken.type_names[0])
+        return isinstance(answer, Raised) and isinstance(mistaken, Raised) and answer.same(mistaken)
     if isinstance(answer, numbers.Number) and isinstance(mistaken, numbers.Number) \
             and not isinstance(answer, np.ndarray):
         return _same_number(answer, mistaken, rtol, atol)

@@ -47,6 +47,7 @@ class NotebookSession:
         self.conn: WorkerConnection | None = None
         self.first_run = True
         self.reported: set[int] = set()  # cells whose output and error are in the result
+        self.answered: set[str] = set()  # questions whose stub answered a recorded call
 
     def student(self) -> Student | None:
         if self.conn is not None and not self.conn.dead:
@@ -194,6 +195,8 @@ def run_case(case: Case, session: NotebookSession) -> TestResult:
     assignment = session.grader.assignment
     candidates = assignment.diagnoses.get(case.question, ())
     record = diagnose.record_for(case.question, candidates) if candidates else None
+    if record is not None:  # what earlier tests saw: evidence the stub is no stand-in
+        record.answered_before = case.question in session.answered
     explain = lambda: diagnose.diagnose(candidates, record,
                                         getattr(assignment.reference, case.question))
     try:
@@ -221,6 +224,8 @@ def run_case(case: Case, session: NotebookSession) -> TestResult:
         result.grader_error = type(exc).__name__
         result.output = WITHHELD
     result.seconds = time.perf_counter() - start
+    if record is not None and record.answered:
+        session.answered.add(case.question)
     if meters:
         result.profile = meters[0].read()
     return result

@@ -315,7 +315,7 @@ class RemoteFunction:
         try:
             answers = self._student._request(dict(header, times=times), call, args, kwargs)
         except StudentError as err:
-            record.add(args, kwargs, diagnose.Raised(err.type_names))
+            record.add(args, kwargs, diagnose.Raised(err.type_names, err.message))
             raise
         except BaseException:
             record.spoiled = True
@@ -342,7 +342,7 @@ class RemoteFunction:
         try:
             answer = self._student._request(header, call, args, kwargs, source=source)
         except StudentError as err:
-            add(diagnose.Raised(err.type_names))
+            add(diagnose.Raised(err.type_names, err.message))
             raise
         except BaseException:
             record.spoiled = True

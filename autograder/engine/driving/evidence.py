@@ -1,0 +1,206 @@
+"""Evidence before words: a matched mistake is named only when nothing simpler
+explains the student's answers.
+
+What must stay true: no diagnosis for an answer a stub gives when nobody wrote it.
+A stand-in is such a stub, made from the reference's own signature:
+
+    untouched   the body left as the notebook gives it: None (a class: a module
+                with no layers, whose forward answers None)
+    raises      an exception on every call (NotImplementedError, or the type the
+                student's code raised, with a message of its own)
+    echo        its first argument handed back (a module with no layers whose
+                forward hands back its input)
+    zeros, ones the reference's answer with every number made 0, or 1 (a module
+                with the reference's layers whose forward does that)
+
+A diagnosis is withheld when a stand-in gives every one of the student's answers
+on the test's inputs, or when the mistake's own answers there are a stand-in's (the
+test's inputs cannot tell the mistake from an empty answer: a free-text exception
+of the mistake's own, say, which any stub raising that type matches). A sign (a
+diagnosis read from answers, Diagnosis.replay False) is judged on the first rule
+only: its answers' property is the evidence, and an empty answer has many.
+
+Nothing here runs for a passing test, nor for a failing one that no mistake
+matched: the stand-ins' answers are made from what the match already computed
+(the reference's answers), or driven once per batch for a class stub (DRIVEN).
+"""
+from __future__ import annotations
+
+import threading
+from typing import Callable
+
+import numpy as np
+
+from autograder.engine.driving import diagnose as d_
+from autograder.engine.threads import torch  # None without torch
+
+KINDS = ("untouched", "raises", "echo", "zeros", "ones")
+
+
+def explained(d: d_.Diagnosis, record: d_.Calls, reference: Callable, reference_run: list,
+              mistaken) -> str:
+    """The kind of the first stand-in that explains the student's answers as well as
+    d's mistake does ("" when none does). `reference_run` and `mistaken` are what the
+    match computed: the reference's answers (and twins' states), the mistake's."""
+    try:
+        if record.driven:
+            return _driven(d, record, reference, mistaken)
+        return _called(d, record, reference_run, mistaken)
+    except Exception:  # a stand-in that cannot be made or compared: nothing is named
+        d_.log.warning("diagnosis of %s: stand-ins broke", record.name, exc_info=True)
+        return "broken"
+
+
+def _called(d, record, reference_run: list, mistaken) -> str:
+    """A function stub's record: the stand-ins' answers made from each call's
+    arguments, the reference's answers (a sign's: the student's own answers)."""
+    same = lambda a, b: d_._same(a, b, d.rtol, d.atol)
+    calls = record.own() if not d.replay else record.calls
+    student = [c[2] for c in calls]
+    templates = reference_run[0][0] if d.replay else student
+    raised = next((a for a in student if isinstance(a, d_.Raised)), None)
+    fresh = _FreshStates(record)
+    for kind in _kinds(record):
+        answers = [_answer(kind, args, t, raised) for (args, _, _), t in zip(calls, templates)]
+        states = reference_run[0][1] if kind in ("zeros", "ones") and d.replay else None
+        if all(same(a, s) for a, s in zip(student, answers)) and \
+                _same_states(record, states, fresh, same, [t.seen for t in d_._stateful(record)]):
+            return kind
+        if d.replay and all(same(m, s) for m, s in zip(mistaken[0], answers)) and \
+                _same_states(record, states, fresh, same, mistaken[1]):
+            return kind
+    return ""
+
+
+def _kinds(record) -> tuple[str, ...]:
+    """The stand-ins the stub may be: not one raising everywhere once it answered a
+    call in an earlier test of the submission (Calls.answered_before)."""
+    return tuple(k for k in KINDS if k != "raises" or not record.answered_before)
+
+
+def _answer(kind: str, args, template, raised):
+    if kind == "untouched":
+        return None
+    if kind == "raises":
+        names = raised.type_names if raised is not None else ["NotImplementedError"]
+        return d_.Raised(names, "")  # a message of its own: no library's, no mistake's
+    if kind == "echo":
+        return args[0] if args else None
+    return template if isinstance(template, d_.Raised) else answer_as(
+        template, 0 if kind == "zeros" else 1)
+
+
+class _FreshStates:
+    """The states of the twins the test read, as a stand-in that never touches them
+    leaves them (made once, when first asked)."""
+
+    def __init__(self, record):
+        self.record, self.states = record, None
+
+    def get(self) -> list:
+        if self.states is None:
+            stateful = d_._stateful(self.record)
+            self.states = [t.read(t.make()) for t in stateful]
+        return self.states
+
+
+def _same_states(record, states, fresh: _FreshStates, same, seen) -> bool:
+    if not d_._stateful(record):
+        return True
+    states = fresh.get() if states is None else states
+    return all(same(s, x) for s, x in zip(seen, states))
+
+
+def answer_as(value, fill):
+    """`value` with every number made `fill`, its types, dtypes and shapes kept
+    (a handle, a string, None as they are)."""
+    if torch is not None and isinstance(value, torch.Tensor):
+        return torch.full_like(value.detach(), fill)
+    if isinstance(value, np.ndarray):
+        return np.full_like(value, fill) if value.dtype.kind in "biufc" else value
+    if isinstance(value, (tuple, list)):
+        return type(value)(answer_as(v, fill) for v in value)
+    if isinstance(value, dict):
+        return {k: answer_as(v, fill) for k, v in value.items()}
+    if isinstance(value, (bool, np.bool_)):
+        return bool(fill)
+    if isinstance(value, (int, float, np.number)):
+        return type(value)(fill)
+    return value
+
+
+def _driven(d, record, reference, mistaken) -> str:
+    """A class stub's record: each stand-in class driven as the test drove the
+    student's object (kept for the batch, as the mistakes' drives are)."""
+    same = lambda a, b: d_._same(a, b, d.rtol, d.atol)
+    student = [entry[2] for entry in record.calls]
+    for kind, stand_in in _drivable(reference).items():
+        if kind not in _kinds(record):
+            continue
+        answers = d_.DRIVEN.answers(stand_in, record.digest[1], record, lambda i, a: True)
+        if all(same(a, s) for a, s in zip(student, answers)) or \
+                all(same(m, s) for m, s in zip(mistaken, answers)):
+            return kind
+    return ""
+
+
+_MADE: dict[int, tuple] = {}  # id(reference stub) -> (it, its stand-ins)
+_MADE_LOCK = threading.Lock()
+
+
+def _drivable(reference) -> dict[str, Callable]:
+    """The stand-ins of a stub whose answers hold handles (a class; a function answering
+    a generator), made once per reference (DRIVEN keys its drives by the stand-in's
+    id: the same ones for every submission)."""
+    with _MADE_LOCK:
+        kept = _MADE.get(id(reference))
+        if kept is None or kept[0] is not reference:
+            made = (_made_classes(reference) if isinstance(reference, type)
+                    else _made_functions(reference))
+            kept = _MADE[id(reference)] = (reference, made)
+        return kept[1]
+
+
+def _made_functions(reference) -> dict[str, Callable]:
+    def untouched(*args, **kwargs):
+        return None
+
+    def raises(*args, **kwargs):
+        raise NotImplementedError
+
+    def echo(*args, **kwargs):
+        return args[0] if args else None
+
+    made = {"untouched": untouched, "raises": raises, "echo": echo}
+    for f in made.values():  # named as the stub, as its messages would name it
+        f.__name__ = reference.__name__
+    return made
+
+
+def _made_classes(reference: type) -> dict[str, type]:
+    module = torch is not None and issubclass(reference, torch.nn.Module)
+    base = torch.nn.Module if module else object
+    name = reference.__name__
+
+    def empty(forward):
+        def __init__(self, *args, **kwargs):
+            base.__init__(self)
+        body = {"__init__": __init__, "forward": forward}
+        if not module:  # a plain class is called as a module is
+            body["__call__"] = forward
+        return type(name, (base,), body)
+
+    def raising(self, *args, **kwargs):
+        raise NotImplementedError
+
+    def filled(fill):
+        def forward(self, *args, **kwargs):
+            return answer_as(reference.forward(self, *args, **kwargs), fill)
+        return type(name, (reference,), {"forward": forward})
+
+    made = {"untouched": empty(lambda self, *a, **k: None),
+            "raises": type(name, (base,), {"__init__": raising}),
+            "echo": empty(lambda self, *a, **k: a[0] if a else None)}
+    if module:
+        made.update(zeros=filled(0), ones=filled(1))
+    return made

@@ -1,0 +1,12 @@
+# question: causal_mask
+# fails: test_type_shape_dtype, test_values, test_masked_value_is_minus_inf, test_rejects_invalid_n
+# public: dtype torch.bool
+# public: diagonal must be 0.0
+# public: should raise ValueError
+# source: tiketiskte/MyCode, Python_code/test2.py (generate_square_subsequent_mask, the float fill commented out)
+import torch
+
+
+def causal_mask(n):
+    mask = (torch.triu(torch.ones(n, n)) == 1).transpose(0, 1)
+    return mask

@@ -1,0 +1,20 @@
+# question: mlm_loss
+# fails: test_returns_scalar_tensor, test_matches_cross_entropy, test_leading_dimensions, test_ignored_positions_do_not_count, test_nothing_selected_is_zero, test_large_logits_stay_finite, test_gradient_flows_to_logits
+# public: labels -100 do not count
+# source: cccwam/ift6759-project2-public, libs/losses.py (mlm_loss, later version: Keras's
+# source: SparseCategoricalCrossentropy(from_logits=True, reduction='none') written as torch's)
+import torch
+import torch.nn.functional as F
+
+
+def mlm_loss(logits, labels):
+    mask = torch.logical_not(torch.eq(labels, 0))  # Batch size * Seq Length
+    loss_ = F.cross_entropy(logits.reshape(-1, logits.shape[-1]), labels.reshape(-1),
+                            reduction='none').reshape(labels.shape)
+    mask = mask.to(loss_.dtype)
+    loss_ = loss_ * mask
+    # Prevent averaging over non masked tokens
+    numerator = torch.sum(loss_, dim=1)
+    denominator = torch.sum(mask, dim=1)
+    loss = numerator / denominator
+    return torch.mean(loss)  # Average over samples

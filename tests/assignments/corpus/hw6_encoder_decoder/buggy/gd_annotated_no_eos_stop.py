@@ -1,0 +1,16 @@
+# question: greedy_decode
+# fails: test_argmax_each_step, test_stops_after_eos
+# public: once per generated token
+# public: allows 3 ids after sos
+# source: YingZiqiang/hexo-blog-code, the-annotated-transformer/transformer/greedy_decode.py (the
+# source: model's encode/decode/generator become step(ids); torch.max becomes np.argmax)
+import numpy as np
+
+
+def greedy_decode(step, sos_id, eos_id, max_len):
+    ys = [sos_id]
+    for i in range(max_len - 1):
+        prob = step(ys)
+        next_word = int(np.argmax(prob))
+        ys = ys + [next_word]
+    return ys
