@@ -23,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from autograder.engine.driving import diagnose, runner  # noqa: E402
+from autograder.engine.driving import evidence, runner  # noqa: E402
 from tests.assignments import corpus_tools  # noqa: E402
 
 
@@ -31,7 +31,7 @@ def timed_corpus(assignment_id: str) -> list[tuple[float, str, int, int]]:
     """(CPU seconds, question, entries, answer entries) of each diagnosis of a grading
     of the corpus."""
     timings = []
-    plain = diagnose.diagnose
+    plain = evidence.diagnose
 
     def timed(candidates, record, reference):
         start = time.thread_time()
@@ -41,12 +41,12 @@ def timed_corpus(assignment_id: str) -> list[tuple[float, str, int, int]]:
             timings.append((time.thread_time() - start, record.name, len(record.calls),
                             record.elements))
 
-    runner.diagnose.diagnose = timed  # run_case calls it through the module
+    runner.evidence.diagnose = timed  # run_case calls it through the module
     try:
         with tempfile.TemporaryDirectory() as tmp:
             corpus_tools.grade_corpus(assignment_id, Path(tmp))
     finally:
-        runner.diagnose.diagnose = plain
+        runner.evidence.diagnose = plain
     return timings
 
 

@@ -53,10 +53,10 @@ def test_a_failed_write_costs_only_the_file_being_written(tmp_path, monkeypatch,
     out = tmp_path / "out"
     written = results_mod.write_results_json
 
-    def full_for_s1001(path, result):
+    def full_for_s1001(path, result, *visibility):
         if result.submission == "s1001":
             raise OSError(errno.ENOSPC, "No space left on device")
-        written(path, result)
+        written(path, result, *visibility)
     monkeypatch.setattr(results_mod, "write_results_json", full_for_s1001)
     limits = [f"--limit={k}={v}" for k, v in FAST_LIMITS.items()]
     assert cli.main(["grade", str(subs), "--assignment", "exam_midterm", "--out", str(out),

@@ -83,7 +83,7 @@ def mixed(tmp_path_factory):
 def test_a_python_file_keeps_its_student_not_graded(mixed):
     """Is bob.py kept in gradebook.csv and grades.csv, not graded, with the reason?"""
     book = read_rows(mixed / "gradebook.csv")
-    assert book["bob"]["status"] == "not graded" and book["bob"]["total"] == "0"
+    assert book["bob"]["status"] == "not graded" and book["bob"]["total"] == ""
     assert "bob.py is not a notebook, so it was not graded: submit the .ipynb file" \
         in book["bob"]["note"]
     assert "bob" in read_rows(mixed / "grades.csv")

@@ -22,7 +22,7 @@ import torch
 
 from autograder import checks, protocol
 from autograder.engine import assignment as assignment_mod
-from autograder.engine.driving import diagnose
+from autograder.engine.driving import diagnose, evidence
 from autograder.engine.driving.student import RemoteObject
 from autograder.engine import results
 from autograder.report import feedback
@@ -435,18 +435,18 @@ UNCHECKED = diagnose.Diagnosis("f", _zeros_unchecked, "unchecked", "Part 1")
 
 
 def test_match_needs_every_answer_and_a_difference_from_the_reference():
-    assert diagnose.diagnose((TWOS, UNCHECKED), _record((2, torch.full((2,), 2.0))), _ref) == \
+    assert evidence.diagnose((TWOS, UNCHECKED), _record((2, torch.full((2,), 2.0))), _ref) == \
         "This looks like: twos (see Part 1)"
     # one answer off, or another dtype: no match
-    assert diagnose.diagnose((TWOS,), _record((2, torch.full((2,), 2.0)), (3, torch.zeros(3))), _ref) == ""
-    assert diagnose.diagnose((TWOS,), _record((2, torch.full((2,), 2.0, dtype=torch.float64))), _ref) == ""
+    assert evidence.diagnose((TWOS,), _record((2, torch.full((2,), 2.0)), (3, torch.zeros(3))), _ref) == ""
+    assert evidence.diagnose((TWOS,), _record((2, torch.full((2,), 2.0, dtype=torch.float64))), _ref) == ""
     # the unchecked mistake equals the reference on n = 2: not revealed, not named
-    assert diagnose.diagnose((UNCHECKED,), _record((2, torch.zeros(2))), _ref) == ""
+    assert evidence.diagnose((UNCHECKED,), _record((2, torch.zeros(2))), _ref) == ""
     # an exception where the reference raises, an answer from the mistake: revealed
-    assert diagnose.diagnose((UNCHECKED,), _record((0, torch.zeros(0))), _ref) == \
+    assert evidence.diagnose((UNCHECKED,), _record((0, torch.zeros(0))), _ref) == \
         "This looks like: unchecked (see Part 1)"
     raised = _record((0, diagnose.Raised(["ValueError", "Exception"])))
-    assert diagnose.diagnose((UNCHECKED,), raised, _ref) == ""
+    assert evidence.diagnose((UNCHECKED,), raised, _ref) == ""
 
 
 def _counts(n):
@@ -460,8 +460,8 @@ def test_a_stand_ins_answers_are_no_evidence():
     the reference's answer made zeros or ones)? Never, though the mistake gives them."""
     for answer in (None, 2, torch.zeros(2), torch.ones(2)):
         made = diagnose.Diagnosis("f", lambda n, a=answer: a, "made", "Part 1")
-        assert diagnose.diagnose((made,), _record((2, answer)), _counts) == "", answer
-    assert diagnose.diagnose((TWOS,), _record((2, torch.full((2,), 2.0))), _counts) == TWOS.text()
+        assert evidence.diagnose((made,), _record((2, answer)), _counts) == "", answer
+    assert evidence.diagnose((TWOS,), _record((2, torch.full((2,), 2.0))), _counts) == TWOS.text()
 
 
 def test_a_raised_exception_matches_by_type_and_message_class():
@@ -477,15 +477,15 @@ def test_a_raised_exception_matches_by_type_and_message_class():
         message = str(exc)
     view = diagnose.Diagnosis("f", library, "a view", "Part 1")
     raised = lambda m: _record((2, diagnose.Raised(["RuntimeError", "Exception"], m)))
-    assert diagnose.diagnose((view,), raised(message), _counts) == view.text()
-    assert diagnose.diagnose((view,), raised("shape '[3]' is invalid"), _counts) == ""
+    assert evidence.diagnose((view,), raised(message), _counts) == view.text()
+    assert evidence.diagnose((view,), raised("shape '[3]' is invalid"), _counts) == ""
     from autograder.hw2_positions_params import diagnoses as hw2, reference as ref2
     zero = next(d for d in hw2.DIAGNOSES if d.mistake is hw2.pe_rejects_zero)
     free = diagnose.Calls(zero.question)
     free.add((0, 4), {}, diagnose.Raised(["ValueError", "Exception"], "no answer"))
-    assert diagnose.diagnose((zero,), free, ref2.sinusoidal_pe) == ""
+    assert evidence.diagnose((zero,), free, ref2.sinusoidal_pe) == ""
     free.answered_before = True  # the stub answered in an earlier test: no such stand-in
-    assert diagnose.diagnose((zero,), free, ref2.sinusoidal_pe) == zero.text()
+    assert evidence.diagnose((zero,), free, ref2.sinusoidal_pe) == zero.text()
 
 
 def test_a_load_that_fails_for_another_reason_is_not_a_bias():
@@ -511,7 +511,7 @@ def test_a_load_that_fails_for_another_reason_is_not_a_bias():
         record.add((32, 4), {}, handle(0))
         record.add_step(0, "getattr", ("load_state_dict",), {}, handle(1))
         record.add_step(1, "call", (state,), {}, diagnose.Raised(["RuntimeError"], messages[name]))
-        got = diagnose.diagnose((bias,), record, ref1.TinySelfAttn)
+        got = evidence.diagnose((bias,), record, ref1.TinySelfAttn)
         assert got == (bias.text() if named else ""), name
 
 
@@ -524,24 +524,24 @@ def test_a_large_negative_mask_is_named_whatever_the_constant():
     masks = lambda fill, dtype=torch.float32: _record(*(
         (n, torch.triu(torch.full((n, n), fill, dtype=dtype), diagonal=1)) for n in (1, 2, 3)))
     for fill in (-1e4, -1e9, -1e10, torch.finfo(torch.float32).min):
-        assert diagnose.diagnose(found, masks(fill), ref1.causal_mask) == found[0].text(), fill
+        assert evidence.diagnose(found, masks(fill), ref1.causal_mask) == found[0].text(), fill
     for other in (masks(float("-inf")), masks(-10.0), masks(-1e9, torch.float64),
                   _record((1, torch.zeros(1, 1)))):
-        assert diagnose.diagnose(found, other, ref1.causal_mask) == ""
+        assert evidence.diagnose(found, other, ref1.causal_mask) == ""
 
 
 def test_two_matching_mistakes_name_none():
     twin = diagnose.Diagnosis("f", lambda n: torch.full((n,), 2.0), "twin", "Part 2")
-    assert diagnose.diagnose((TWOS, twin), _record((2, torch.full((2,), 2.0))), _ref) == ""
+    assert evidence.diagnose((TWOS, twin), _record((2, torch.full((2,), 2.0))), _ref) == ""
 
 
 def test_unreplayable_or_spoiled_records_name_none():
     calls = _record((2, torch.full((2,), 2.0)))
     calls.spoiled = True
-    assert diagnose.diagnose((TWOS,), calls, _ref) == ""
+    assert evidence.diagnose((TWOS,), calls, _ref) == ""
     handle = diagnose.Calls("f")
     handle.add((object(),), {}, torch.full((2,), 2.0))
-    assert diagnose.diagnose((TWOS,), handle, _ref) == ""
+    assert evidence.diagnose((TWOS,), handle, _ref) == ""
 
 
 def test_diagnosis_is_shown_beside_the_output_never_in_it():
@@ -571,12 +571,12 @@ def test_a_sign_is_read_from_the_answers_without_replay():
     sign = diagnose.Diagnosis("f", _shows_twos, "twos", "Part 1", replay=False)
     handle = diagnose.Calls("f")
     handle.add((object(),), {}, torch.full((2,), 2.0))
-    assert diagnose.diagnose((sign,), handle, _ref) == "This looks like: twos (see Part 1)"
+    assert evidence.diagnose((sign,), handle, _ref) == "This looks like: twos (see Part 1)"
     zeros = diagnose.Calls("f")
     zeros.add((object(),), {}, torch.zeros(2))
-    assert diagnose.diagnose((sign,), zeros, _ref) == ""
+    assert evidence.diagnose((sign,), zeros, _ref) == ""
     broken = diagnose.Diagnosis("f", lambda calls: 1 / 0, "never", "Part 1", replay=False)
-    assert diagnose.diagnose((sign, broken), handle, _ref) == sign.text()
+    assert evidence.diagnose((sign, broken), handle, _ref) == sign.text()
     # signs alone allow larger records (nothing is replayed); with a replayed mistake, not
     assert diagnose.record_for("f", (sign,)).max_elements > diagnose.MAX_ELEMENTS
     assert diagnose.record_for("f", (sign, TWOS)).max_elements == diagnose.MAX_ELEMENTS
@@ -620,17 +620,17 @@ def test_a_handle_with_a_twin_is_replayed_on_it():
     made = []
     local = _Counter(3)
     make = lambda: made.append(1) or local
-    assert diagnose.diagnose((TWICE,), _handle_record(6, make), _count) == TWICE.text()
-    assert diagnose.diagnose((TWICE,), _handle_record(3, make), _count) == ""  # the reference's
+    assert evidence.diagnose((TWICE,), _handle_record(6, make), _count) == TWICE.text()
+    assert evidence.diagnose((TWICE,), _handle_record(3, make), _count) == ""  # the reference's
     assert made  # made only now, for the replays: a passing test never calls make()
 
 
 def test_a_handle_without_a_twin_names_nothing():
     record = _handle_record(6, lambda: _Counter(3))
     record.calls.append(((object(), []), {}, 6))  # a second handle, declared with no twin
-    assert diagnose.diagnose((TWICE,), record, _count) == ""
+    assert evidence.diagnose((TWICE,), record, _count) == ""
     broken = _handle_record(6, lambda: 1 / 0)  # a twin the test cannot make: no diagnosis
-    assert diagnose.diagnose((TWICE,), broken, _count) == ""
+    assert evidence.diagnose((TWICE,), broken, _count) == ""
 
 
 def test_a_twin_is_the_object_itself_and_other_arguments_are_copied():
@@ -645,7 +645,7 @@ def test_a_twin_is_the_object_itself_and_other_arguments_are_copied():
 
     record = _handle_record(6, lambda: local, extra=[1])
     d = diagnose.Diagnosis("f", appends, "appends", "Part 2")
-    assert diagnose.diagnose((d,), record, _count) == d.text()
+    assert evidence.diagnose((d,), record, _count) == d.text()
     assert seen == [local] and record.calls[0][0][1] == [1]
     assert not local.touched  # the replays of a mistake that only reads leave it as made
 
@@ -666,7 +666,7 @@ def test_a_twin_with_state_must_end_as_the_test_read_it():
         calls.add((handle, []), {}, 6)
         calls.twin(handle, make, read=lambda c: c.touched, seen=seen)
         made.clear()
-        assert diagnose.diagnose((TWICE, touch), calls, _count) == named.text()
+        assert evidence.diagnose((TWICE, touch), calls, _count) == named.text()
         assert len(made) == 3  # one for each mistake, one for the reference
     # answers alike, only the state tells: the one that changes it is revealed
     handle = object()
@@ -675,7 +675,7 @@ def test_a_twin_with_state_must_end_as_the_test_read_it():
     calls.twin(handle, make, read=lambda c: c.touched, seen=True)
     touch_once = diagnose.Diagnosis("f", lambda m, e=(): setattr(m, "touched", True) or m.size,
                                     "touches once", "Part 2")
-    assert diagnose.diagnose((touch_once,), calls, _count) == touch_once.text()
+    assert evidence.diagnose((touch_once,), calls, _count) == touch_once.text()
     with pytest.raises(TypeError):
         calls.twin(handle, make, read=lambda c: c.touched)  # a state needs what was seen
 
@@ -714,7 +714,7 @@ def test_shared_answers_bring_their_twins_to_the_tests_that_read_them():
         return 6
 
     assert first.shared("k", compute) == later.shared("k", compute) == 6
-    assert diagnose.diagnose((TWICE,), later_record, _count) == TWICE.text()
+    assert evidence.diagnose((TWICE,), later_record, _count) == TWICE.text()
 
 
 # Class stubs: the handle a call answers, driven by the test, is recorded too.
@@ -783,10 +783,10 @@ def test_class_stub_matches_on_every_method_answer():
     counter = driving.new(3)
     driving.call(counter, "values", torch.arange(1, 4))
     assert driving.record.driven
-    assert diagnose.diagnose((FROM_ONE,), driving.record, _CountingStub) == FROM_ONE.text()
+    assert evidence.diagnose((FROM_ONE,), driving.record, _CountingStub) == FROM_ONE.text()
     # a later answer that is not the mistake's: no match
     driving.call(counter, "values", torch.arange(0, 3))
-    assert diagnose.diagnose((FROM_ONE,), driving.record, _CountingStub) == ""
+    assert evidence.diagnose((FROM_ONE,), driving.record, _CountingStub) == ""
 
 
 def test_class_stub_compares_handles_and_plain_answers():
@@ -796,16 +796,16 @@ def test_class_stub_compares_handles_and_plain_answers():
     counter = driving.new(2)
     driving.call(counter, "values", torch.arange(1, 3))
     driving.call(counter, "myself", diagnose.HANDLE)
-    assert diagnose.diagnose((FROM_ONE, PLAIN_SELF), driving.record, _CountingStub) == FROM_ONE.text()
+    assert evidence.diagnose((FROM_ONE, PLAIN_SELF), driving.record, _CountingStub) == FROM_ONE.text()
     plain = _Driving()
     counter = plain.new(2)
     plain.call(counter, "values", torch.arange(1, 3))
     plain.call(counter, "myself", torch.arange(1, 3))
-    assert diagnose.diagnose((FROM_ONE, PLAIN_SELF), plain.record, _CountingStub) == PLAIN_SELF.text()
+    assert evidence.diagnose((FROM_ONE, PLAIN_SELF), plain.record, _CountingStub) == PLAIN_SELF.text()
     # an exception where the mistake answers: no match
     raised = _Driving()
     raised.record.add((2,), {}, diagnose.Raised(["ValueError", "Exception"]))
-    assert diagnose.diagnose((FROM_ONE,), raised.record, _CountingStub) == ""
+    assert evidence.diagnose((FROM_ONE,), raised.record, _CountingStub) == ""
 
 
 def test_class_stub_replays_the_workers_seeds():
@@ -820,7 +820,7 @@ def test_class_stub_replays_the_workers_seeds():
         counter = driving.new(2)
         driving.call(counter, "values", torch.arange(1, 3))
         driving.call(counter, "noise", drawn.clone())
-        assert (diagnose.diagnose((FROM_ONE,), driving.record, _CountingStub) != "") is named, seed
+        assert (evidence.diagnose((FROM_ONE,), driving.record, _CountingStub) != "") is named, seed
 
 
 def test_what_a_handle_answers_is_bounded_as_a_calls_answers():
@@ -831,19 +831,19 @@ def test_what_a_handle_answers_is_bounded_as_a_calls_answers():
     for _ in range(diagnose.MAX_CALLS // 2):
         many.call(counter, "values", torch.arange(1, 3))
     assert many.record.spoiled and len(many.record.calls) == diagnose.MAX_CALLS
-    assert diagnose.diagnose((FROM_ONE,), many.record, _CountingStub) == ""
+    assert evidence.diagnose((FROM_ONE,), many.record, _CountingStub) == ""
     large = _Driving()
     counter = large.new(diagnose.MAX_ELEMENTS + 1)
     large.call(counter, "values", torch.arange(1, diagnose.MAX_ELEMENTS + 2))
     assert large.record.spoiled
-    assert diagnose.diagnose((FROM_ONE,), large.record, _CountingStub) == ""
+    assert evidence.diagnose((FROM_ONE,), large.record, _CountingStub) == ""
 
 
 def test_class_stub_that_the_reference_drives_alike_is_not_named():
     driving = _Driving()
     counter = driving.new(2)
     driving.call(counter, "myself", diagnose.HANDLE)  # the reference answers itself too
-    assert diagnose.diagnose((FROM_ONE,), driving.record, _CountingStub) == ""
+    assert evidence.diagnose((FROM_ONE,), driving.record, _CountingStub) == ""
 
 
 COUNTER_CELL = '''
@@ -899,7 +899,7 @@ def test_student_records_what_the_test_does_to_a_class_stubs_handle(counter_work
     assert (record.seed, record.seeds, record.driven, record.spoiled) == (3, [(4, 5)], True, False)
     with checks.seeded(5):
         assert torch.equal(noise, torch.randn(2))
-    assert diagnose.diagnose((FROM_ONE, PLAIN_SELF), record, _CountingStub) == FROM_ONE.text()
+    assert evidence.diagnose((FROM_ONE, PLAIN_SELF), record, _CountingStub) == FROM_ONE.text()
 
 
 def test_a_recorded_handle_sent_elsewhere_spoils_the_record(counter_worker):
@@ -910,7 +910,7 @@ def test_a_recorded_handle_sent_elsewhere_spoils_the_record(counter_worker):
     assert not record.spoiled
     student.keep(m)
     assert record.spoiled
-    assert diagnose.diagnose((FROM_ONE,), record, _CountingStub) == ""
+    assert evidence.diagnose((FROM_ONE,), record, _CountingStub) == ""
 
 
 def test_driven_answers_are_kept_for_the_same_inputs_only():
@@ -932,21 +932,21 @@ def test_driven_answers_are_kept_for_the_same_inputs_only():
         return driving.record
 
     for _ in range(3):
-        assert diagnose.diagnose((counted,), record(4), _CountingStub) == counted.text()
+        assert evidence.diagnose((counted,), record(4), _CountingStub) == counted.text()
     assert built == [4]  # driven once, kept since
-    assert diagnose.diagnose((counted,), record(5), _CountingStub) == counted.text()
-    assert diagnose.diagnose((counted,), record(4, seed=1), _CountingStub) == counted.text()
+    assert evidence.diagnose((counted,), record(5), _CountingStub) == counted.text()
+    assert evidence.diagnose((counted,), record(4, seed=1), _CountingStub) == counted.text()
     assert built == [4, 5, 4]
     other = record(4)
     other.calls[-1] = diagnose.Step(other.calls[-1].on, "call", (), {}, torch.arange(4))
-    assert diagnose.diagnose((counted,), other, _CountingStub) == ""  # a student's other answer
+    assert evidence.diagnose((counted,), other, _CountingStub) == ""  # a student's other answer
     assert built == [4, 5, 4]
     # a drive stopped at a student's other answer is driven on for one who agrees with it
     wrong = record(6)
     wrong.calls[-1] = diagnose.Step(wrong.calls[-1].on, "call", (), {}, torch.arange(6))
-    assert diagnose.diagnose((counted,), wrong, _CountingStub) == ""
+    assert evidence.diagnose((counted,), wrong, _CountingStub) == ""
     for _ in range(2):
-        assert diagnose.diagnose((counted,), record(6), _CountingStub) == counted.text()
+        assert evidence.diagnose((counted,), record(6), _CountingStub) == counted.text()
     assert built == [4, 5, 4, 6, 6]
     # a digest tells dtypes, shapes and values apart, and refuses what it cannot read
     digest = lambda args: diagnose._inputs_digest(_args_record(args))

@@ -99,7 +99,8 @@ def test_a_mutant_is_judged_against_the_references_own_points(scores, declared, 
 
 def test_the_audit_finds_the_blind_spots_of_thinner_tests(monkeypatch):
     """With causal_mask's tests cut to the first one (shape and dtype), its value
-    mutants survive and the audit fails; with all of them, hw1 has none."""
+    mutants survive and the audit fails (with all of them, hw1 has none:
+    tests/audit/test_every_assignment.py)."""
     load = assignment_mod.load
 
     def thinner(assignment_id, limits=None):
@@ -112,10 +113,8 @@ def test_the_audit_finds_the_blind_spots_of_thinner_tests(monkeypatch):
     survivors = [m for m in thin.mutants if m.kind == "survived"]
     assert survivors and all(m.mutant.question == "causal_mask" for m in survivors)
     assert any("survived: causal_mask:" in p for p in thin.problems)
-    monkeypatch.setattr(run.assignment_mod, "load", load)
-    full = run.audit("hw1_attention", progress=False)
-    assert full.count()["survived"] == 0 and not full.problems, full.problems
-    assert all(v.as_declared for v in full.variants) and full.variants
+    # With all of them, hw1's audit (corpus included) has no problem:
+    # tests/audit/test_every_assignment.py, which audits every assignment.
 
 
 def test_an_unknown_assignment_is_a_usage_error(capsys):

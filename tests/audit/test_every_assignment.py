@@ -5,7 +5,13 @@ graded as its headers say; no test raises on the grader's side; no declaration i
 stale. This is `python -m autograder audit ID` for all of them, in CI.
 
 A new blind spot (a test weakened, a stub whose tests miss a mutant) fails here
-with the mutant's id; `python -m autograder audit ID` shows its diff."""
+with the mutant's id; `python -m autograder audit ID` shows its diff.
+
+Only hw1's audit grades the corpus too, as `audit ID` does: every corpus variant is
+graded by tests/assignments/test_corpus.py, which asserts what the audit asserts of
+it (a correct variant loses nothing, a mistake fails exactly its declared tests, no
+test raises on the grader's side) and more, so the other audits grade the mutants
+only instead of grading each corpus a second time."""
 from __future__ import annotations
 
 import pytest
@@ -16,13 +22,18 @@ from autograder.audit import run
 pytestmark = pytest.mark.slow
 
 
+WITH_CORPUS = "hw1_attention"
+
+
 @pytest.fixture(scope="module", params=registry.ids())
 def audited(request):
-    return run.audit(request.param, progress=False)
+    return run.audit(request.param, progress=False, with_corpus=request.param == WITH_CORPUS)
 
 
 def test_no_undeclared_survivor_cascade_or_fragile_test(audited):
     problems = audited.problems
+    if audited.assignment.id == WITH_CORPUS:  # `audit ID` as instructors run it
+        assert audited.variants, "the corpus was not judged"
     assert not problems, (f"{audited.assignment.id}: {len(problems)} problem(s); run "
                           f"`python -m autograder audit {audited.assignment.id}`:\n  "
                           + "\n  ".join(problems))
@@ -40,3 +51,4 @@ def test_every_graded_stub_is_audited(audited):
 
 def test_declarations_are_not_stale(audited):
     assert not audited.stale, audited.stale
+

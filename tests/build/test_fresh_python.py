@@ -76,13 +76,18 @@ def fresh_python(tmp_path_factory) -> Path:
     return python
 
 
+def _is_export_cell(source: str) -> bool:
+    """The export cell calls export_submission, which the setup cell defines."""
+    return "export_submission(" in source and "def export_submission" not in source
+
+
 def _script(nb: nbformat.NotebookNode, questions: list[str]) -> str:
     """The notebook's code cells as one script (IPython lines dropped), then every public
     check. The export cell is left out: it re-runs the notebook in a Jupyter kernel, which
     a plain script has not (on Colab, the export cell's other branch is checked below)."""
     lines = []
     for cell in nb.cells:
-        if cell.cell_type == "code" and "grader.export(" not in cell.source:
+        if cell.cell_type == "code" and not _is_export_cell(cell.source):
             lines += [line for line in cell.source.splitlines()
                       if not line.lstrip().startswith(("%", "!"))]
     checks = textwrap.dedent(f"""
@@ -158,7 +163,7 @@ def test_setup_cell_on_colab_writes_the_public_checks(tmp_path):
     questions = assignment_mod.load(assignment_id).questions
     student = json.loads(student_notebook(assignment_id))
     solution = solution_notebook(assignment_id)
-    export = next(c.source for c in solution.cells if "grader.export(" in c.source)
+    export = next(c.source for c in solution.cells if _is_export_cell(c.source))
     script = COLAB.format(notebook=repr(student)) + _script(solution, questions) + export
     (tmp_path / "run.py").write_text(script)
     done = subprocess.run([sys.executable, "run.py"], cwd=tmp_path, capture_output=True,

@@ -24,7 +24,7 @@ from autograder.build import copies
 from autograder.checks import Fail
 from autograder.engine.results import SubmissionResult
 from autograder.engine import assignment as assignment_mod
-from autograder.engine.driving import diagnose
+from autograder.engine.driving import diagnose, evidence
 from autograder.engine.driving.student import StudentError
 from autograder.exam import grading, identity, variants
 from autograder.exam_midterm import reference as ref
@@ -245,7 +245,7 @@ def run_question(question, names, sid, diagnosed=None):
         except Fail as exc:
             out[name] = str(exc)
             if diagnosed is not None:
-                diagnosed[name] = diagnose.diagnose(candidates, student._record,
+                diagnosed[name] = evidence.diagnose(candidates, student._record,
                                                     getattr(ref, question))
     return out
 

@@ -9,8 +9,12 @@ with its system calls refused (mode `uid`): the full solution gets its full
 score, the untouched notebook 0, a broken file an error result, and each attack
 of the hostile corpus (tests/security/attacks/hw1_attention) no more than the
 same notebook without the attack (its declared outcome in hw1, where it is
-written for), leaking nothing. The attacks run with short limits (an image
-whose config says so); the other cases with the zip's own. The figures of
+written for), leaking nothing. In hw4's and hw6's images only the attacks on
+what differs from one zip to the next run (PER_ZIP_ATTACKS: the files it ships,
+the results it writes, the memory its grading leaves the worker); the others
+attack the grader and the sandbox, which every zip holds alike, and run in
+hw1's. The attacks run with short limits (an image whose config says so); the
+other cases with the zip's own. The figures of
 each case (mode, score, wall time, memory peak) are printed: `pytest -s`.
 """
 from __future__ import annotations
@@ -42,6 +46,10 @@ ATTACKS = Path(__file__).parents[1] / "security" / "attacks" / "hw1_attention"
 ATTACK_LIMITS = {"notebook_seconds": 6, "call_seconds": 3, "restarts": 1}
 CONTAINERS_AT_ONCE = 3
 """Containers run side by side (half a CPU each, on two cores)."""
+PER_ZIP_ATTACKS = ("read_secrets", "stat_hidden_files", "write_results", "memory_children",
+                   "memory_copy_on_write")
+"""The attacks whose target differs from one zip to the next, run in every image; the
+whole hostile corpus runs in hw1's, the assignment it is written for."""
 HONEST = "honest"
 """The case every attack is weighed against: the attack's notebook without the attack."""
 
@@ -55,6 +63,14 @@ def _notebook(cells: list[str]) -> bytes:
     nb = nbformat.v4.new_notebook()
     nb.cells = [nbformat.v4.new_code_cell(c) for c in cells]
     return nbformat.writes(nb).encode()
+
+
+def attacks(assignment_id: str) -> list[Path]:
+    """The attacks run in this assignment's image (PER_ZIP_ATTACKS beyond hw1)."""
+    found = sorted(ATTACKS.glob("*.py"))
+    if assignment_id == "hw1_attention":
+        return found
+    return [p for p in found if p.stem in PER_ZIP_ATTACKS]
 
 
 def _attack_source(path: Path) -> str:
@@ -92,7 +108,7 @@ def graded(request, images):
         "broken": (image, {notebook: b'{"cells": [ this is not json'}),
         HONEST: (attack_image, {notebook: _notebook([reference])}),
     }
-    for path in sorted(ATTACKS.glob("*.py")):
+    for path in attacks(assignment_id):
         cells = ([reference] if _header(path).get("with") == "reference" else []) + \
             [_attack_source(path)]
         cases[path.stem] = (attack_image, {notebook: _notebook(cells)})
@@ -148,7 +164,7 @@ def test_no_attack_earns_more_than_its_honest_score(graded):
     a, runs = graded["assignment"], graded["runs"]
     honest = runs[HONEST].results["score"]
     assert honest == (a.max_total if a.id == "hw1_attention" else 0)
-    for path in sorted(ATTACKS.glob("*.py")):
+    for path in attacks(a.id):
         r = runs[path.stem]
         assert r.results["score"] <= honest, path.stem
         assert len(r.results["tests"]) == len(a.cases), (path.stem, r.results)
@@ -158,6 +174,12 @@ def test_no_attack_earns_more_than_its_honest_score(graded):
                 assert r.results["score"] == (0 if expect == "zero" else honest), path.stem
             if expect == "partial":
                 assert r.results["score"] < honest, path.stem
+
+
+def test_every_zip_attack_exists():
+    """PER_ZIP_ATTACKS names attacks of the corpus (a renamed attack is not dropped
+    silently from hw4's and hw6's images)."""
+    assert {p.stem for p in attacks("hw4_bert_finetuning")} == set(PER_ZIP_ATTACKS)
 
 
 def test_nothing_secret_reaches_any_result(graded):

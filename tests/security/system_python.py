@@ -8,6 +8,7 @@ machine and requirements (about a minute), then reused.
 """
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import shutil
 import subprocess
@@ -26,7 +27,15 @@ def unavailable() -> str | None:
 
 
 def venv() -> Path:
-    """The environment's python, built on first use."""
+    """The environment's python, built on first use (by one pytest-xdist worker at a
+    time: the others wait on a lock, then find it complete)."""
+    BASE.mkdir(mode=0o755, exist_ok=True)
+    with open(BASE / ".venv.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return _venv()
+
+
+def _venv() -> Path:
     requirements = (REPO / "requirements.txt").read_bytes()
     folder = BASE / f"venv-{hashlib.sha256(requirements).hexdigest()[:12]}"
     python = folder / "bin" / "python"
@@ -36,8 +45,9 @@ def venv() -> Path:
     if not SYSTEM_PYTHON.exists() or subprocess.run(
             [str(SYSTEM_PYTHON), "-c", "import ensurepip"],
             capture_output=True).returncode != 0:  # missing, or without venv
-        subprocess.run(["apt-get", "update", "-qq"], check=True, capture_output=True)
-        subprocess.run(["apt-get", "install", "-y", "-qq", "python3.11", "python3.11-venv",
+        lock = ["-o", "DPkg::Lock::Timeout=600"]  # another apt-get may be running
+        subprocess.run(["apt-get", *lock, "update", "-qq"], check=True, capture_output=True)
+        subprocess.run(["apt-get", *lock, "install", "-y", "-qq", "python3.11", "python3.11-venv",
                         "libseccomp2"], check=True, capture_output=True,
                        env={"PATH": "/usr/sbin:/usr/bin:/sbin:/bin",
                             "DEBIAN_FRONTEND": "noninteractive"})

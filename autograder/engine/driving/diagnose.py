@@ -344,31 +344,6 @@ def load(package: str, reference) -> dict[str, tuple[Diagnosis, ...]]:
     return {q: tuple(ds) for q, ds in found.items()}
 
 
-def diagnose(candidates: tuple[Diagnosis, ...], record: Calls, reference: Callable) -> str:
-    """The one matching diagnosis's text, "" when none or several match (or the
-    record cannot be replayed). A mistake matches when it gives every recorded
-    answer and, on one call at least, not the reference's answer (the `reference`
-    stub): a mistake that the test's inputs do not reveal explains nothing. Never
-    raises: a mistake that breaks is no match."""
-    record.expand()
-    if record.spoiled or not record.calls:
-        return ""
-    reference_run: list = []  # replayed once, and only for a mistake that gives every answer
-    mistaken: dict[int, object] = {}  # id(diagnosis) -> its answers on the record's calls
-    try:
-        matching = [d for d in candidates
-                    if _matches(d, record, reference, reference_run, mistaken)]
-        if len(matching) != 1:
-            return ""
-        from autograder.engine.driving import evidence  # imports this module: not at the top
-        if evidence.explained(matching[0], record, reference, reference_run,
-                              mistaken.get(id(matching[0]))):
-            return ""  # a stand-in gives those answers too: no evidence of the mistake
-    except Unreplayable:
-        return ""
-    return matching[0].text()
-
-
 def _matches(d: Diagnosis, record: Calls, reference: Callable, reference_run: list,
              mistaken_of: dict) -> bool:
     """Call by call, stopping at the first answer the mistake does not give (most

@@ -37,6 +37,30 @@ from autograder.engine.threads import torch  # None without torch
 KINDS = ("untouched", "raises", "echo", "zeros", "ones")
 
 
+def diagnose(candidates: tuple[d_.Diagnosis, ...], record: d_.Calls, reference: Callable) -> str:
+    """The one matching diagnosis's text, "" when none or several match (or the
+    record cannot be replayed). A mistake matches when it gives every recorded
+    answer and, on one call at least, not the reference's answer (the `reference`
+    stub): a mistake that the test's inputs do not reveal explains nothing. Never
+    raises: a mistake that breaks is no match."""
+    record.expand()
+    if record.spoiled or not record.calls:
+        return ""
+    reference_run: list = []  # replayed once, and only for a mistake that gives every answer
+    mistaken: dict[int, object] = {}  # id(diagnosis) -> its answers on the record's calls
+    try:
+        matching = [d for d in candidates
+                    if d_._matches(d, record, reference, reference_run, mistaken)]
+        if len(matching) != 1:
+            return ""
+        if explained(matching[0], record, reference, reference_run,
+                              mistaken.get(id(matching[0]))):
+            return ""  # a stand-in gives those answers too: no evidence of the mistake
+    except d_.Unreplayable:
+        return ""
+    return matching[0].text()
+
+
 def explained(d: d_.Diagnosis, record: d_.Calls, reference: Callable, reference_run: list,
               mistaken) -> str:
     """The kind of the first stand-in that explains the student's answers as well as

@@ -12,7 +12,7 @@ import re
 import time
 
 from autograder import protocol
-from autograder.engine.driving import diagnose
+from autograder.engine.driving import diagnose, evidence
 from autograder.engine.driving.fail import Fail
 from autograder.engine.intake import untrusted
 from autograder.engine.assignment import Case
@@ -197,7 +197,7 @@ def run_case(case: Case, session: NotebookSession) -> TestResult:
     record = diagnose.record_for(case.question, candidates) if candidates else None
     if record is not None:  # what earlier tests saw: evidence the stub is no stand-in
         record.answered_before = case.question in session.answered
-    explain = lambda: diagnose.diagnose(candidates, record,
+    explain = lambda: evidence.diagnose(candidates, record,
                                         getattr(assignment.reference, case.question))
     try:
         # the test alone is measured: the worker's start and notebook are done

@@ -89,7 +89,7 @@ class Student:
 
     def record_calls(self, calls: "diagnose.Calls") -> None:
         """Keep every call of the stub calls.name this test makes, with its answer
-        (for a diagnosis if the test fails: engine/driving/diagnose.py)."""
+        (for a diagnosis if the test fails: engine/driving/diagnose.py, evidence.py)."""
         self._record = calls
 
     def record_answer(self, question: str, kwargs: dict, answer) -> None:
