@@ -69,8 +69,8 @@ def pytest_collection_modifyitems(items):
 
 def _shared_fixtures(item) -> list[str]:
     """The module- and session-scoped fixtures of this suite that `item` uses, each
-    named with the instance it gets: its module, its parameter, and, for the session's
-    `graded`, the test's assignment."""
+    named with what it is made for: its module, and, for the session's `graded` (a
+    cache, not a parametrized fixture), the test's assignment."""
     params = getattr(getattr(item, "callspec", None), "params", {})
     keys = []
     for name in item.fixturenames:
@@ -78,8 +78,9 @@ def _shared_fixtures(item) -> list[str]:
         if not defs or defs[-1].scope not in ("module", "package", "session") \
                 or not defs[-1].baseid.startswith("tests"):
             continue  # function-scoped, or pytest's own
-        if defs[-1].scope == "module":
-            keys.append(f"{item.module.__name__}:{name}:{params.get(name, '')}")
+        if defs[-1].scope == "module":  # all its parameters too: a worker that ran
+            # another parameter's tests between two of this one's would make it twice
+            keys.append(f"{item.module.__name__}:{name}")
         else:
             keys.append(f"session:{name}:{params.get(name, params.get('assignment_id', ''))}")
     return keys
