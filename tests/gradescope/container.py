@@ -42,6 +42,7 @@ as a fresh one does); memory.oom.group, which Docker leaves off.
 """
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import queue
@@ -151,8 +152,11 @@ class Images:
                  f"mount --bind {self.venv} {MOUNT_POINT}/venv && cd {MOUNT_POINT}/source && "
                  f"exec env -i PATH={PATH} HOME=/root DEBIAN_FRONTEND=noninteractive "
                  "bash ./setup.sh")
-        proc = subprocess.run(["unshare", "--mount", "sh", "-ec", inner], capture_output=True,
-                              text=True, timeout=1800)
+        BASE.mkdir(mode=0o755, exist_ok=True)
+        with open(BASE / ".setup.lock", "w") as lock:  # setup.sh runs apt-get on this
+            fcntl.flock(lock, fcntl.LOCK_EX)  # machine's dpkg: one at a time (pytest-xdist)
+            proc = subprocess.run(["unshare", "--mount", "sh", "-ec", inner], capture_output=True,
+                                  text=True, timeout=1800)
         if proc.returncode != 0:
             raise RuntimeError(f"setup.sh failed ({proc.returncode}):\n{proc.stdout[-3000:]}"
                                f"\n{proc.stderr[-3000:]}")
