@@ -21,7 +21,12 @@ ldconfig -p 2>/dev/null | grep libseccomp.so.2 >/dev/null || missing+=(libseccom
 if [ ${#missing[@]} -gt 0 ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
-# One pytest-xdist worker per core; tests that share a module- or session-scoped fixture
-# run in one worker (tests/conftest.py groups them), so each is made once.
-# TEST_WORKERS=0 runs everything in this process (for --pdb, or to time one test alone).
-exec .venv/bin/python -m pytest -n "${TEST_WORKERS:-auto}" --dist loadgroup "$@"
+# TEST_WORKERS=auto (or N) runs the tests on pytest-xdist workers, tests that share a
+# module- or session-scoped fixture in one worker (tests/conftest.py groups them). Not the
+# default yet: in the last check the Gradescope container module still ran on two workers
+# at once. By default everything runs in this process, as CI has always run it.
+workers=()
+if [ "${TEST_WORKERS:-0}" != 0 ]; then
+  workers=(-n "$TEST_WORKERS" --dist loadgroup)
+fi
+exec .venv/bin/python -m pytest "${workers[@]}" "$@"

@@ -46,6 +46,7 @@ def grade_notebooks(tmp_path):
     return run
 
 
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist's, which reads the groups
 def pytest_collection_modifyitems(items):
     """Under pytest-xdist (`--dist loadgroup`, scripts/test.sh), tests that share an
     expensive fixture run in one worker, so that it is made once: tests are grouped by
