@@ -46,12 +46,13 @@ def grade_notebooks(tmp_path):
     return run
 
 
-@pytest.hookimpl(tryfirst=True)  # before pytest-xdist's, which reads the groups
-def pytest_collection_modifyitems(items):
+@pytest.hookimpl(wrapper=True)
+def pytest_collection_modifyitems(config, items):
     """Under pytest-xdist (`--dist loadgroup`, scripts/test.sh), tests that share an
     expensive fixture run in one worker, so that it is made once: tests are grouped by
     every module- or session-scoped fixture of this suite they use, transitively (two
-    tests that share any one such fixture share a group)."""
+    tests that share any one such fixture share a group). The marks are set before
+    pytest-xdist's hook reads them (a wrapper runs first)."""
     parent: dict[str, str] = {}
 
     def root(key: str) -> str:
@@ -63,9 +64,26 @@ def pytest_collection_modifyitems(items):
     for keys in shared.values():
         for key in keys[1:]:
             parent[root(key)] = root(keys[0])
+    groups = {}
     for item, keys in shared.items():
         if keys:
-            item.add_marker(pytest.mark.xdist_group(root(keys[0])))
+            groups[item] = root(keys[0])
+            item.add_marker(pytest.mark.xdist_group(groups[item]))
+    result = yield
+    if getattr(config.option, "loadgroup", False):  # set in xdist's workers only
+        _name_groups(groups)
+    return result
+
+
+def _name_groups(groups: dict) -> None:
+    """pytest-xdist 3.8 tells its scheduler a test's group by appending `@group` to the
+    test's id, through an attribute that pytest 9.2 no longer reads (pytest-xdist issue
+    1386): every test then ran wherever, and a module's fixture was made on both workers.
+    Until pytest-xdist writes the id pytest reads, the id is written here, once."""
+    from _pytest.nodeid import NodeId
+    for item, group in groups.items():
+        if not item.nodeid.endswith(f"@{group}"):
+            item._id = NodeId.parse(f"{item.nodeid}@{group}")
 
 
 def _shared_fixtures(item) -> list[str]:

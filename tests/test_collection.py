@@ -8,6 +8,7 @@ not collected."""
 from __future__ import annotations
 
 import fnmatch
+import os
 import re
 import subprocess
 import sys
@@ -70,3 +71,41 @@ def test_project_configuration_collects_build_and_dist_folders(tmp_path):
     assert modules_under_testpaths(root) == {"tests/ok/test_ok.py", "tests/build/test_build.py",
                                   "tests/dist/test_dist.py"}
     assert uncollected(root) == []
+
+
+GROUPED_MODULE = '''
+import os
+import pytest
+
+@pytest.fixture(scope="module")
+def made(tmp_path_factory):
+    return os.environ["PYTEST_XDIST_WORKER"]
+
+@pytest.mark.parametrize("n", range(6))
+def test_shares(made, n):
+    assert made == os.environ["PYTEST_XDIST_WORKER"]
+
+@pytest.mark.parametrize("n", range(6))
+def test_alone(n):
+    pass
+'''
+
+
+def test_tests_sharing_a_module_fixture_run_on_one_worker(tmp_path):
+    """The suite's conftest groups tests by their shared fixtures; under `--dist
+    loadgroup` each group runs on one worker (so its module fixture is made once), and
+    tests without one spread over the workers."""
+    (tmp_path / "pyproject.toml").write_text((ROOT / "pyproject.toml").read_text())
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "conftest.py").write_text((ROOT / "tests" / "conftest.py").read_text())
+    (tmp_path / "tests" / "test_grouped.py").write_text(GROUPED_MODULE)
+    run = subprocess.run([sys.executable, "-m", "pytest", "-n", "2", "--dist", "loadgroup", "-v",
+                          "-p", "no:cacheprovider"], cwd=tmp_path,
+                         capture_output=True, text=True, timeout=300,
+                         env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    ran = re.findall(r"^\[(gw\d)\].*PASSED (\S+)", run.stdout, re.M)
+    shares = {(worker, nodeid) for worker, nodeid in ran if "test_shares" in nodeid}
+    assert len(shares) == 6 and all(re.search(r"\]@\S*test_grouped:made$", n) for _, n in shares)
+    assert len({worker for worker, _ in shares}) == 1, shares
+    assert len([n for _, n in ran if "test_alone" in n and "@" not in n]) == 6
