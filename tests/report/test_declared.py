@@ -149,7 +149,7 @@ def test_grade_hands_the_declared_names_to_grading(tmp_path, monkeypatch):
     def report_stage(batch, prepared, extra=None):
         seen["extra"] = extra
         return report_run.write_all(batch, prepared, extra)
-    monkeypatch.setattr(pipeline, "hidden_tests_disagree", lambda assignment: None)
+    monkeypatch.setattr(pipeline, "hidden_tests_disagree", lambda *args: None)
     monkeypatch.setattr(pipeline, "grade_stage", grade_stage)
     monkeypatch.setattr(pipeline, "report_stage", report_stage)
     (tmp_path / "out").mkdir()

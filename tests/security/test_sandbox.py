@@ -398,6 +398,26 @@ def test_grade_refuses_where_no_sandbox_works_unless_told(tmp_path):
         subprocess.run(["rm", "-rf", str(work)])
 
 
+def test_the_check_before_grading_gets_the_batchs_sandbox(monkeypatch):
+    """grade checks the hidden tests against the master before grading, unless a stamp
+    says these sources were checked: that check grades in the sandbox the batch gets,
+    none with --unsafe-no-sandbox. (It refused once where no sandbox works, flag or not,
+    whenever no stamp was there yet: the test above passed only after another test had
+    left one.)"""
+    from types import SimpleNamespace
+    from autograder import grade as pipeline
+    from autograder.build import selfcheck
+    from autograder.engine import batch
+    asked = []
+    monkeypatch.setattr(selfcheck, "checked", lambda assignment_id: False)
+    monkeypatch.setattr(selfcheck, "mark_checked", lambda assignment_id: None)
+    monkeypatch.setattr(batch, "grade_folder", lambda *args, **kwargs: (
+        asked.append(kwargs.get("allow_unsafe", False)), SimpleNamespace(results=[]))[1])
+    for allow_unsafe in (True, False):
+        assert pipeline.hidden_tests_disagree("hw1_attention", allow_unsafe) is None
+    assert asked == [True, False]
+
+
 def _run_bare(script: str, work: Path):
     cmd = sandbox_modes.command("user", script, "unused", work)
     cmd[-1] = cmd[-1].replace("exec setpriv", f"exec {sys.executable} "
