@@ -26,12 +26,11 @@ ldconfig -p 2>/dev/null | grep libseccomp.so.2 >/dev/null || missing+=(libseccom
 if [ ${#missing[@]} -gt 0 ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
-# TEST_WORKERS=auto (or N) runs the tests on pytest-xdist workers, tests that share a
-# module- or session-scoped fixture in one worker (tests/conftest.py groups them). Not the
-# default yet: in the last check the Gradescope container module still ran on two workers
-# at once. By default everything runs in this process, as CI has always run it.
+# The tests run on pytest-xdist, one worker per core (TEST_WORKERS=N for N, 0 for all in
+# this process); tests that share a module- or session-scoped fixture run in one worker,
+# the groups with slow tests first (tests/conftest.py).
 workers=()
-if [ "${TEST_WORKERS:-0}" != 0 ]; then
-  workers=(-n "$TEST_WORKERS" --dist loadgroup)
+if [ "${TEST_WORKERS:-auto}" != 0 ]; then
+  workers=(-n "${TEST_WORKERS:-auto}" --dist loadgroup --no-loadscope-reorder)
 fi
 exec .venv/bin/python -m pytest "${workers[@]}" "$@"

@@ -13,7 +13,11 @@ written for), leaking nothing. In hw4's and hw6's images only the attacks on
 what differs from one zip to the next run (PER_ZIP_ATTACKS: the files it ships,
 the results it writes, the memory its grading leaves the worker); the others
 attack the grader and the sandbox, which every zip holds alike, and run in
-hw1's. The attacks run with short limits (an image whose config says so); the
+hw1's. In uid mode, hw1's image runs only the attacks on the sandbox
+(SANDBOX_ATTACKS: what a worker may read, write, signal, hold or reach, defended
+differently in each mode); the attacks on the grader's protocol and tests are
+defended by the same code in both modes and run in landlock mode here (and in
+every mode, uid included, in tests/security/test_integrity.py). The attacks run with short limits (an image whose config says so); the
 other cases with the zip's own. The figures of
 each case (mode, score, wall time, memory peak) are printed: `pytest -s`.
 """
@@ -43,13 +47,22 @@ ASSIGNMENTS = ("hw1_attention", "hw4_bert_finetuning", "hw6_encoder_decoder")
 MODES = {"landlock": True, "uid": False}
 """The mode each run must get -> whether Landlock's system calls are allowed."""
 ATTACKS = Path(__file__).parents[1] / "security" / "attacks" / "hw1_attention"
-ATTACK_LIMITS = {"notebook_seconds": 6, "call_seconds": 3, "restarts": 1}
+ATTACK_LIMITS = {"notebook_seconds": 8, "call_seconds": 5, "restarts": 1}
+"""Short, so that the attacks that hang cost little; long enough for an attack that calls
+back into the grader many times (replay_lent_attention) with its half CPU shared."""
 CONTAINERS_AT_ONCE = 3
 """Containers run side by side (half a CPU each, on two cores)."""
 PER_ZIP_ATTACKS = ("read_secrets", "stat_hidden_files", "write_results", "memory_children",
                    "memory_copy_on_write")
 """The attacks whose target differs from one zip to the next, run in every image; the
 whole hostile corpus runs in hw1's, the assignment it is written for."""
+SANDBOX_ATTACKS = (*PER_ZIP_ATTACKS, "busy_loop_ignoring_signals", "detached_killer", "disk_bomb",
+                   "fill_disk", "fork_bomb", "kill_everything", "leave_files", "memory_bomb",
+                   "network", "network_loopback_families", "read_grader_process", "read_ssh_key",
+                   "signal_parents", "sysv_leftover")
+"""The attacks on the sandbox (what a worker may read, write, signal, hold or reach, and
+how it is stopped), which each mode defends its own way: hw1's image runs them in uid
+mode too, the rest of the corpus in landlock mode only."""
 HONEST = "honest"
 """The case every attack is weighed against: the attack's notebook without the attack."""
 
@@ -65,12 +78,13 @@ def _notebook(cells: list[str]) -> bytes:
     return nbformat.writes(nb).encode()
 
 
-def attacks(assignment_id: str) -> list[Path]:
-    """The attacks run in this assignment's image (PER_ZIP_ATTACKS beyond hw1)."""
+def attacks(assignment_id: str, mode: str) -> list[Path]:
+    """The attacks run in this assignment's image in this mode (PER_ZIP_ATTACKS beyond
+    hw1; SANDBOX_ATTACKS in hw1's uid mode)."""
     found = sorted(ATTACKS.glob("*.py"))
-    if assignment_id == "hw1_attention":
-        return found
-    return [p for p in found if p.stem in PER_ZIP_ATTACKS]
+    if assignment_id != "hw1_attention":
+        return [p for p in found if p.stem in PER_ZIP_ATTACKS]
+    return found if mode == "landlock" else [p for p in found if p.stem in SANDBOX_ATTACKS]
 
 
 def _attack_source(path: Path) -> str:
@@ -108,7 +122,7 @@ def graded(request, images):
         "broken": (image, {notebook: b'{"cells": [ this is not json'}),
         HONEST: (attack_image, {notebook: _notebook([reference])}),
     }
-    for path in attacks(assignment_id):
+    for path in attacks(assignment_id, mode):
         cells = ([reference] if _header(path).get("with") == "reference" else []) + \
             [_attack_source(path)]
         cases[path.stem] = (attack_image, {notebook: _notebook(cells)})
@@ -164,7 +178,7 @@ def test_no_attack_earns_more_than_its_honest_score(graded):
     a, runs = graded["assignment"], graded["runs"]
     honest = runs[HONEST].results["score"]
     assert honest == (a.max_total if a.id == "hw1_attention" else 0)
-    for path in attacks(a.id):
+    for path in attacks(a.id, graded["mode"]):
         r = runs[path.stem]
         assert r.results["score"] <= honest, path.stem
         assert len(r.results["tests"]) == len(a.cases), (path.stem, r.results)
@@ -176,10 +190,11 @@ def test_no_attack_earns_more_than_its_honest_score(graded):
                 assert r.results["score"] < honest, path.stem
 
 
-def test_every_zip_attack_exists():
-    """PER_ZIP_ATTACKS names attacks of the corpus (a renamed attack is not dropped
-    silently from hw4's and hw6's images)."""
-    assert {p.stem for p in attacks("hw4_bert_finetuning")} == set(PER_ZIP_ATTACKS)
+def test_every_named_attack_exists():
+    """PER_ZIP_ATTACKS and SANDBOX_ATTACKS name attacks of the corpus (a renamed attack
+    is not dropped silently from hw4's and hw6's images or from hw1's uid mode)."""
+    assert {p.stem for p in attacks("hw4_bert_finetuning", "uid")} == set(PER_ZIP_ATTACKS)
+    assert {p.stem for p in attacks("hw1_attention", "uid")} == set(SANDBOX_ATTACKS)
 
 
 def test_nothing_secret_reaches_any_result(graded):
