@@ -103,6 +103,15 @@ def sequence_cross_entropy(logits, labels):
 
 
 PARTIAL_STAND_INS = {
+    ("hw1_attention", "uniform"): ('''
+import torch
+def scaled_dot_product_attention(q, k, v, mask=None):
+    # the average of the visible values, the weights nudged by a hair that moves with q
+    # and k (the means of each): no query is ever compared with a key
+    hair = 1e-4 * (q.mean(-1).unsqueeze(-1) - k.mean(-1).unsqueeze(-2)) ** 2
+    w = torch.softmax(hair if mask is None else hair + mask, dim=-1)
+    return w @ v, w
+''', {"scaled_dot_product_attention::test_shapes"}),
     ("hw5_eeg_bert", "plausible"): ('''
 import numpy as np
 def bidirectional_self_attention(x, Wq, Wk, Wv, Wo, heads):
