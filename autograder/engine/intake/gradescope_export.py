@@ -10,7 +10,7 @@ and one submission_metadata.yml at its top, keyed by folder name:
         :email: ada@uni.edu
       :created_at: 2026-03-02 10:05:00.000000000 -08:00
 
-metadata_for(entry) gives that record in the shape of the
+lookup(entry).metadata gives that record in the shape of the
 submission_metadata.json Gradescope writes when it runs an autograder
 ({"users": [{"name", "sid", "email"}], "created_at": ...}). The file is read
 as data with a safe loader (Ruby type tags read as plain values), once per
