@@ -13,6 +13,12 @@ assignment's entries keep their "anon_<id>" prefix likewise.
 Written only for a Canvas download, only for entries that were graded (not an
 entry that could not be, nor one waiting for a regrade); the zip's bytes
 depend on its contents only (writing.zip_entry).
+
+What must stay true: no page replaces another. Canvas writes the prefix, so
+two entries can have the same one (or one differing only in case, which
+unzips onto the same file where case is ignored): each later one (by
+submission id) is renamed after its prefix ("..._50007_feedback_2.html", which
+Canvas still attaches to that submission) and the instructor is told which.
 """
 from __future__ import annotations
 
@@ -55,14 +61,17 @@ def write(out: Path, results: list[SubmissionResult]) -> list[str]:
     if not canvas:
         path.unlink(missing_ok=True)  # never leave a zip that belongs to another run
         return []
-    files, left = {}, []
+    files, left, renamed = {}, [], []
     for r in canvas:
         page = out / r.submission / FEEDBACK
         if r.error or r.needs_regrade or not page.is_file():
             left.append(r.submission)
             continue
+        name = _free_name(prefix(r), files)
+        if name != prefix(r) + FEEDBACK:
+            renamed.append(r.submission)
         with open(page, "rb") as f:
-            files[prefix(r) + FEEDBACK] = f.read(MAX_FEEDBACK_BYTES)
+            files[name] = f.read(MAX_FEEDBACK_BYTES)
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as zf:
         for name in sorted(files):
@@ -75,4 +84,21 @@ def write(out: Path, results: list[SubmissionResult]) -> list[str]:
         lines.append(f"feedback for Canvas: {len(left)} entries not graded or waiting for a "
                      "regrade are not in it: " + ", ".join(left[:SHOWN])
                      + (" ..." if len(left) > SHOWN else ""))
+    if renamed:
+        lines.append(f"feedback for Canvas: {len(renamed)} entries have the Canvas prefix of "
+                     "another entry (the same, or in another case), so their pages are "
+                     "renamed <prefix>feedback_2.html and so on rather than replace it: "
+                     + ", ".join(renamed[:SHOWN]) + (" ..." if len(renamed) > SHOWN else "")
+                     + "; check that one submission was not downloaded twice")
     return lines
+
+
+def _free_name(start: str, files: dict) -> str:
+    """start + "feedback.html", or, when a name in `files` is the same ignoring
+    case, the first of start + "feedback_2.html", "_3" ... that none is."""
+    taken = {n.casefold() for n in files}
+    name, n = start + FEEDBACK, 1
+    while name.casefold() in taken:
+        n += 1
+        name = f"{start}{Path(FEEDBACK).stem}_{n}{Path(FEEDBACK).suffix}"
+    return name

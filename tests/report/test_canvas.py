@@ -312,3 +312,26 @@ def test_quiet_keeps_the_canvas_warning(tmp_path, monkeypatch, capsys):
     said = capsys.readouterr()
     assert said.out == ""
     assert "WARNING: " in said.err and "NEW assignment" in said.err
+
+
+def test_two_entries_with_one_prefix_never_replace_each_other(tmp_path):
+    """Two entries of a Canvas download whose prefix is the same (Canvas writes it; the
+    first differs in case only): every feedback page is in the zip, each later one renamed
+    after the prefix (so Canvas still attaches it to that submission), and the
+    instructor is told which."""
+    results = [canvas_result("lovelaceada_1001", "lovelaceada_1001_50007_", 9.0),
+               canvas_result("lovelaceada_1001.zip", "lovelaceada_1001_50007_"),
+               canvas_result("LovelaceAda_1001", "LovelaceAda_1001_50007_", 0.0)]
+    for r in results:
+        (tmp_path / r.submission).mkdir()
+        (tmp_path / r.submission / "feedback.html").write_text(f"feedback of {r.submission}")
+    lines = canvas_feedback.write(tmp_path, results)
+    with zipfile.ZipFile(tmp_path / canvas_feedback.NAME) as zf:
+        pages = {name: zf.read(name).decode() for name in zf.namelist()}
+    assert sorted(pages.values()) == [f"feedback of {r.submission}" for r in
+                                      sorted(results, key=lambda r: r.submission)]
+    assert len({name.casefold() for name in pages}) == 3
+    assert all(canvas_feedback.PREFIX.match(name) and name.casefold().startswith(
+        "lovelaceada_1001_50007_feedback") for name in pages)
+    renamed = [line for line in lines if "renamed" in line]
+    assert len(renamed) == 1 and "lovelaceada_1001, lovelaceada_1001.zip" in renamed[0], lines

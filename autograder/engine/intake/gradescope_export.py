@@ -10,30 +10,39 @@ and one submission_metadata.yml at its top, keyed by folder name:
         :email: ada@uni.edu
       :created_at: 2026-03-02 10:05:00.000000000 -08:00
 
-metadata_for(entry) gives that record in the shape of the
+lookup(entry).metadata gives that record in the shape of the
 submission_metadata.json Gradescope writes when it runs an autograder
 ({"users": [{"name", "sid", "email"}], "created_at": ...}). The file is read
 as data with a safe loader (Ruby type tags read as plain values), once per
 folder and modification time, and every string in it is cleaned
 (engine.intake.untrusted: a student chooses their own name).
 
-What must stay true: a student can upload a file of that name too, inside
-their submission folder, so the record of an entry is that of the OUTERMOST
-folder holding it (the entry itself included) that a submission_metadata.yml
-beside it lists. Regrading one submission by its path
-(`grade export/submission_123456` or its notebook) therefore still gets the
-export's record for submission_123456, and a submission_metadata.yml inside
-a submission is read only when no export above it names that submission (a
-folder copied out of its export carries no file of Gradescope's: its own yml
-is then indistinguishable from one a student wrote, see docs/security.md).
+What must stay true: only an export's own file, beside its submission
+folders, says who submitted and when; a file of that name inside a
+submission is the student's and is never read, however the submission is
+graded. So the record of an entry is that of the OUTERMOST folder holding it
+(the entry itself included) that a submission_metadata.yml beside it lists,
+where
+- a record describes a folder (an export holds one folder per submission):
+  a file is never looked up, so a yml beside a notebook never names it;
+- nothing below a folder named as Gradescope names a submission's
+  (submission_<digits>) that no export lists is looked up: that folder is a
+  submission copied out of its export, and everything in it the student's.
+Regrading one submission by its path (`grade export/submission_123456` or
+its notebook) therefore still gets the export's record for submission_123456;
+copied out of its export it gets none, and lookup(entry).unlisted names the
+folder so that the caller can say so (engine/intake/submissions.py: graded
+as the folder's, lateness from the file's time, a warning).
 """
 from __future__ import annotations
 
 import datetime
 import functools
 import os
+import re
+from dataclasses import dataclass
 from pathlib import Path
-from stat import S_ISREG
+from stat import S_ISDIR, S_ISREG
 
 from autograder.engine.intake import untrusted
 
@@ -47,15 +56,39 @@ MAX_LEVELS = 64
 """Folders above an entry that are looked at for an export that lists it."""
 
 
-def metadata_for(entry: Path) -> dict:
-    """The export's record for `entry`, a submission folder or anything in one
-    ({} if no export lists a folder holding it)."""
-    folders = Path(os.path.abspath(entry))
-    for folder in reversed([folders, *folders.parents][:MAX_LEVELS]):  # outermost first
+SUBMISSION_FOLDER = re.compile(r"submission_[0-9]+")
+"""How Gradescope names a submission's folder in its export."""
+
+
+@dataclass(frozen=True)
+class Found:
+    """What the export says about an entry."""
+    metadata: dict
+    """The record, as submission_metadata.json has it ({} when no export lists the entry)."""
+    unlisted: str = ""
+    """The name of the submission folder (SUBMISSION_FOLDER) holding the entry, the entry
+    itself included, when no export lists it; "" otherwise."""
+
+
+def lookup(entry: Path) -> Found:
+    """The export's record for `entry`, or the submission folder no export lists."""
+    path = Path(os.path.abspath(entry))
+    for folder in reversed([path, *path.parents][:MAX_LEVELS]):  # outermost first
+        if folder == path and not _is_folder(path):
+            break  # a record describes a folder, never a file beside the yml
         record = _record(folder.parent / EXPORT_METADATA, folder.name)
         if record is not None:
-            return _as_json_metadata(record)
-    return {}
+            return Found(_as_json_metadata(record))
+        if SUBMISSION_FOLDER.fullmatch(folder.name):
+            return Found({}, folder.name)  # copied out of its export: all in it is the student's
+    return Found({})
+
+
+def _is_folder(path: Path) -> bool:
+    try:
+        return S_ISDIR(os.lstat(path).st_mode)  # a link to a folder is not followed
+    except OSError:
+        return False
 
 
 def _record(path: Path, name: str) -> dict | None:

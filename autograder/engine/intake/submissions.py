@@ -11,9 +11,13 @@ extracted, so paths like ../x in a zip are inert, and only once their list
 of members is judged small enough to read (engine/intake/zips.py). Ids never collide with
 each other (also ignoring case) nor with a file `grade` writes beside them.
 Who submitted and when comes only from the LMS's own files (a Gradescope
-export's submission_metadata.yml, the names Canvas gives the files of its
-download, or what run-gradescope was told), never from a file inside a
-submission; when an entry was modified is read once, here (Entry.mtime).
+export's submission_metadata.yml beside its submission folders, the names
+Canvas gives the files of its download, or what run-gradescope was told),
+never from a file inside a submission (engine/intake/gradescope_export.py);
+an entry in a Gradescope submission folder that no export lists (one copied
+out of its export) is graded as that folder's, with a note and a warning
+saying that who and when are unknown. When an entry was modified is read
+once, here (Entry.mtime).
 """
 from __future__ import annotations
 
@@ -35,6 +39,10 @@ GRADABLE = (".ipynb", ".zip")
 UPLOADED_METADATA = "submission_metadata.json"
 """Gradescope's metadata file name: inside a submission it is the student's
 upload, so it is never read there."""
+METADATA_NAMES = (UPLOADED_METADATA, gradescope_export.EXPORT_METADATA)
+"""The LMS's metadata files: inside a submission, each is the student's and never read."""
+UNLISTED = "who submitted and when are unknown"
+"""How the note on an entry in a submission folder no export lists starts."""
 
 
 @dataclass
@@ -48,7 +56,9 @@ class Entry:
     submitter: str = ""
     """Who submitted, as the entry's name says, when the id had to be made unique
     (s2002.ipynb and s2002.zip: ids "s2002.ipynb" and "s2002.zip", submitter
-    "s2002"); "" when the id is the name itself."""
+    "s2002"), or as its folder's name says for an entry in a Gradescope
+    submission folder no export lists (submission_1002/hw1.ipynb: submitter
+    "submission_1002"); "" when the id is the name itself."""
     mtime: float | None = None
     """When the entry itself was last modified (os.lstat's st_mtime: a link is
     not followed), as discovery read it: the report stage's lateness takes it
@@ -80,18 +90,40 @@ def discover(target: Path, reserved: Iterable[str] = ()) -> tuple[list[Entry], l
         warnings.append(f"{len(shared)} submissions share a name with another ("
                         f"{', '.join(shared[:6])}): each is graded in its own folder, as its "
                         "submitter's; check that one student did not upload twice")
-    uploaded = [e.id for e in entries if os.path.lexists(e.path / UPLOADED_METADATA)]
-    if uploaded:
-        warnings.append(f"ignored {UPLOADED_METADATA} inside {len(uploaded)} submissions "
-                        f"({', '.join(uploaded[:5])}): a student can upload that file; who "
-                        "submitted and when come only from an export's "
-                        f"{gradescope_export.EXPORT_METADATA}")
+    warnings += _metadata_warnings(target, entries)
     resubmitted = [e.id for e in entries if e.metadata.get("lms") == "canvas"
                    and any(canvas_download.SEVERAL_FILES in n for n in e.notes)]
     if resubmitted:
         warnings.append(f"several files in the Canvas download for {len(resubmitted)} "
                         f"students ({', '.join(resubmitted[:5])}): the latest of each is graded")
     return sorted(entries, key=lambda e: e.id), warnings
+
+
+def _metadata_warnings(target: Path, entries: list[Entry]) -> list[str]:
+    """The LMS metadata files inside submissions that were not read (in an entry,
+    or in `target` when it is itself in a submission: one regraded by its path),
+    and the submission folders no export lists."""
+    warnings = []
+    itself = gradescope_export.lookup(target) if target.is_dir() else None
+    for name in METADATA_NAMES:
+        uploaded = [e.id for e in entries if os.path.lexists(e.path / name)]
+        if itself and (itself.metadata or itself.unlisted) and os.path.lexists(target / name):
+            uploaded.insert(0, safe_id(target.name))
+        if uploaded:
+            warnings.append(f"ignored {name} inside {len(uploaded)} submissions "
+                            f"({', '.join(uploaded[:5])}): a student can upload that file; who "
+                            "submitted and when come only from an export's "
+                            f"{gradescope_export.EXPORT_METADATA}, beside its submission folders")
+    unlisted = sorted({e.submitter for e in entries if any(n.startswith(UNLISTED)
+                                                           for n in e.notes)})
+    if unlisted:
+        warnings.append(f"{UNLISTED} for the submission folder {', '.join(unlisted[:5])}: no "
+                        f"export's {gradescope_export.EXPORT_METADATA} lists it (one inside a "
+                        "submission is the student's and is never read), so it is graded as "
+                        "its folder's name, late or not by its files' time (with --due); "
+                        "regrade it inside its unpacked export, with the export's "
+                        f"{gradescope_export.EXPORT_METADATA} beside the folder")
+    return warnings
 
 
 def _entries(paths: list[Path]) -> list[Entry]:
@@ -104,11 +136,22 @@ def _entries(paths: list[Path]) -> list[Entry]:
             canvas.append(named)
             continue
         stem = path.stem if stat.S_ISREG(mode) or path.suffix.lower() in GRADABLE else path.name
-        entries.append(Entry(safe_id(stem), path, _refused_inside(path, mode),
-                             gradescope_export.metadata_for(path), mtime=mtimes[path]))
+        found = gradescope_export.lookup(path)
+        entry = Entry(safe_id(stem), path, _refused_inside(path, mode), found.metadata,
+                      mtime=mtimes[path])
+        if found.unlisted:
+            entry.submitter = safe_id(found.unlisted)
+            entry.notes.insert(0, _unlisted_note(entry.submitter))
+        entries.append(entry)
     entries += [Entry(safe_id(f.entry_id), f.path, notes, f.metadata(), mtime=mtimes[f.path])
                 for f, notes in canvas_download.latest_per_student(canvas)]
     return entries
+
+
+def _unlisted_note(folder: str) -> str:
+    return (f"{UNLISTED}: no Gradescope export lists the folder {folder} this was graded "
+            f"from, so it is graded as {folder}'s and its time is its file's "
+            f"(a {gradescope_export.EXPORT_METADATA} inside a submission is never read)")
 
 
 def gradable(entry: Entry) -> bool:
@@ -190,10 +233,10 @@ def _assign_ids(entries: list[Entry], outputs: Iterable[str]) -> None:
             why.setdefault(i, f"another submission is graded as '{base}'")
         taken.add(e.id.casefold())
     for i, reason in why.items():
-        entries[i].submitter = names[i]
+        entries[i].submitter = entries[i].submitter or names[i]  # its folder's name, if said
         entries[i].notes.append(f"{reason}; this one is graded as '{entries[i].id}' "
                                 f"(its results are in that folder; its submitter is still "
-                                f"'{names[i]}')")
+                                f"'{entries[i].submitter}')")
 
 
 def read_notebook_bytes(entry: Entry, assignment: str,
