@@ -285,7 +285,7 @@ def test_the_command_line_options_reach_canvas_csv(tmp_path, monkeypatch, capsys
     out = tmp_path / "out"
     out.mkdir()
     team = result("teama_1002", 12.0, name="teama", canvas_user_id="1002")
-    monkeypatch.setattr(pipeline, "hidden_tests_disagree", lambda assignment: None)
+    monkeypatch.setattr(pipeline, "hidden_tests_disagree", lambda *args: None)
     monkeypatch.setattr(pipeline, "grade_stage", lambda *a, **k: Batch(
         assignment_mod.load(ID), out, results=[team, result("alan", 3.0, canvas_user_id="1003")]))
     assert cli.main(["grade", str(tmp_path / "subs"), "--assignment", ID, "--out", str(out),
@@ -304,7 +304,7 @@ def test_quiet_keeps_the_canvas_warning(tmp_path, monkeypatch, capsys):
     (tmp_path / "subs" / "ada.ipynb").write_text("{}")
     out = tmp_path / "out"
     out.mkdir()
-    monkeypatch.setattr(pipeline, "hidden_tests_disagree", lambda assignment: None)
+    monkeypatch.setattr(pipeline, "hidden_tests_disagree", lambda *args: None)
     monkeypatch.setattr(pipeline, "grade_stage", lambda *a, **k: Batch(
         assignment_mod.load(ID), out, results=[result("ada")]))
     assert cli.main(["grade", str(tmp_path / "subs"), "--assignment", ID, "--out", str(out),
