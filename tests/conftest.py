@@ -79,8 +79,8 @@ def pytest_collection_modifyitems(config, items):
 def _slow_groups_first(items: list, groups: dict) -> list:
     """The tests in the order the workers take them (scripts/test.sh passes
     --no-loadscope-reorder, so that pytest-xdist keeps it): the groups holding a test
-    marked slow first, the largest first (the Gradescope container's, about half of
-    the suite's time, starts at once), then the rest as collected. Started last, such
+    marked slow first, the largest first (the Gradescope container's, 15 of the
+    suite's 30 minutes on one worker, starts at once), then the rest as collected. Started last, such
     a group kept one worker busy long after the other had finished."""
     size: dict[str, int] = {}
     slow = set()
