@@ -101,15 +101,32 @@ def test_cell_names_are_cleaned_and_short():
 
 
 def test_failing_cells_are_named_with_their_heading(tmp_path):
-    """A failing cell's note names it the way Jupyter shows it; a bare assert says its line."""
+    """A failing cell's note names it the way Jupyter shows it; a bare assert says its line;
+    a syntax error's own message counts cells as the note does (cell 6, not <cell 3>)."""
     nb = nbformat.v4.new_notebook()
     nb.cells = [nbformat.v4.new_markdown_cell("## Check: the mask"),
                 nbformat.v4.new_code_cell(inspect.getsource(reference)),
                 nbformat.v4.new_markdown_cell("## Demo"),
-                nbformat.v4.new_code_cell("x = 1\nassert x == 2")]
+                nbformat.v4.new_code_cell("x = 1\nassert x == 2"),
+                nbformat.v4.new_markdown_cell("## Scratch"),
+                nbformat.v4.new_code_cell("y = 2\ndef f(:\n    pass")]
     subs = tmp_path / "subs"
     subs.mkdir()
     nbformat.write(nb, str(subs / "s.ipynb"))
     notes = grade("hw1_attention", subs, tmp_path / "out")["s"].notes
     assert 'cell 4 (under "Demo", starting "x = 1") raised AssertionError: (no message) ' \
            "at line 2 of the cell" in notes
+    syntax = [n for n in notes if n.startswith("cell 6 ")]
+    assert len(syntax) == 1 and "raised SyntaxError" in syntax[0], notes
+    assert "(cell 6, line 2)" in syntax[0] and "<cell" not in syntax[0], syntax
+
+
+def test_worker_cell_names_become_the_students_numbering():
+    """`<cell N>` (the worker's N-th code cell) becomes the position Jupyter shows;
+    a number beyond the notebook stays a code cell's count, and nothing raises."""
+    cells = read_cells(_nb(("markdown", "# A"), ("code", "a = 1"), ("markdown", "b"),
+                           ("code", "b = 2")))
+    assert cells.renumbered("invalid syntax (<cell 2>, line 1) and <cell 1>") == \
+        "invalid syntax (cell 4, line 1) and cell 2"
+    assert cells.renumbered("<cell 7>") == "code cell 7"
+    assert cells.renumbered("<cell 0> <cellar>") == "code cell 0 <cellar>"

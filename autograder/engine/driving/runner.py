@@ -100,7 +100,7 @@ class NotebookSession:
                 self.result.notebook_output = (self.result.notebook_output
                                                + output)[-untrusted.OUTPUT_CHARS:]
                 if error:
-                    self._note(f"{self.cells.label(index)} raised {error}")
+                    self._note(f"{self.cells.label(index)} raised {self.cells.renumbered(error)}")
 
     def _note(self, text: str) -> None:
         self.result.note(text)

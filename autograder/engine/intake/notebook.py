@@ -32,6 +32,8 @@ retried: the scan of any text is linear)."""
 RUN_STATEMENT = re.compile(r"^(\s*)%{1,2}(?:time|timeit|prun)\b(.*)$")
 MAGIC_OR_SHELL = re.compile(r"^(\s*)(?:[%!]|\w+\s*=\s*[%!])")
 HELP = re.compile(r"^(\s*)[\w.]+\?{1,2}\s*$")
+WORKER_CELL = re.compile(r"<cell (\d{1,6})>")
+"""The file name the worker compiles code cell N under (worker/server.py)."""
 SKIPPED_CELL_MAGICS = ("bash", "sh", "script", "system", "html", "javascript", "js",
                        "latex", "markdown", "svg", "writefile", "perl", "ruby", "file")
 
@@ -46,10 +48,22 @@ class Cells:
     notes: list[str] = field(default_factory=list)
     labels: list[str] = field(default_factory=list)
     """How the student finds each code cell (see cell_labels); may be empty."""
+    positions: list[int] = field(default_factory=list)
+    """Each code cell's position among all the notebook's cells, as Jupyter counts."""
 
     def label(self, index: int) -> str:
         """The name of code cell `index` (1-based) in messages to the student."""
         return self.labels[index - 1] if 0 < index <= len(self.labels) else f"code cell {index}"
+
+    def renumbered(self, text: str) -> str:
+        """`text` with the worker's file names of code cells (`<cell 11>`, from its
+        compile) written as the student counts cells ("cell 22"), so that one message
+        never gives one cell two numbers."""
+        def name(match: re.Match) -> str:
+            index = int(match.group(1))
+            return (f"cell {self.positions[index - 1]}" if 0 < index <= len(self.positions)
+                    else f"code cell {index}")
+        return WORKER_CELL.sub(name, text)
 
 
 def read_cells(raw: bytes) -> Cells:
@@ -60,7 +74,9 @@ def read_cells(raw: bytes) -> Cells:
 def code_cells(cells: list[dict]) -> Cells:
     """The code the worker runs, from a notebook's parsed cells (parse_cells)."""
     code = [cell_source(c) for c in cells if c.get("cell_type") == "code"]
-    return translate(code, cell_labels(cells))
+    translated = translate(code, cell_labels(cells))
+    translated.positions = [p for p, c in enumerate(cells, 1) if c.get("cell_type") == "code"]
+    return translated
 
 
 def cell_labels(cells: list[dict]) -> list[str]:
