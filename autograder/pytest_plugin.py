@@ -175,8 +175,8 @@ class Notebook:
         entries, _ = submissions.discover(path)
         if len(entries) != 1:
             raise pytest.UsageError(f"--notebook {path}: not one notebook")
-        raw, _ = submissions.read_notebook_bytes(entries[0], self.assignment.id)
         self.result = batch.new_result(entries[0], self.assignment.id)
+        raw, _ = submissions.read_notebook_bytes(entries[0], self.assignment.id, self.result.notes)
         cells = parse_cells(raw)
         foreign.check(cells, self.assignment.id, self.result)
         handout.check(cells, self.assignment.id, self.result)

@@ -15,6 +15,7 @@ import re
 import shutil
 import subprocess
 import sys
+import zipfile
 
 import pytest
 
@@ -131,3 +132,16 @@ def test_an_unreadable_notebook_is_one_line(tmp_path):
     notebook.chmod(0)
     run = run_pytest("hw1_attention", notebook)
     assert run.returncode == 4 and f"--notebook {notebook} cannot be read" in run.stderr
+
+
+def test_a_zip_holding_the_handout_and_a_copy_runs_the_copy_and_says_so(tmp_path):
+    """As in `grade`: of the handout and an edited copy in one zip, the copy is run
+    and the summary's note says which file that was."""
+    notebook = tmp_path / "export.zip"
+    with zipfile.ZipFile(notebook, "w") as zf:
+        zf.write(paths.EXAMPLES / "hw1_attention" / "untouched.ipynb", "hw1_attention.ipynb")
+        zf.write(paths.EXAMPLES / "hw1_attention" / "full_solution.ipynb", "mine.ipynb")
+    run = run_pytest("hw1_attention", notebook, "-k", "rejects_invalid_n")
+    assert run.returncode == 0, run.stdout[-2000:]
+    assert ("note: hw1_attention.ipynb in this submission is the notebook as handed out, "
+            "with no answers; mine.ipynb, which holds answers, was graded instead") in run.stdout

@@ -148,7 +148,7 @@ class _Run:
                 return
             result = batch_mod.new_result(entry, self.batch.assignment.id)
             try:
-                notebook = read_notebook_bytes(entry, self.batch.assignment.id)[0]
+                notebook = read_notebook_bytes(entry, self.batch.assignment.id, result.notes)[0]
             except Exception as exc:  # graded here, as the local path grades an unreadable entry
                 self._record(self._failed(result, exc))
                 continue

@@ -137,19 +137,26 @@ def _wait_for(condition, seconds: float = 120) -> None:
 
 
 def test_local_cluster_gives_the_local_results(tmp_path):
-    """Two worker processes grade hw1's examples: every file is the local
-    path's, byte for byte, except results.json's execution_time and the
-    class report's runtimes (wall time)."""
+    """Two worker processes grade hw1's examples, and a folder holding the handout
+    beside an edited copy: every file is the local path's, byte for byte, except
+    results.json's execution_time and the class report's runtimes (wall time); the
+    note saying which of the folder's notebooks was graded is kept on both paths."""
     from distributed import LocalCluster
-    local, remote = tmp_path / "local", tmp_path / "remote"
-    assert main(["grade", str(EXAMPLES), "--assignment", "hw1_attention", "--out", str(local),
+    local, remote, subs = tmp_path / "local", tmp_path / "remote", tmp_path / "subs"
+    shutil.copytree(EXAMPLES, subs)
+    (subs / "both").mkdir()
+    shutil.copy(EXAMPLES / "untouched.ipynb", subs / "both" / "hw1_attention.ipynb")
+    shutil.copy(EXAMPLES / "full_solution.ipynb", subs / "both" / "hw1_attention (1).ipynb")
+    assert main(["grade", str(subs), "--assignment", "hw1_attention", "--out", str(local),
                  "--quiet", *LIMITS]) == 0
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
                       dashboard_address=":0") as lc:
-        assert main(["grade", str(EXAMPLES), "--assignment", "hw1_attention", "--out",
+        assert main(["grade", str(subs), "--assignment", "hw1_attention", "--out",
                      str(remote), "--quiet", "--scheduler", lc.scheduler_address, *LIMITS]) == 0
     files = sorted(p.relative_to(local) for p in local.rglob("*") if p.is_file())
-    assert len([f for f in files if f.name == "results.json"]) == 5
+    assert len([f for f in files if f.name == "results.json"]) == 6
+    graded = json.loads((remote / "both" / "results.json").read_text())["output"]
+    assert "hw1_attention (1).ipynb, which holds answers, was graded instead" in graded
     for f in files:
         if f.name == "results.json":
             assert _untimed(remote / f) == _untimed(local / f), f
