@@ -25,7 +25,8 @@ from functools import cache
 from autograder.report.htmlpage import esc
 
 CSS = """
-.prompt { color: #444; border-left: 3px solid #ccc; padding: 0.3em 0.8em; background: #fafafa; }
+.prompt { color: #444; border-left: 3px solid #ccc; padding: 0.3em 0.8em; background: #fafafa;
+          margin: 0.4em 0 0.6em; }
 .prompt > :first-child { margin-top: 0; } .prompt > :last-child { margin-bottom: 0; }
 .prompt h3, .prompt h4, .prompt h5, .prompt h6 { font-size: 1em; margin: 0.6em 0 0.3em; }
 .math { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace;
