@@ -13,8 +13,10 @@ student (id, submitters, identity flags, why an upload could not be graded:
 that quotes its file name). With anonymous=False the page also shows each
 code's submission and submitters; the codes and files are the same.
 
-Each question shows its prompt, the student's answer (report/free_text.py,
-escaped; the page forbids scripts) and the numbers of the questions its
+Each question shows its prompt (its Markdown rendered, its math as TeX
+source: report/prompt_html.py; shown as escaped source when rendering it
+fails), the student's answer (report/free_text.py, escaped, never rendered:
+the page forbids scripts besides) and the numbers of the questions its
 `numbers` lists (an exam's: the variant its hidden tests recorded,
 annotations["exam"], looked up in the reference's variant_table). A
 submission whose section cannot be made costs its own section, which says so.
@@ -23,7 +25,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from autograder.report import free_text, guard, manual_codes, roster, rubric
+from autograder.report import free_text, guard, manual_codes, prompt_html, roster, rubric
 from autograder.report.htmlpage import CSS, NO_SCRIPTS, esc, table
 from autograder.writing import write_atomic
 
@@ -36,7 +38,6 @@ PRINT_CSS = """
 .code { page-break-before: always; } .code:first-of-type { page-break-before: auto; }
 .answer { white-space: pre-wrap; word-break: break-word; border-left: 3px solid #4c72b0;
           padding: 0.3em 0.8em; background: #fafafa; }
-.prompt { color: #444; border-color: #ccc; }
 """
 
 
@@ -93,7 +94,7 @@ def section(result, code: str, manual: dict, reference, anonymous: bool) -> str:
         q = response.question
         out.append(f"<h2>{esc(q)} ({manual[q].points:g} points)</h2>")
         if response.prompt:
-            out.append(f'<div class="prompt answer">{esc(response.prompt)}</div>')
+            out.append(_prompt(q, response.prompt))
         numbers = _numbers(result, manual[q].numbers, reference)
         if numbers:
             out.append(table(["question", "this student's numbers"], numbers))
@@ -101,6 +102,13 @@ def section(result, code: str, manual: dict, reference, anonymous: bool) -> str:
                    if response.answer is not None else '<p class="muted">(no answer)</p>')
     out.append("</section>")
     return "\n".join(out)
+
+
+def _prompt(question: str, markdown: str) -> str:
+    """The prompt rendered, or (when rendering fails: logged) its escaped source."""
+    rendered, _ = guard.attempt(f"the prompt of {question}", prompt_html.render, markdown)
+    return (f'<div class="prompt">{rendered}</div>' if rendered is not None
+            else f'<div class="prompt answer">{esc(markdown)}</div>')
 
 
 def _numbers(result, questions, reference) -> list[list[str]]:
@@ -119,5 +127,5 @@ def _numbers(result, questions, reference) -> list[list[str]]:
 
 def _page(title: str, sections: list[str]) -> str:
     return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-            f"{NO_SCRIPTS}\n<title>{esc(title)}</title>\n<style>{CSS}{PRINT_CSS}</style>\n"
+            f"{NO_SCRIPTS}\n<title>{esc(title)}</title>\n<style>{CSS}{PRINT_CSS}{prompt_html.CSS}</style>\n"
             "</head>\n<body>\n" + "\n".join(sections) + "\n</body>\n</html>\n")
