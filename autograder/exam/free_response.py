@@ -16,13 +16,14 @@ from pathlib import Path
 
 from autograder.report.free_text import (  # noqa: F401  (this module's names, as before)
     END_QUESTION, MARKER, PLACEHOLDER, Response, extract)
+from autograder.report import prompt_html
 from autograder.report.htmlpage import CSS, NO_SCRIPTS, esc, table
 
 PRINT_CSS = """
 .student { page-break-before: always; } .student:first-of-type { page-break-before: auto; }
 .answer { white-space: pre-wrap; word-break: break-word; border-left: 3px solid #4c72b0;
           padding: 0.3em 0.8em; background: #fafafa; }
-.prompt { color: #444; border-color: #ccc; } .flag { color: #a51d1d; font-weight: bold; }
+.flag { color: #a51d1d; font-weight: bold; }
 """
 
 
@@ -53,7 +54,7 @@ def sheet_html(sheet: Sheet) -> str:
     for r in sheet.responses:
         out.append(f"<h2>{esc(r.question)}</h2>")
         if r.prompt:
-            out.append(f'<div class="prompt answer">{esc(r.prompt)}</div>')
+            out.append(prompt_html.block(r.question, r.prompt))
         out.append(f'<div class="answer">{esc(r.answer)}</div>' if r.answer is not None
                    else '<p class="muted">(no answer)</p>')
     out.append("</section>")
@@ -62,7 +63,7 @@ def sheet_html(sheet: Sheet) -> str:
 
 def page(title: str, sections: list[str]) -> str:
     return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-            f"{NO_SCRIPTS}\n<title>{esc(title)}</title>\n<style>{CSS}{PRINT_CSS}</style>\n"
+            f"{NO_SCRIPTS}\n<title>{esc(title)}</title>\n<style>{CSS}{PRINT_CSS}{prompt_html.CSS}</style>\n"
             "</head>\n<body>\n" + "\n".join(sections) + "\n</body>\n</html>\n")
 
 

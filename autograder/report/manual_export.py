@@ -94,7 +94,7 @@ def section(result, code: str, manual: dict, reference, anonymous: bool) -> str:
         q = response.question
         out.append(f"<h2>{esc(q)} ({manual[q].points:g} points)</h2>")
         if response.prompt:
-            out.append(_prompt(q, response.prompt))
+            out.append(prompt_html.block(q, response.prompt))
         numbers = _numbers(result, manual[q].numbers, reference)
         if numbers:
             out.append(table(["question", "this student's numbers"], numbers))
@@ -102,13 +102,6 @@ def section(result, code: str, manual: dict, reference, anonymous: bool) -> str:
                    if response.answer is not None else '<p class="muted">(no answer)</p>')
     out.append("</section>")
     return "\n".join(out)
-
-
-def _prompt(question: str, markdown: str) -> str:
-    """The prompt rendered, or (when rendering fails: logged) its escaped source."""
-    rendered, _ = guard.attempt(f"the prompt of {question}", prompt_html.render, markdown)
-    return (f'<div class="prompt">{rendered}</div>' if rendered is not None
-            else f'<div class="prompt answer">{esc(markdown)}</div>')
 
 
 def _numbers(result, questions, reference) -> list[list[str]]:

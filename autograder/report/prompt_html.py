@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from functools import cache
 
+from autograder.report import guard
 from autograder.report.htmlpage import esc
 
 CSS = """
@@ -42,6 +43,14 @@ CSS = """
 def render(markdown: str) -> str:
     """The prompt's HTML (mistune's output, with math as TeX source)."""
     return _markdown()(markdown)
+
+
+def block(question: str, markdown: str) -> str:
+    """The prompt of `question` in its box: rendered, or (when rendering fails:
+    logged) its escaped source."""
+    rendered, _ = guard.attempt(f"the prompt of {question}", render, markdown)
+    return (f'<div class="prompt">{rendered}</div>' if rendered is not None
+            else f'<div class="prompt answer">{esc(markdown)}</div>')
 
 
 def _inline_math(renderer, text: str) -> str:

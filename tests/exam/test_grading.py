@@ -56,7 +56,7 @@ def notebook(path: Path, claim: str, answers_for: str, extra: str = "",
                 md("<!-- BEGIN QUESTION -->\n\n<!-- free response: fr_bidirectional -->\n**C1** Why?"),
                 md(responses[0]),
                 md("<!-- END QUESTION -->\n\n<!-- BEGIN QUESTION -->\n\n"
-                   "<!-- free response: fr_variant_check -->\n**C2** Where?"),
+                   "<!-- free response: fr_variant_check -->\n**C2** Where? About $12\\,d_{model}^2$."),
                 md(responses[1]),
                 md("<!-- END QUESTION -->")]
     if extra:
@@ -358,6 +358,9 @@ def test_free_responses_are_collected_per_student_and_escaped(batch):
     assert "<script>alert" not in combined and "&lt;script&gt;alert(&#x27;x&#x27;)" in one
     assert "Content-Security-Policy" in combined
     assert "d_model=" in one  # the student's numbers, for the grader of free responses
+    # the prompt's Markdown is rendered, its math kept as TeX source
+    assert "<strong>C2</strong> Where?" in one and "**C2**" not in one
+    assert '<span class="math">$12\\,d_{model}^2$</span>' in one
     assert combined.count('<section class="student">') == len(results)
     assert "(no answer)" in (out / "untouched" / "free_response.html").read_text()
     if any(shutil.which(b) for b in ("chromium", "chromium-browser", "google-chrome")):
