@@ -10,9 +10,11 @@ its export cell's zip is then graded: the answers graded are the edited ones. Wh
 the kernel cannot tell which of two notebooks is open, the export cell refuses and
 writes no zip.
 
-hw6 is used: numpy only, so each kernel starts in a few seconds. The run through
-the export cell takes about 20 s on two busy cores (otter's export re-runs the
-notebook to check the zip).
+Every assignment's notebook takes the renamed path through its export cell (about
+3 minutes for the seven on two cores: otter's export re-runs the notebook to check
+the zip; all but hw6, numpy only and the fastest, are marked slow). The other
+cases use hw6 alone: they exercise the setup and export cells, which every
+notebook builds from one template (autograder/build/transforms.py).
 """
 from __future__ import annotations
 
@@ -26,6 +28,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
+from autograder import paths, registry
 from autograder.build import solution_notebook, student_notebook
 from autograder.build.examples import answers_of, fill
 from autograder.engine import assignment as assignment_mod
@@ -38,11 +41,19 @@ EXPORT_CELL = "otter cannot export from Colab"
 RENAMED = f"{ASSIGNMENT} (1).ipynb"
 
 
-def _notebooks():
+EXAM_STUDENT = "s1001"
+"""The exam's answers depend on who answers: its edited notebook is this student's
+example (full marks), and its zip is graded as theirs."""
+
+
+def _notebooks(assignment_id: str = ASSIGNMENT):
     """(handout, the handout with the solution's answers), as NotebookNodes."""
-    handout = nbformat.reads(student_notebook(ASSIGNMENT).decode(), as_version=4)
-    edited = fill(nbformat.reads(student_notebook(ASSIGNMENT).decode(), as_version=4),
-                  answers_of(solution_notebook(ASSIGNMENT)))
+    handout = nbformat.reads(student_notebook(assignment_id).decode(), as_version=4)
+    if assignment_id == "exam_midterm":
+        return handout, nbformat.read(str(paths.EXAMPLES / assignment_id / f"{EXAM_STUDENT}.ipynb"),
+                                      as_version=4)
+    edited = fill(nbformat.reads(student_notebook(assignment_id).decode(), as_version=4),
+                  answers_of(solution_notebook(assignment_id)))
     return handout, edited
 
 
@@ -57,42 +68,49 @@ def _run(nb, cwd: Path, env: dict | None = None, first: str = "") -> str:
                      for c in nb.cells if c.cell_type == "code" for o in c.outputs)
 
 
-@pytest.fixture(scope="module")
-def exported(tmp_path_factory):
-    """A renamed, edited notebook beside the untouched handout in `course/`, run from
-    `elsewhere/` with JPY_SESSION_NAME naming it, through its export cell."""
+STUDENT_NOTEBOOKS = [pytest.param(a.id, marks=[] if a.id == ASSIGNMENT else [pytest.mark.slow])
+                     for a in registry.all_assignments() if a.has_master]
+
+
+@pytest.fixture(scope="module", params=STUDENT_NOTEBOOKS)
+def exported(request, tmp_path_factory):
+    """An assignment's renamed, edited notebook beside the untouched handout in
+    `course/`, run from `elsewhere/` with JPY_SESSION_NAME naming it, through its
+    export cell: (assignment id, course, elsewhere, the cells' output)."""
+    assignment_id = request.param
+    renamed = f"{assignment_id} (1).ipynb"
     root = tmp_path_factory.mktemp("student")
     course, elsewhere = root / "course", root / "elsewhere"
     course.mkdir()
     elsewhere.mkdir()
-    handout, edited = _notebooks()
-    nbformat.write(handout, str(course / f"{ASSIGNMENT}.ipynb"))
-    nbformat.write(edited, str(course / RENAMED))
-    output = _run(edited, elsewhere, {"JPY_SESSION_NAME": str(course / RENAMED)})
-    return course, elsewhere, output
+    handout, edited = _notebooks(assignment_id)
+    nbformat.write(handout, str(course / f"{assignment_id}.ipynb"))
+    nbformat.write(edited, str(course / renamed))
+    output = _run(edited, elsewhere, {"JPY_SESSION_NAME": str(course / renamed)})
+    return assignment_id, course, elsewhere, output
 
 
 def test_export_packs_the_renamed_notebook_beside_the_original(exported, tmp_path):
     """Is the zip's notebook the edited one, and does it grade in full?"""
-    course, elsewhere, output = exported
+    assignment_id, course, elsewhere, output = exported
+    renamed = f"{assignment_id} (1).ipynb"
     zips = sorted(course.glob("*.zip"))
     assert len(zips) == 1 and not list(elsewhere.glob("*.zip")), (zips, output[-2000:])
     with zipfile.ZipFile(zips[0]) as zf:
         notebooks = [n for n in zf.namelist() if n.endswith(".ipynb")]
-    assert notebooks == [RENAMED]
-    assert f"Packed {course / RENAMED}" in output
+    assert notebooks == [renamed]
+    assert f"Packed {course / renamed}" in output
     subs = tmp_path / "subs"
     subs.mkdir()
-    (subs / "ada.zip").write_bytes(zips[0].read_bytes())
-    result = grade(ASSIGNMENT, subs, tmp_path / "out")["ada"]
-    assert result.score == pytest.approx(assignment_mod.load(ASSIGNMENT).max_total), result.notes
+    (subs / f"{EXAM_STUDENT}.zip").write_bytes(zips[0].read_bytes())
+    result = grade(assignment_id, subs, tmp_path / "out")[EXAM_STUDENT]
+    assert result.score == pytest.approx(assignment_mod.load(assignment_id).max_total), result.notes
 
 
 def test_public_checks_ran_and_passed(exported):
     """Did every grader.check cell find the checks (no FileNotFoundError, no NameError)?"""
-    _, _, output = exported
-    questions = assignment_mod.load(ASSIGNMENT).questions
-    for question in questions:
+    assignment_id, _, _, output = exported
+    for question in assignment_mod.load(assignment_id).questions:
         assert f"{question} results: All test cases passed!" in output, output[-3000:]
     assert "could not be found" not in output
 
