@@ -239,3 +239,21 @@ def test_ordinary_use_still_exports_beside_the_handout(tmp_path):
         assert [n for n in zf.namelist() if n.endswith(".ipynb")] == [SAVED_AS]
     assert f"Packed {mine}" in output and "NOT EXPORTED" not in output
     assert "Warning" not in output, output[-800:]
+
+
+def test_a_cell_changed_after_it_ran_only_warns(tmp_path):
+    """The file Jupyter names holds an answer changed after it ran (and was saved
+    after the cells ran), and the handout beside it was saved even later: the file
+    still holds the rest of the code run, so it is packed, with a warning."""
+    handout, edited = _notebooks()
+    mine, later = tmp_path / SAVED_AS, tmp_path / f"{ASSIGNMENT}.ipynb"
+    ran = _answered()
+    changed = next(c for c in edited.cells if "def sample_next" in c.source)
+    changed.source += "\n# changed after it ran"
+    nbformat.write(edited, str(mine))
+    nbformat.write(handout, str(later))
+    for path, ahead in ((mine, 600), (later, 1200)):
+        os.utime(path, (path.stat().st_mtime + ahead,) * 2)
+    output = _run(ran, tmp_path, {"JPY_SESSION_NAME": str(mine)})
+    assert f"Packed {mine}" in output and "NOT EXPORTED" not in output, output[-800:]
+    assert f"Warning: {mine} does not hold the code you ran last" in output
