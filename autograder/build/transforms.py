@@ -186,6 +186,52 @@ if "_last_run" not in globals():  # when a cell last finished running (IPython o
         pass
 
 
+def _code_cells(path):
+    \"\"\"The code cells of the notebook file `path`, whitespace-normalised.\"\"\"
+    try:
+        with open(path, encoding="utf-8") as f:
+            cells = json.load(f)["cells"]
+        return {{" ".join("".join(c["source"]).split()) for c in cells
+                if c["cell_type"] == "code"}}
+    except (OSError, ValueError, KeyError, TypeError):
+        return set()
+
+
+def _judge_by_code_run(path, count=5):
+    \"\"\"Judge `path`, the file to pack, by the code this kernel ran: IPython's record
+    of the cells run (In), whitespace aside, leaving out this cell, empty cells and
+    cells with magics. Returns (how many of the last `count` cells run `path` lacks,
+    the notebook to pack instead or None). Another notebook in its folder is to be
+    packed instead when it was saved after `path` and holds more of the last `count`
+    cells run that only one of the two holds: after Save As, Jupyter still names the
+    old file to the kernel. Run cells, save, export never finds one (`path` is then
+    the newest notebook); nor does a cell changed after it ran, while `path` holds the
+    rest. Outside IPython: (0, None).\"\"\"
+    try:
+        ran = get_ipython().user_ns["In"][:-1]
+    except (NameError, AttributeError, KeyError):
+        return 0, None
+    recent = []  # most recent first, each once
+    for code in reversed(ran):
+        code = " ".join(code.split())
+        if code and "get_ipython()" not in code and code not in recent:
+            recent.append(code)
+    mine = _code_cells(path)
+    if all(code in mine for code in recent):
+        return 0, None
+    folder, best, lead = os.path.dirname(path), None, 0
+    for name in os.listdir(folder or "."):
+        other = os.path.join(folder, name)
+        if (name.endswith(".ipynb") and name != os.path.basename(path) and
+                os.path.isfile(other) and os.path.getmtime(other) > os.path.getmtime(path)):
+            theirs = _code_cells(other)
+            telling = [code in theirs for code in recent
+                       if (code in mine) != (code in theirs)][:count]
+            if 2 * sum(telling) - len(telling) > lead:  # they hold more of these than path
+                best, lead = other, 2 * sum(telling) - len(telling)
+    return sum(code not in mine for code in recent[:count]), best
+
+
 def export_submission(path=None, **options):
     \"\"\"Zip `path` (this notebook's file when None) for submission, as grader.export does.\"\"\"
     how = "the file you named"
@@ -202,6 +248,16 @@ def export_submission(path=None, **options):
               "new cell, naming this notebook's file as its tab shows it, or keep only "
               "this notebook in its folder.")
         return
+    lacking, instead = _judge_by_code_run(path)
+    if instead and how != "the file you named":  # a file named by the student is packed
+        in_cwd = os.path.dirname(os.path.abspath(instead)) == os.getcwd()
+        call = json.dumps(os.path.basename(instead) if in_cwd else instead, ensure_ascii=False)
+        print(f"NOT EXPORTED: {{path}} ({{how}}) does not hold the code you ran last, and "
+              f"{{instead}}, saved later, does: after Save As or Rename, Jupyter still names "
+              "the file this notebook had when its kernel started. If that is the file you "
+              f"are editing, run export_submission({{call}}) in a new cell; else save this "
+              "notebook (File > Save, Ctrl+S) and run this cell again.")
+        return
     saved = os.path.getmtime(path)
     if saved < _last_run[0]:
         saved, ran = (time.strftime("%H:%M:%S", time.localtime(t))
@@ -209,6 +265,11 @@ def export_submission(path=None, **options):
         print(f"Warning: {{path}} was last saved at {{saved}}, before the last cell you ran "
               f"(at {{ran}}): the zip holds the file as saved. If you changed a cell since, "
               "save (File > Save, Ctrl+S) and run this cell again.")
+    if lacking:
+        print(f"Warning: {{path}} does not hold the code you ran last ({{lacking}} of the last "
+              f"cells you ran, as they ran{{'; ' + instead + ' holds more' if instead else ''}}): "
+              "the zip holds the file as saved. Save first (File > Save, Ctrl+S), rerun any "
+              "cell you changed since it ran, and run this cell again.")
     folder, name = os.path.split(os.path.abspath(path))
     here = os.getcwd()
     os.chdir(folder)  # otter zips the notebook under the name it is given
@@ -230,7 +291,9 @@ class InstallOtter:
     (JPY_SESSION_NAME, `__session__`) or VS Code (`__vsc_ipynb_file__`) gives the
     kernel, else the only notebook in the folder; the public checks read any copy of
     the notebook (they are in its metadata), `export_submission` only that file, and
-    refuses, saying why, when it cannot tell which file is open. A failing check
+    refuses, saying why, when it cannot tell which file is open, or when a notebook
+    saved later beside it holds the code the kernel ran last and it does not (after
+    Save As, Jupyter still names the old file: `_judge_by_code_run`). A failing check
     prints its message without otter's "Error at line N in test ..." header."""
 
     def __init__(self, requirement: str):

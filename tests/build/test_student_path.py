@@ -210,3 +210,68 @@ def test_renamed_while_open_is_not_packed_under_its_old_name(tmp_path):
                   {"JPY_SESSION_NAME": str(tmp_path / RENAMED)})
     assert "NOT EXPORTED" in output and f"Jupyter named {RENAMED}, gone since" in output
     assert not list(tmp_path.glob("*.zip"))
+
+
+SAVED_AS = "hw6 mine.ipynb"
+
+
+def _answered(export_options: str = "pdf=False, run_tests=False"):
+    """The edited notebook, to run top to bottom (so IPython's In holds its answers),
+    its export cell not re-running the notebook (run_tests=False: no 20 s)."""
+    _, edited = _notebooks()
+    for cell in edited.cells:
+        if EXPORT_CELL in cell.source:
+            cell.source = cell.source.replace("pdf=False, run_tests=True", export_options)
+    return edited
+
+
+def test_save_as_while_running_is_not_packed_from_the_old_file(tmp_path):
+    """Save As while the kernel runs: Jupyter still tells the kernel the old name
+    (JPY_SESSION_NAME is fixed when the kernel starts), and the old file, the untouched
+    handout downloaded an hour ago, is still there; the new file holds the answers the
+    kernel ran. The export packs nothing and names the new file and the call to run."""
+    handout, edited = _notebooks()
+    old = tmp_path / f"{ASSIGNMENT}.ipynb"
+    nbformat.write(handout, str(old))
+    an_hour_ago = old.stat().st_mtime - 3600
+    os.utime(old, (an_hour_ago, an_hour_ago))
+    nbformat.write(edited, str(tmp_path / SAVED_AS))
+    output = _run(_answered(), tmp_path, {"JPY_SESSION_NAME": str(old)})
+    assert not list(tmp_path.glob("*.zip")), output[-800:]
+    assert "NOT EXPORTED" in output and str(old) in output, output[-800:]
+    assert f'export_submission("{SAVED_AS}")' in output, output[-800:]
+    assert "Packed" not in output
+
+
+def test_ordinary_use_still_exports_beside_the_handout(tmp_path):
+    """Run the cells, save, export: the file Jupyter names holds the code run, so it
+    is packed (the handout beside it changes nothing), with no warning."""
+    handout, edited = _notebooks()
+    nbformat.write(handout, str(tmp_path / f"{ASSIGNMENT}.ipynb"))
+    mine = tmp_path / SAVED_AS
+    nbformat.write(edited, str(mine))
+    saved = mine.stat().st_mtime + 600  # saved after the cells ran, as Ctrl+S would
+    os.utime(mine, (saved, saved))
+    output = _run(_answered(), tmp_path, {"JPY_SESSION_NAME": str(mine)})
+    with zipfile.ZipFile(next(tmp_path.glob("*.zip"))) as zf:
+        assert [n for n in zf.namelist() if n.endswith(".ipynb")] == [SAVED_AS]
+    assert f"Packed {mine}" in output and "NOT EXPORTED" not in output
+    assert "Warning" not in output, output[-800:]
+
+
+def test_a_cell_changed_after_it_ran_only_warns(tmp_path):
+    """The file Jupyter names holds an answer changed after it ran (and was saved
+    after the cells ran), and the handout beside it was saved even later: the file
+    still holds the rest of the code run, so it is packed, with a warning."""
+    handout, edited = _notebooks()
+    mine, later = tmp_path / SAVED_AS, tmp_path / f"{ASSIGNMENT}.ipynb"
+    ran = _answered()
+    changed = next(c for c in edited.cells if "def sample_next" in c.source)
+    changed.source += "\n# changed after it ran"
+    nbformat.write(edited, str(mine))
+    nbformat.write(handout, str(later))
+    for path, ahead in ((mine, 600), (later, 1200)):
+        os.utime(path, (path.stat().st_mtime + ahead,) * 2)
+    output = _run(ran, tmp_path, {"JPY_SESSION_NAME": str(mine)})
+    assert f"Packed {mine}" in output and "NOT EXPORTED" not in output, output[-800:]
+    assert f"Warning: {mine} does not hold the code you ran last" in output
