@@ -108,11 +108,13 @@ def test_export_packs_the_renamed_notebook_beside_the_original(exported, tmp_pat
 
 
 def test_public_checks_ran_and_passed(exported):
-    """Did every grader.check cell find the checks (no FileNotFoundError, no NameError)?"""
+    """Did every grader.check cell find the checks (no FileNotFoundError, no NameError),
+    and the export cell print no kernel notice?"""
     assignment_id, _, _, output = exported
     for question in assignment_mod.load(assignment_id).questions:
         assert f"{question} results: All test cases passed!" in output, output[-3000:]
     assert "could not be found" not in output
+    assert "without encryption" not in output  # the kernel of otter's check: noise to students
 
 
 def _setup_and_export():
