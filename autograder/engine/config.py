@@ -27,6 +27,11 @@ class Limits:
     """Processes the worker's own user may run (fork bombs stop here)."""
     restarts: int = 2
     """How often a worker that hung or died is restarted for later tests."""
+    test_seconds: float = 5.0
+    """The grader's own CPU time for one hidden test (and, apart, for its
+    diagnosis): time waiting on the worker does not count. Past it the test
+    fails for that submission (engine/driving/budget.py); a test that needs
+    more says so with `seconds` in its [tests] entry."""
 
 
 LIMIT_RANGES: dict[str, tuple[float, float, str, str]] = {
@@ -37,6 +42,7 @@ LIMIT_RANGES: dict[str, tuple[float, float, str, str]] = {
     "disk_mb": (1, 1_048_576, "MB", ""),
     "processes": (1, 4_096, "processes", "the worker itself is one"),
     "restarts": (0, 100, "restarts", ""),
+    "test_seconds": (0.1, 3_600, "seconds", "less gives no hidden test time to check"),
 }
 """Each limit's least and greatest value (inclusive), its unit and why not
 less: below the least no submission can be graded (0 s would zero the class,
@@ -80,6 +86,8 @@ def checked_limits(values: dict) -> dict:
 class TestPoints:
     points: float
     visibility: str = "after_published"
+    seconds: float | None = None
+    """This test's budget of grader time, when not limits.test_seconds."""
 
 
 @dataclass(frozen=True)
@@ -256,7 +264,14 @@ def _manual(path, table, tests: dict, exam: dict) -> dict[str, ManualQuestion]:
 def _points(path, question, name, value, visibility: str) -> TestPoints:
     if isinstance(value, (int, float)):
         return TestPoints(float(value), visibility)
-    tp = TestPoints(float(value["points"]), value.get("visibility", visibility))
+    seconds = value.get("seconds")
+    if seconds is not None:
+        try:
+            seconds = check_limit("test_seconds", seconds)
+        except ConfigError as exc:
+            raise ConfigError(f"{path}: {question}.{name}: seconds is its test_seconds: "
+                              f"{exc}") from None
+    tp = TestPoints(float(value["points"]), value.get("visibility", visibility), seconds)
     if tp.visibility not in VISIBILITIES:
         raise ConfigError(f"{path}: {question}.{name}: visibility must be one of {VISIBILITIES}")
     return tp
