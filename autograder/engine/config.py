@@ -27,11 +27,14 @@ class Limits:
     """Processes the worker's own user may run (fork bombs stop here)."""
     restarts: int = 2
     """How often a worker that hung or died is restarted for later tests."""
-    test_seconds: float = 5.0
+    test_seconds: float = 10.0
     """The grader's own CPU time for one hidden test (and, apart, for its
     diagnosis): time waiting on the worker does not count. Past it the test
     fails for that submission (engine/driving/budget.py); a test that needs
-    more says so with `seconds` in its [tests] entry."""
+    more says so with `seconds` in its [tests] entry. Honest figures over the
+    corpora of hw1, hw3, hw4 and hw6: a median of 4-18 ms per test, the most
+    3.0-3.3 s (the first hw4 test to need its trained reference, which trains
+    it once per batch), every other below 1 s."""
 
 
 LIMIT_RANGES: dict[str, tuple[float, float, str, str]] = {
