@@ -123,12 +123,15 @@ class HiddenTest(pytest.Item):
         self.user_properties.append(("order", self.order))
 
     def runtest(self) -> None:
+        from autograder.engine.driving.budget import GraderOverrun, overrun_message
         from autograder.engine.driving.runner import call_case, stopped_by
         skipped = self.notebook.stalled.skipped(self.case)
         if skipped:  # the grader's rule: this test gets no points, as in `grade`
             pytest.fail(skipped, pytrace=False)
         try:
             call_case(self.case, self.notebook.session())
+        except GraderOverrun as exc:  # its budget of grader time: as `grade` says it
+            pytest.fail(overrun_message(exc.seconds), pytrace=False)
         except Exception as exc:
             self.notebook.stalled.record(self.case, stopped_by(exc))
             raise

@@ -31,6 +31,8 @@ class Case:
     points: float
     visibility: str
     collected: collect.Collected
+    seconds: float | None = None
+    """Its budget of grader time ([tests] `seconds`); None: limits.test_seconds."""
 
     @property
     def id(self) -> str:
@@ -105,4 +107,4 @@ def _cases(config: Config, found: dict[str, list[collect.Collected]]) -> tuple[C
 def _case(question: str, c: collect.Collected, tp: TestPoints, share: int) -> Case:
     doc = inspect.getdoc(c.func) or c.function.removeprefix("test_").replace("_", " ")
     title = doc.splitlines()[0] + (f" [{c.name.partition('[')[2]}" if c.name != c.function else "")
-    return Case(question, c.name, title, tp.points / share, tp.visibility, c)
+    return Case(question, c.name, title, tp.points / share, tp.visibility, c, tp.seconds)

@@ -35,6 +35,14 @@ def _twin(student, step, tables, calls=None):
 EOS = 2
 
 
+def _record_bound(max_len: int) -> int:
+    """Values step.calls may hold when read back: four times an honest record's (max_len
+    calls, the i-th with i ids: a list of lists), and some. A record far larger is the
+    student's error, refused before this module walks it pairwise."""
+    honest = 1 + max_len + max_len * (max_len + 1) // 2
+    return 4 * honest + 16
+
+
 def _tables(seed, V=12, rows=16, eos_at=None, sos=1):
     """Logit tables for Step; neither sos nor eos wins unless eos_at says when eos does."""
     rng = np.random.default_rng(seed)
@@ -66,7 +74,7 @@ def _run(student, tables, sos, max_len, what):
     if not isinstance(result, (list, tuple)):
         fail(f"{what}: returned a {type(result).__name__}, not a list of ids")
     ids = list(result)
-    calls = step.calls
+    calls = student.read(step, "calls", at_most=_record_bound(max_len))
     _twin(student, step, tables, calls)
     return (ids if ids[:1] == [sos] else [sos] + ids), calls
 

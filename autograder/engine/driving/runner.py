@@ -12,7 +12,7 @@ import re
 import time
 
 from autograder import protocol
-from autograder.engine.driving import diagnose, evidence
+from autograder.engine.driving import budget, diagnose, evidence
 from autograder.engine.driving.fail import Fail
 from autograder.engine.intake import untrusted
 from autograder.engine.assignment import Case
@@ -143,7 +143,8 @@ def call_case(case: Case, session: NotebookSession, started=None, record=None) -
     """Run one test against the session's notebook, seeded, with the grader's
     fixtures; raises as the test raises (the pytest plugin shows it as is,
     run_case scores it). `started(conn)` is called once the worker is up;
-    `record` (a diagnose.Calls) keeps the calls of the question's stub."""
+    `record` (a diagnose.Calls) keeps the calls of the question's stub. The test's
+    own time in the grader is bounded (budget_of): past it, budget.GraderOverrun."""
     student = session.student()
     if student is None:
         raise WorkerDied("the notebook's process could not be (re)started")
@@ -153,7 +154,14 @@ def call_case(case: Case, session: NotebookSession, started=None, record=None) -
         started(session.conn)
     assignment = session.grader.assignment
     student.reset(assignment.config.seed)
-    case.call({"student": student, "ref": assignment.reference, "submission": session.result})
+    budget.spend(budget_of(case, session), lambda: case.call(
+        {"student": student, "ref": assignment.reference, "submission": session.result}))
+
+
+def budget_of(case: Case, session: NotebookSession) -> float:
+    """The grader's CPU seconds `case` may spend: its own [tests] `seconds`, else
+    limits.test_seconds."""
+    return case.seconds if case.seconds is not None else session.limits.test_seconds
 
 
 TIME_LIMIT, CRASHED = "time limit", "crashed"
@@ -197,8 +205,8 @@ def run_case(case: Case, session: NotebookSession) -> TestResult:
     record = diagnose.record_for(case.question, candidates) if candidates else None
     if record is not None:  # what earlier tests saw: evidence the stub is no stand-in
         record.answered_before = case.question in session.answered
-    explain = lambda: evidence.diagnose(candidates, record,
-                                        getattr(assignment.reference, case.question))
+    explain = lambda: _diagnosis(candidates, record, getattr(assignment.reference, case.question),
+                                 budget_of(case, session))
     try:
         # the test alone is measured: the worker's start and notebook are done
         call_case(case, session,
@@ -212,6 +220,8 @@ def run_case(case: Case, session: NotebookSession) -> TestResult:
         result.output = (f"{exc.call} raised {exc.type_name}: {exc.message}"
                          if exc.type_name != "NameError" else exc.message)
         result.diagnosis = explain() if record else ""
+    except budget.GraderOverrun as exc:
+        result.output = budget.overrun_message(exc.seconds)
     except StudentTimeout as exc:
         result.output, result.stopped = f"timed out: {exc}", stopped_by(exc)
     except WorkerDied as exc:
@@ -229,6 +239,16 @@ def run_case(case: Case, session: NotebookSession) -> TestResult:
     if meters:
         result.profile = meters[0].read()
     return result
+
+
+def _diagnosis(candidates, record, reference, seconds: float) -> str:
+    """evidence.diagnose on a budget of grader time of its own (replays, driven
+    models and signs): one that runs out is not given."""
+    try:
+        return budget.spend(seconds, lambda: evidence.diagnose(candidates, record, reference))
+    except budget.GraderOverrun:
+        log.info("diagnosis of %s not given: its budget of %g s ran out", record.name, seconds)
+        return ""
 
 
 def open_session(grader: Grader, cells: Cells, result: SubmissionResult) -> NotebookSession:

@@ -16,6 +16,8 @@
                                            trip: the list of its n answers
     student.allowing(30).f(n)              f's call may take up to 30 s (a large answer
                                            asked on purpose), not the configured limit
+    student.read(step, "calls", at_most=n) state read back from an object the test made:
+                                           more than n values is the student's error (Fail)
 
 Arguments and results are plain data (numbers, strings, lists, tuples, dicts,
 numpy arrays, torch tensors) or handles. The student's exceptions arrive as
@@ -31,7 +33,8 @@ from __future__ import annotations
 from typing import Callable
 
 from autograder import protocol
-from autograder.engine.driving import describe, diagnose
+from autograder.engine.driving import describe, diagnose, readback
+from autograder.engine.driving.fail import Fail
 from autograder.engine.intake import untrusted
 from autograder.engine.isolation.callbacks import MAX_ARG_BYTES, MAX_CALLS, Callbacks
 from autograder.engine.isolation.workers import WorkerConnection, WorkerDied, WorkerTimeout
@@ -73,8 +76,10 @@ class Student:
 
     def __init__(self, conn: WorkerConnection, call_seconds: float,
                  max_reply: int = protocol.MAX_BUFFERS, callbacks: Callbacks | None = None,
-                 times: int | None = None, pending: dict | None = None, record=None):
+                 times: int | None = None, pending: dict | None = None, record=None,
+                 max_values: int | None = None):
         self._conn = conn
+        self._max_values = max_values  # of an answer, counted before decoding (read())
         self._call_seconds = call_seconds
         self._max_reply = max_reply
         self._callbacks = Callbacks() if callbacks is None else callbacks
@@ -83,9 +88,26 @@ class Student:
         self._record = record  # a diagnose.Calls of the test's question, shared likewise
 
     def _derive(self, max_reply: int, times: int | None,
-                call_seconds: float | None = None) -> "Student":
+                call_seconds: float | None = None, max_values: int | None = None) -> "Student":
         return Student(self._conn, self._call_seconds if call_seconds is None else call_seconds,
-                       max_reply, self._callbacks, times, self._pending, self._record)
+                       max_reply, self._callbacks, times, self._pending, self._record,
+                       max_values)
+
+    def read(self, handle: "RemoteObject", attr: str, *, at_most: int):
+        """handle.attr, state the student's code left on an object this test made (a
+        step function's record of its calls), holding at most `at_most` values
+        (readback.check: every number, string, list... at every depth). Declare a
+        few times what an honest answer holds (the reference's): a larger answer
+        fails the test (Fail) before its values are decoded, so no test code walks
+        a record a submission made huge on purpose."""
+        if not isinstance(handle, RemoteObject):
+            raise TypeError(f"read() takes a handle, not a {type(handle).__name__}")
+        if isinstance(at_most, bool) or not isinstance(at_most, int) or at_most < 1:
+            raise ValueError("read(at_most=n) takes a positive int")
+        view = RemoteObject.__new__(RemoteObject)
+        view.__dict__.update(handle.__dict__)
+        view._student = self._derive(self._max_reply, self._times, self._call_seconds, at_most)
+        return getattr(view, attr)
 
     def record_calls(self, calls: "diagnose.Calls") -> None:
         """Keep every call of the stub calls.name this test makes, with its answer
@@ -250,8 +272,13 @@ class Student:
         try:
             if "error" in reply:
                 raise StudentError(_error_report(reply["error"]), named())
+            if self._max_values is not None:
+                readback.check(reply["ok"], self._max_values)
             owner = self if self._times is None else self._derive(self._max_reply, None)
             return protocol.unpack(reply["ok"], bufs, lambda h: RemoteObject(owner, h, source))
+        except readback.TooLarge as exc:
+            raise Fail(f"{named()} handed back {exc}, many times what a correct answer "
+                       "leaves; the grader does not read it") from None
         except (KeyError, protocol.ProtocolError):
             self._conn.kill()
             raise WorkerDied(f"the notebook's process sent a malformed answer to {named()} "
