@@ -17,9 +17,10 @@ hw1's. In uid mode, hw1's image runs only the attacks on the sandbox
 (SANDBOX_ATTACKS: what a worker may read, write, signal, hold or reach, defended
 differently in each mode); the attacks on the grader's protocol and tests are
 defended by the same code in both modes and run in landlock mode here (and in
-every mode, uid included, in tests/security/test_integrity.py). The attacks run with short limits (an image whose config says so); the
-other cases with the zip's own. The figures of
-each case (mode, score, wall time, memory peak) are printed: `pytest -s`.
+every mode, uid included, in tests/security/test_integrity.py). The attacks run
+with short limits (an image whose config says so); the other cases with the zip's
+own. The figures of each case (mode, score, wall time, memory peak) are printed:
+`pytest -s`.
 """
 from __future__ import annotations
 
