@@ -30,10 +30,9 @@ from distributed.security import Security
 from autograder.cluster import ClusterError
 from autograder.cluster import bundle as bundle_mod
 from autograder.cluster import host as host_mod
-from autograder.cluster import resume
 from autograder.engine import assignment as assignment_mod
 from autograder.engine import batch as batch_mod
-from autograder.engine import results
+from autograder.engine import results, resume
 from autograder.engine.grader import Grader
 from autograder.engine.intake import untrusted
 from autograder.engine.progress import Progress

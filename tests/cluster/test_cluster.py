@@ -22,7 +22,8 @@ import pytest
 
 from autograder import paths
 from autograder.cli import main
-from autograder.cluster import ClusterError, bundle, resume
+from autograder.cluster import ClusterError, bundle
+from autograder.engine import resume
 from autograder.engine import assignment as assignment_mod
 from autograder.engine import results
 from tests.conftest import FAST_LIMITS

@@ -1,4 +1,5 @@
-"""What a cluster run keeps so that `--resume` can finish it.
+"""What a grading run keeps so that `--resume` can finish it, locally
+(engine/batch.py) or on a cluster (cluster/client.py): one mechanism for both.
 
 Each result is kept whole (results.to_plain) in DIR/.results/<id>.json,
 written before DIR/<id>/results.json, outside the students' folders (it
