@@ -55,10 +55,9 @@ def grade_folder(assignment_id: str, submissions: Path, out: Path, scheduler: st
     entries, warnings = discover(submissions, reserved)
     batch = batch_mod.Batch(assignment, out, entries=entries, warnings=warnings,
                             submissions=submissions)
-    kept = resume.completed(out, assignment, [e.id for e in entries]) if resume_run else {}
-    if resume_run:
-        batch.warnings.append(f"resuming: {len(kept)} of {len(entries)} submissions are "
-                              f"complete in {out}; grading the other {len(entries) - len(kept)}")
+    kept, said = resume.begin(out, assignment, [e.id for e in entries], resume_run)
+    batch.warnings += said
+    batch.resumed = sorted(kept)
     for w in batch.warnings:
         print(w, file=sys.stderr)
     start = time.monotonic()
