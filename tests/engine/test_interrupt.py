@@ -20,8 +20,9 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from autograder import paths
-from autograder.engine import resume
+from autograder import paths, protocol
+from autograder.engine import interrupt, resume
+from autograder.engine.isolation.workers import WorkerDied
 from tests.conftest import FAST_LIMITS
 
 PY = sys.executable
@@ -201,3 +202,46 @@ def test_a_new_run_forgets_the_records_of_an_earlier_one(tmp_path):
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert sorted(p.name for p in (out / resume.FOLDER).iterdir()) == ["ada.json"]
+
+
+def test_stop_records_the_first_signal_then_ignores_both():
+    """A signal is a request: the first is recorded (not raised), and once one
+    came both stay ignored, so that a second cannot cut the writing short."""
+    try:
+        with interrupt.Stop() as stop:
+            os.kill(os.getpid(), signal.SIGTERM)
+            time.sleep(0.05)  # the handler runs in this, the main, thread
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.05)
+            assert stop.signum == signal.SIGTERM
+        assert signal.getsignal(signal.SIGINT) == signal.getsignal(signal.SIGTERM) \
+            == signal.SIG_IGN
+        assert interrupt.status(signal.SIGINT) == 130 and interrupt.status(signal.SIGTERM) == 143
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def test_stop_without_a_signal_gives_the_handlers_back():
+    before = signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
+    with interrupt.Stop() as stop:
+        assert signal.getsignal(signal.SIGINT) != before[0]
+    assert stop.signum is None
+    assert (signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)) == before
+
+
+def test_a_closed_template_starts_no_worker_and_no_new_template():
+    """The threads of a stopped batch still ask for workers: they are told the
+    batch is stopping, and the closed template is never started again."""
+    from autograder.engine.assignment import load
+    from autograder.engine.grader import Grader
+    grader = Grader(load("hw1_attention")).start()
+    template = grader.template
+    grader.close()
+    with pytest.raises(WorkerDied, match="stopping"):
+        grader.template.spawn()
+    with pytest.raises(WorkerDied, match="stopping"):
+        template.spawn()
+    assert template.proc.poll() is not None and template.closed
+    assert template._order(protocol.SweepOrder(uid=0, shared=False), 1, 1) == b""
+    assert template.proc.poll() is not None  # no template started again
