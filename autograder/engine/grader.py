@@ -11,7 +11,9 @@ What must stay true: start() is the only place where the grader's own
 numerics are held to one thread (engine/threads.py) and the sandbox chosen
 (engine/isolation/workers.Template): before any notebook runs, and once per
 grader. close() stops every worker the template forked, started or not,
-as often as it is called.
+as often as it is called; a worker asked of a closed grader is WorkerDied
+(the batch is stopping: an interrupted batch's threads end as after any
+dead worker), of one never started NotStarted.
 """
 from __future__ import annotations
 
