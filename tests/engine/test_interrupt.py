@@ -14,6 +14,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -204,6 +205,12 @@ def test_a_new_run_forgets_the_records_of_an_earlier_one(tmp_path):
     assert sorted(p.name for p in (out / resume.FOLDER).iterdir()) == ["ada.json"]
 
 
+ONLY_IN_THE_MAIN_THREAD = pytest.mark.skipif(
+    threading.current_thread() is not threading.main_thread(),
+    reason="signal handlers are the main thread's (a SIGTERM here would end the run)")
+
+
+@ONLY_IN_THE_MAIN_THREAD
 def test_stop_records_the_first_signal_then_ignores_both():
     """A signal is a request: the first is recorded (not raised), and once one
     came both stay ignored, so that a second cannot cut the writing short."""
@@ -222,6 +229,7 @@ def test_stop_records_the_first_signal_then_ignores_both():
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
+@ONLY_IN_THE_MAIN_THREAD
 def test_stop_without_a_signal_gives_the_handlers_back():
     before = signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
     with interrupt.Stop() as stop:
