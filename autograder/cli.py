@@ -109,8 +109,9 @@ def main(argv: list[str] | None = None) -> int:
                             "(tcp://host:8786, or tls://... with Dask's TLS configuration); "
                             "see docs/scaling.md")
     grade.add_argument("--resume", action="store_true",
-                       help="with --scheduler: grade only the submissions DIR lacks (after an "
-                            "interrupted run), then write grades.csv and the reports for all")
+                       help="grade only the submissions DIR lacks (after an interrupted run: "
+                            "Ctrl-C, SIGTERM, a lost scheduler or machine), then write "
+                            "grades.csv and the reports for all; locally or with --scheduler")
 
     audit = commands.add_parser(
         "audit", help="mutation analysis of an assignment's hidden tests",

@@ -38,12 +38,15 @@ def main(*, submissions: Path, assignment: str, out: Path, jobs: int | None = No
     """Grade, then report; 0 when it could grade, 2 with a message when it cannot,
     1 when it graded but could not write all it graded (a full disk: the table
     says what is missing), NEEDS_REGRADE when hidden tests raised on the
-    grader's side (points withheld). `limits`: NAME=VALUE overrides of the
-    grading config's limits; `policy`: the course policy file (report/penalties.py);
+    grader's side (points withheld), 130 (SIGINT) or 143 (SIGTERM) when a
+    signal stopped a local batch early: the reports of those graded are
+    written, and `resume` grades the rest (engine/interrupt.py). `limits`:
+    NAME=VALUE overrides of the grading config's limits; `policy`: the course
+    policy file (report/penalties.py);
     `manual_scores`: a rubric-scores file to merge (report/manual_scores.py);
     `anonymous`: whether the export for grading by hand hides who each code is."""
     from autograder.cluster import ClusterError  # the exception only: no Dask import
-    from autograder.engine import summary
+    from autograder.engine import interrupt, summary
     from autograder.engine.config import ConfigError
     from autograder.engine.isolation.sandbox import SandboxUnavailable
     from autograder.report import canvas
@@ -74,6 +77,9 @@ def main(*, submissions: Path, assignment: str, out: Path, jobs: int | None = No
                             reserved=report_run.reserved_names(assignment, extra))
     except (ClusterError, ConfigError, SandboxUnavailable) as exc:  # the user's to fix;
         return _refuse(str(exc))  # any other exception is ours: its traceback, exit 1
+    # results kept from the interrupted run this one resumes are this run's, not an earlier one's
+    prepared.previous = {sid: tests for sid, tests in prepared.previous.items()
+                         if sid not in batch.resumed}
     lines = report_stage(batch, prepared, extra)
     if not quiet:
         print(summary.table(batch, lines))
@@ -82,6 +88,9 @@ def main(*, submissions: Path, assignment: str, out: Path, jobs: int | None = No
         said += summary.unwritten(batch)
         if said:
             print("\n".join(said), file=sys.stderr)
+    if batch.interrupted is not None:
+        print(interrupted_line(batch), file=sys.stderr)
+        return interrupt.status(batch.interrupted)
     if batch.unwritten:
         return 1
     if any(r.needs_regrade for r in batch.results):
@@ -90,6 +99,14 @@ def main(*, submissions: Path, assignment: str, out: Path, jobs: int | None = No
               file=sys.stderr)
         return NEEDS_REGRADE
     return 0
+
+
+def interrupted_line(batch: Batch) -> str:
+    """What an interrupted run says last: how far it got, what its files cover,
+    what to do next."""
+    return (f"interrupted: {len(batch.results)} of {len(batch.entries)} submissions graded "
+            f"and written in {batch.out}; grades.csv and the reports cover those; rerun with "
+            "--resume to grade the rest")
 
 
 def hidden_tests_disagree(assignment: str, allow_unsafe: bool = False) -> str | None:
@@ -133,7 +150,7 @@ def grade_stage(assignment: str, submissions: Path, out: Path, *, jobs, quiet, l
         from autograder.engine import batch
         return batch.grade_folder(assignment, submissions, out, jobs=jobs,
                                   progress=not quiet, limits=limits, allow_unsafe=allow_unsafe,
-                                  reserved=reserved)
+                                  reserved=reserved, interruptible=True, resume_run=resume)
     from autograder.cluster import client
     return client.grade_folder(assignment, submissions, out, scheduler, resume_run=resume,
                                progress=not quiet, limits=limits, reserved=reserved)
@@ -184,8 +201,6 @@ def bad_options(submissions: Path, assignment: str, out: Path, jobs, scheduler, 
         return "--jobs must be 1 or more"
     if jobs is not None and jobs > MAX_JOBS:
         return f"--jobs {jobs} is more than {MAX_JOBS}: give about one per core"
-    if resume and not scheduler:
-        return "--resume needs --scheduler (it finishes an interrupted cluster run)"
     if scheduler and allow_unsafe:
         return ("--unsafe-no-sandbox applies to local grading only: each Dask host chooses "
                 "its own sandbox when it starts (docs/scaling.md)")

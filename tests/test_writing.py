@@ -52,9 +52,9 @@ def test_a_failed_write_leaves_neither_file_nor_temporary(tmp_path):
 
 
 def test_the_grader_s_own_records_stay_private(tmp_path, umask):
-    """A cluster run's record of each result (hidden tests' notes for the
+    """A run's record of each result (hidden tests' notes for the
     instructor) is 0600 whatever the umask; its results.json follows the umask."""
-    from autograder.cluster import resume
+    from autograder.engine import resume
     from autograder.engine.results import SubmissionResult
     resume.keep(tmp_path, SubmissionResult("ada", "hw1_attention"))
     assert (tmp_path / resume.FOLDER / "ada.json").stat().st_mode & 0o777 == 0o600

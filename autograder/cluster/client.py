@@ -30,10 +30,9 @@ from distributed.security import Security
 from autograder.cluster import ClusterError
 from autograder.cluster import bundle as bundle_mod
 from autograder.cluster import host as host_mod
-from autograder.cluster import resume
 from autograder.engine import assignment as assignment_mod
 from autograder.engine import batch as batch_mod
-from autograder.engine import results
+from autograder.engine import results, resume
 from autograder.engine.grader import Grader
 from autograder.engine.intake import untrusted
 from autograder.engine.progress import Progress
@@ -56,10 +55,9 @@ def grade_folder(assignment_id: str, submissions: Path, out: Path, scheduler: st
     entries, warnings = discover(submissions, reserved)
     batch = batch_mod.Batch(assignment, out, entries=entries, warnings=warnings,
                             submissions=submissions)
-    kept = resume.completed(out, assignment, [e.id for e in entries]) if resume_run else {}
-    if resume_run:
-        batch.warnings.append(f"resuming: {len(kept)} of {len(entries)} submissions are "
-                              f"complete in {out}; grading the other {len(entries) - len(kept)}")
+    kept, said = resume.begin(out, assignment, [e.id for e in entries], resume_run)
+    batch.warnings += said
+    batch.resumed = sorted(kept)
     for w in batch.warnings:
         print(w, file=sys.stderr)
     start = time.monotonic()

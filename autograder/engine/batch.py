@@ -1,12 +1,16 @@
 """Grading a folder of submissions, the pipeline's first stage: in parallel,
-each result written as soon as its submission's processes are dead,
-grades.csv at the end. Reports are the next stage's (autograder/grade.py).
+each result written as soon as its submission's processes are dead (kept
+for --resume: engine/resume.py), grades.csv at the end. Reports are the
+next stage's (autograder/grade.py).
 
 What must stay true: a batch never loses what it graded. A write that
 fails (a full disk, a folder that cannot be made) costs the file being
 written, never the others nor the batch: every result stays in the batch
 (grades.csv, the reports and the printed table have it), and
-Batch.unwritten says what is missing."""
+Batch.unwritten says what is missing. A batch stopped by SIGINT or SIGTERM
+(engine/interrupt.py) keeps every result finished before the signal, kills
+its workers and gives the submissions they were grading no result at all
+(never a zero for the grader's own stop): `--resume` grades them."""
 from __future__ import annotations
 
 import logging
@@ -14,11 +18,12 @@ import os
 import sys
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from autograder.engine import assignment as assignment_mod
+from autograder.engine import interrupt, resume
 from autograder.engine import results as results_mod
 from autograder.engine.grader import Grader
 from autograder.engine.intake import foreign, handout, kept_cells, untrusted
@@ -47,13 +52,18 @@ class Batch:
     """Files of grading that could not be written, and why (for the summary)."""
     submissions: Path | None = None
     """The folder (or notebook) the entries were found in, as the command named it."""
+    interrupted: int | None = None
+    """The signal that stopped grading early (results then has only those graded)."""
+    resumed: list[str] = field(default_factory=list)
+    """The submissions whose results an earlier, interrupted run gave (--resume)."""
 
 
 def grade_folder(assignment_id: str, submissions: Path, out: Path, jobs: int | None = None,
                  progress: bool = True, limits: dict | None = None,
                  entries: list[Entry] | None = None, allow_unsafe: bool = False,
                  profile: bool = False, secrets: tuple[Path, ...] = (),
-                 announce: bool = True, reserved: tuple[str, ...] = ()) -> Batch:
+                 announce: bool = True, reserved: tuple[str, ...] = (),
+                 interruptible: bool = False, resume_run: bool = False) -> Batch:
     """Grade every entry of `submissions` into `out`; `limits` overrides the
     config's (tests use short timeouts). `entries`: the caller's own
     discovery of `submissions`, carrying what it knows that the folder does
@@ -63,9 +73,24 @@ def grade_folder(assignment_id: str, submissions: Path, out: Path, jobs: int | N
     folder and the metadata). `announce`: print the sandbox's line (not for a
     batch of the grader's own, such as build's self-check). `reserved`: the
     files the caller writes beside the submission folders (the report
-    stage's), which no submission id may take (discover). Raises
-    SandboxUnavailable, before anything is written, where no sandbox works
-    and `allow_unsafe` is False."""
+    stage's), which no submission id may take (discover). `interruptible`:
+    SIGINT and SIGTERM stop the batch early (Batch.interrupted) instead of
+    their default (the grade command's; not a batch of the grader's own).
+    `resume_run`: grade only the entries `out` lacks a complete result of
+    (engine/resume.py). Raises SandboxUnavailable, before anything is
+    written, where no sandbox works and `allow_unsafe` is False."""
+    with interrupt.Stop(interruptible) as stop:
+        batch = _grade_folder(assignment_id, submissions, out, jobs, progress, limits,
+                              entries, allow_unsafe, profile, secrets, announce, reserved,
+                              resume_run, stop)
+        batch.interrupted = stop.signum
+        finish(batch)  # still under Stop: a second signal cannot cut grades.csv short
+    return batch
+
+
+def _grade_folder(assignment_id, submissions, out, jobs, progress, limits, entries,
+                  allow_unsafe, profile, secrets, announce, reserved, resume_run,
+                  stop: interrupt.Stop) -> Batch:
     assignment = assignment_mod.load(assignment_id, limits)
     jobs = jobs or os.cpu_count() or 1
     made = make_output_folder(out)  # before the sandbox is chosen: its permissions are judged
@@ -86,21 +111,49 @@ def grade_folder(assignment_id: str, submissions: Path, out: Path, jobs: int | N
                              else discover(submissions, reserved))
         batch = Batch(assignment, out, entries=entries, warnings=warnings,
                       submissions=submissions)
+        kept, said = resume.begin(out, assignment, [e.id for e in entries], resume_run)
+        batch.warnings += said
+        batch.resumed = sorted(kept)
         for w in batch.warnings:
             print(w, file=sys.stderr)
-        bar = Progress(len(entries), enabled=progress)
-        with ThreadPoolExecutor(jobs) as pool:
-            futures = [pool.submit(grade_entry, grader, e) for e in entries]
-            for future in as_completed(futures):
-                keep(batch, future.result(), lambda r: results_mod.write_results_json(
-                    out / r.submission / "results.json", r, assignment.config.gradescope.results))
-                bar.advance()
-        bar.close()
+        todo = [e for e in entries if e.id not in kept]
+        _grade(batch, grader, todo, jobs, Progress(len(todo), enabled=progress), stop)
+        batch.results.extend(kept.values())
     finally:
         grader.close()
     batch.seconds = time.monotonic() - start
-    finish(batch)
     return batch
+
+
+POLL_SECONDS = 0.2
+"""How often the batch looks for a stop while it waits for results."""
+
+
+def _grade(batch: Batch, grader: Grader, todo: list[Entry], jobs: int, bar: Progress,
+           stop: interrupt.Stop) -> None:
+    """Grade `todo` on `jobs` threads, keeping each result as it comes. On a
+    stop: keep the results already finished, take no more submissions, kill
+    the running workers (grader.close) and return without waiting for their
+    threads: what those give now is the stop's doing, never kept."""
+    shown = batch.assignment.config.gradescope.results
+    write = lambda r: resume.keep(batch.out, r, shown)  # noqa: E731
+    pool = ThreadPoolExecutor(jobs)
+    pending = {pool.submit(grade_entry, grader, e) for e in todo}
+    try:
+        while pending and stop.signum is None:
+            done, pending = wait(pending, timeout=POLL_SECONDS, return_when=FIRST_COMPLETED)
+            for future in done:
+                keep(batch, future.result(), write)
+                bar.advance()
+        if pending:  # stopped: those finished before the workers are killed are graded
+            for future in [f for f in pending if f.done() and not f.cancelled()]:
+                keep(batch, future.result(), write)
+                bar.advance()
+            pool.shutdown(wait=False, cancel_futures=True)
+            grader.close()
+    finally:
+        bar.close()
+        pool.shutdown(wait=stop.signum is None)
 
 
 def make_output_folder(out: Path) -> bool:
@@ -173,8 +226,11 @@ def grade_submission(grader: Grader, result: SubmissionResult,
     except WorkerDied as exc:
         result.error = f"the notebook could not be run ({exc})"
     except Exception as exc:  # the grader's own fault: this submission only, logged
-        log.exception("grading %s failed", result.submission)
-        result.error = f"internal grader error ({type(exc).__name__}); tell your instructor"
+        if grader.closed:  # the batch stopped (interrupted) under it: never kept, not a fault
+            result.error = "the batch stopped before this submission was graded"
+        else:
+            log.exception("grading %s failed", result.submission)
+            result.error = f"internal grader error ({type(exc).__name__}); tell your instructor"
     if result.error:
         result.tests = zero_results(assignment, result.error)
         result.notes.insert(0, result.error)

@@ -11,7 +11,9 @@ What must stay true: start() is the only place where the grader's own
 numerics are held to one thread (engine/threads.py) and the sandbox chosen
 (engine/isolation/workers.Template): before any notebook runs, and once per
 grader. close() stops every worker the template forked, started or not,
-as often as it is called.
+as often as it is called; a worker asked of a closed grader is WorkerDied
+(the batch is stopping: an interrupted batch's threads end as after any
+dead worker), of one never started NotStarted.
 """
 from __future__ import annotations
 
@@ -21,7 +23,7 @@ from pathlib import Path
 from autograder import paths
 from autograder.engine.assignment import LoadedAssignment
 from autograder.engine.config import Limits
-from autograder.engine.isolation.workers import Template
+from autograder.engine.isolation.workers import Template, WorkerDied
 from autograder.engine.threads import one_thread_for_references
 
 
@@ -48,6 +50,7 @@ class Grader:
         self._allow_unsafe = allow_unsafe
         self._workers_at_once = workers_at_once
         self._template: Template | None = None
+        self._closed = False
 
     @property
     def limits(self) -> Limits:
@@ -57,6 +60,8 @@ class Grader:
     @property
     def template(self) -> Template:
         """The running template that forks each submission's worker."""
+        if self._closed:  # an interrupted batch's threads: their workers are gone too
+            raise WorkerDied("the batch is stopping")
         if self._template is None:
             raise NotStarted(f"the grader of {self.assignment.id} is not started")
         return self._template
@@ -76,7 +81,14 @@ class Grader:
         """The sandbox's one line, with the limits workers really get."""
         return self.template.line()
 
+    @property
+    def closed(self) -> bool:
+        """close() was called: what still runs is being stopped (an interrupted
+        batch), and its failures are the stop's, not the submission's."""
+        return self._closed
+
     def close(self) -> None:
+        self._closed = True
         if self._template is not None:
             template, self._template = self._template, None
             template.close()

@@ -8,6 +8,7 @@ from autograder.engine import assignment as assignment_mod
 from autograder.engine import batch
 from autograder.engine.grader import Grader, NotStarted
 from autograder.engine.intake.submissions import SubmissionError
+from autograder.engine.isolation.workers import WorkerDied
 from autograder.engine.results import SubmissionResult
 from tests.conftest import FAST_LIMITS, write_notebook
 
@@ -47,6 +48,6 @@ def test_the_grader_starts_once_grades_with_its_settings_and_closes(tmp_path):
     assert len(result.tests) == len(grader.assignment.cases)
     assert result.profile["starts"] and result.profile["cells"]  # profile=True reached the runner
     assert template.proc.poll() is not None  # the template is gone
-    with pytest.raises(NotStarted):
+    with pytest.raises(WorkerDied, match="stopping"):  # a closed grader is a stopped batch
         grader.template
     grader.close()  # twice: no error

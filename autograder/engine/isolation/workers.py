@@ -81,6 +81,8 @@ class Template:
         self.hide = [str(p) for p in hide] + [str(paths.PACKAGE), str(Path.home())]
         self.lock = threading.Lock()
         self.live: set[WorkerConnection] = set()  # killed by close() if still running
+        self.closing = False  # close() began: no more workers (an interrupted batch's threads)
+        self.closed = False  # the control socket is closed: no template is started again
         self.scratch = Path(tempfile.mkdtemp(prefix="autograder-workers-"))
         self.scratch.chmod(0o711)  # workers may pass through to their own folder, not list it
         self.names = itertools.count(1)  # the workers' cgroup names
@@ -173,6 +175,8 @@ class Template:
             conn.kill()
 
     def spawn(self) -> "WorkerConnection":
+        if self.closing:
+            raise WorkerDied("the batch is stopping")
         try:
             uid = self.sandbox.uids.acquire() if self.sandbox.uids else None
         except UidsUnavailable as exc:
@@ -196,6 +200,9 @@ class Template:
             cleanup(True)
             raise
         with self.lock:
+            if self.closing:  # checked again where close() cannot slip in
+                cleanup(True)
+                raise WorkerDied("the batch is stopping")
             for attempt in (1, 2):
                 ours, theirs = socket.socketpair()
                 try:
@@ -215,8 +222,14 @@ class Template:
                     theirs.close()
         conn = WorkerConnection(ours, pid, workdir, cleanup, uid, self._memory_kills(name),
                                 self._over_disk(workdir, uid))
-        self.live.add(conn)
-        conn.on_kill = self.live.discard
+        with self.lock:
+            stopping = self.closing
+            if not stopping:
+                self.live.add(conn)
+                conn.on_kill = self.live.discard
+        if stopping:  # close() killed the others while this one started
+            conn.kill()
+            raise WorkerDied("the batch is stopping")
         return conn
 
     def _memory_kills(self, name: str) -> Callable[[], int | None]:
@@ -294,6 +307,9 @@ class Template:
         try:
             encoded = protocol.encode_order(order)
             with self.lock:
+                if self.closed:  # never a new template for a closed batch
+                    theirs.close()
+                    return b""
                 try:
                     self._fork(encoded, theirs)
                 except (OSError, ValueError):  # the template died (out of memory, killed)
@@ -342,9 +358,15 @@ class Template:
         self._start()
 
     def close(self) -> None:
+        """Kill every worker still running, then the template; a grading thread
+        that asks for a worker afterwards is told the batch is stopping."""
+        with self.lock:
+            self.closing = True
         for conn in list(self.live):  # workers a grading thread left behind
             conn.kill()
-        self.control.close()
+        with self.lock:
+            self.control.close()
+            self.closed = True
         try:
             self.proc.wait(timeout=5)
         except subprocess.TimeoutExpired:

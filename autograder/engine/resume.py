@@ -1,4 +1,5 @@
-"""What a cluster run keeps so that `--resume` can finish it.
+"""What a grading run keeps so that `--resume` can finish it, locally
+(engine/batch.py) or on a cluster (cluster/client.py): one mechanism for both.
 
 Each result is kept whole (results.to_plain) in DIR/.results/<id>.json,
 written before DIR/<id>/results.json, outside the students' folders (it
@@ -9,6 +10,7 @@ anything else is graded again.
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 from autograder.engine import results
@@ -51,3 +53,17 @@ def _complete(out: Path, assignment, sid: str) -> SubmissionResult | None:
     if json.loads(json.dumps(results.to_gradescope(result, shown))) != written:
         return None  # results.json is not this record's
     return result
+
+
+def begin(out: Path, assignment, ids: list[str], resuming: bool
+          ) -> tuple[dict[str, SubmissionResult], list[str]]:
+    """At the start of a run into `out`: with `resuming`, the complete results
+    it keeps ({id: result}) and the line that says so; without, none, and the
+    records of an earlier run are forgotten, so that resuming this one, if it
+    is interrupted, never keeps a result this run did not give."""
+    if not resuming:
+        shutil.rmtree(out / FOLDER, ignore_errors=True)
+        return {}, []
+    kept = completed(out, assignment, ids)
+    return kept, [f"resuming: {len(kept)} of {len(ids)} submissions are complete in {out}; "
+                  f"grading the other {len(ids) - len(kept)}"]
