@@ -27,9 +27,6 @@ from autograder.engine import assignment as assignment_mod
 from tests.conftest import write_notebook
 from tests.security.test_integrity import _header
 
-# Slow (grades attack batches in subprocesses): the fast tier, -m 'not slow', skips it.
-pytestmark = pytest.mark.slow
-
 ASSIGNMENT = "hw6_encoder_decoder"
 ATTACKS = Path(__file__).parent / "attacks" / ASSIGNMENT
 BATCH_SECONDS = 150
