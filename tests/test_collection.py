@@ -15,11 +15,6 @@ import sys
 import tomllib
 from pathlib import Path
 
-import pytest
-
-# Slow (collects and runs the suite in subprocesses): the fast tier, -m 'not slow', skips it.
-pytestmark = pytest.mark.slow
-
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_PYTHON_FILES = ["test_*.py", "*_test.py"]
 

@@ -24,9 +24,6 @@ from autograder.engine import assignment as assignment_mod
 from tests.assignments import corpus_tools
 from tests.conftest import grade, write_notebook
 
-# Slow (runs pytest on corpus notebooks and grades them again): the fast tier, -m 'not slow', skips it.
-pytestmark = pytest.mark.slow
-
 POINTS = re.compile(r"^\s*([\d.]+) / ([\d.]+)\s+\S+::(\S+)$", re.M)
 
 

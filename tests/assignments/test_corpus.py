@@ -28,9 +28,6 @@ from tests.assignments import corpus_tools
 from tests.security import leaks
 from tests.assignments.corpus_tools import CORPUS
 
-# Slow (grades every corpus variant of every assignment): the fast tier, -m 'not slow', skips it.
-pytestmark = pytest.mark.slow
-
 ASSIGNMENTS = sorted(p.name for p in CORPUS.iterdir() if p.is_dir())
 
 

@@ -11,9 +11,6 @@ import pytest
 
 from tests.assignments import corpus_tools, snapshot_tools
 
-# Slow (grades every assignment's examples): the fast tier, -m 'not slow', skips it.
-pytestmark = pytest.mark.slow
-
 
 def test_numbers_in_messages_compare_within_their_last_digits():
     same = snapshot_tools.same

@@ -18,9 +18,6 @@ import pytest
 
 from autograder.engine import assignment as assignment_mod
 
-# Slow (grades the stand-ins of every stub): the fast tier, -m 'not slow', skips it.
-pytestmark = pytest.mark.slow
-
 STAND_INS = {
     "hw1_attention": ('''
 import math

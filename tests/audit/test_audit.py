@@ -14,9 +14,6 @@ from autograder.engine import assignment as assignment_mod
 from autograder.engine.results import SubmissionResult
 from autograder.engine.results import TestResult as Case  # not collected by pytest
 
-# Slow (audits assignments (mutants graded)): the fast tier, -m 'not slow', skips it.
-pytestmark = pytest.mark.slow
-
 SOURCE = '''
 import torch
 

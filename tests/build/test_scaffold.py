@@ -19,9 +19,6 @@ import pytest
 
 from autograder import paths, registry
 
-# Slow (builds and grades new assignments): the fast tier, -m 'not slow', skips it.
-pytestmark = pytest.mark.slow
-
 ID = "hw7_layernorm"
 LIMITS = ["--limit", "notebook_seconds=20", "--limit", "call_seconds=10"]
 

@@ -12,8 +12,9 @@ writes no zip.
 
 Every assignment's notebook takes the renamed path through its export cell (about
 3 minutes for the seven on two cores: otter's export re-runs the notebook to check
-the zip). The other cases use hw6 alone: they exercise the setup and export
-cells, which every notebook builds from one template (autograder/build/transforms.py).
+the zip; all but hw6, numpy only and the fastest, are marked slow). The other
+cases use hw6 alone: they exercise the setup and export cells, which every
+notebook builds from one template (autograder/build/transforms.py).
 """
 from __future__ import annotations
 
@@ -32,9 +33,6 @@ from autograder.build import solution_notebook, student_notebook
 from autograder.build.examples import answers_of, fill
 from autograder.engine import assignment as assignment_mod
 from tests.conftest import grade
-
-# Slow (runs every notebook in Jupyter kernels): the fast tier, -m 'not slow', skips it.
-pytestmark = pytest.mark.slow
 
 nbclient = pytest.importorskip("nbclient")
 
@@ -70,7 +68,8 @@ def _run(nb, cwd: Path, env: dict | None = None, first: str = "") -> str:
                      for c in nb.cells if c.cell_type == "code" for o in c.outputs)
 
 
-STUDENT_NOTEBOOKS = [a.id for a in registry.all_assignments() if a.has_master]
+STUDENT_NOTEBOOKS = [pytest.param(a.id, marks=[] if a.id == ASSIGNMENT else [pytest.mark.slow])
+                     for a in registry.all_assignments() if a.has_master]
 
 
 @pytest.fixture(scope="module", params=STUDENT_NOTEBOOKS)

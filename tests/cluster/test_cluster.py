@@ -28,9 +28,6 @@ from autograder.engine import assignment as assignment_mod
 from autograder.engine import results
 from tests.conftest import FAST_LIMITS
 
-# Slow (grades batches on a Dask cluster): the fast tier, -m 'not slow', skips it.
-pytestmark = pytest.mark.slow
-
 PY = sys.executable
 ENV = dict(os.environ, PYTHONPATH=str(paths.ROOT))
 LIMITS = [f"--limit={k}={v}" for k, v in FAST_LIMITS.items()]

@@ -21,9 +21,6 @@ from autograder.gradescope import package, run
 from tests.conftest import FAST_LIMITS
 from tests.build.test_build import SCORED
 
-# Slow (grades every assignment's Gradescope zip): the fast tier, -m 'not slow', skips it.
-pytestmark = pytest.mark.slow
-
 ASSIGNMENTS = [a.id for a in registry.all_assignments() if a.has_master]
 VISIBILITIES = {"hidden", "after_due_date", "after_published", "visible"}
 

@@ -20,9 +20,6 @@ from autograder import cli, paths
 from autograder.engine.intake.canvas_download import parse
 from autograder.engine.intake.submissions import discover
 
-# Slow (grades LMS downloads): the fast tier, -m 'not slow', skips it.
-pytestmark = pytest.mark.slow
-
 ID = "hw1_attention"
 TITLE = "Homework 1: attention and masks"
 EXAMPLES = paths.EXAMPLES / ID

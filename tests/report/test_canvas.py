@@ -20,9 +20,6 @@ from autograder.engine.results import TestResult as Case  # not collected by pyt
 from autograder.report import canvas, canvas_feedback, gradebook, groups, roster
 from autograder.report import run as report_run
 
-# Slow (grades a batch per Canvas case): the fast tier, -m 'not slow', skips it.
-pytestmark = pytest.mark.slow
-
 ID = "hw1_attention"
 TITLE = "Homework 1: attention and masks"
 HEADER = "Student,ID,SIS User ID,SIS Login ID,Section"

@@ -23,9 +23,6 @@ from autograder.engine import config
 from autograder.report import answers, similarity
 from tests.assignments import corpus_tools
 
-# Slow (grades batches): the fast tier, -m 'not slow', skips it.
-pytestmark = pytest.mark.slow
-
 CORPUS = corpus_tools.CORPUS
 ID = "hw1_attention"
 LIMITS = ["--limit", "notebook_seconds=20", "--limit", "call_seconds=10"]

@@ -49,9 +49,6 @@ from tests.security.cgroup import MemoryLimit
 from tests.conftest import grade, write_notebook
 from tests.assignments import corpus_tools
 
-# Slow (grades the attack corpus in every sandbox mode): the fast tier, -m 'not slow', skips it.
-pytestmark = pytest.mark.slow
-
 ATTACKS = Path(__file__).parent / "attacks"
 CORPUS = corpus_tools.CORPUS
 LIMITS = ["notebook_seconds=6", "call_seconds=3", "restarts=2"]
