@@ -118,7 +118,8 @@ def uninterrupted(tmp_path_factory) -> Path:
     return root / "out"
 
 
-@pytest.mark.slow
+# Not marked slow: xdist's workers take groups with a slow test first, and grading hw1
+# while the Gradescope container test builds its images (the first minutes) can time out.
 @pytest.mark.parametrize("signum, status", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
 def test_an_interrupted_batch_writes_what_it_graded_and_resume_finishes_it(
         tmp_path, uninterrupted, signum, status):
