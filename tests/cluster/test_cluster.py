@@ -249,6 +249,7 @@ def test_the_local_path_never_imports_dask(tmp_path):
 
 def test_an_unreachable_scheduler_is_a_clear_error(tmp_path, capsys):
     import dask
+    import distributed  # noqa: F401  its defaults first: set()'s exit would drop the whole key
     with socket.socket() as s:  # a loopback port nothing listens on
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
