@@ -52,7 +52,11 @@ def pytest_collection_modifyitems(config, items):
     expensive fixture run in one worker, so that it is made once: tests are grouped by
     every module- or session-scoped fixture of this suite they use, transitively (two
     tests that share any one such fixture share a group). The marks are set before
-    pytest-xdist's hook reads them (a wrapper runs first)."""
+    pytest-xdist's hook reads them (a wrapper runs first). Every slow test is heavy too,
+    so that the fast tier (-m 'not heavy') skips it; only `slow` orders the groups."""
+    for item in items:
+        if item.get_closest_marker("slow"):
+            item.add_marker(pytest.mark.heavy)
     parent: dict[str, str] = {}
 
     def root(key: str) -> str:

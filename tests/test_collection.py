@@ -15,6 +15,11 @@ import sys
 import tomllib
 from pathlib import Path
 
+import pytest
+
+# Heavy (collects and runs the suite in subprocesses): the fast tier, -m 'not heavy', skips it.
+pytestmark = pytest.mark.heavy
+
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_PYTHON_FILES = ["test_*.py", "*_test.py"]
 
@@ -109,3 +114,33 @@ def test_tests_sharing_a_module_fixture_run_on_one_worker(tmp_path):
     assert len(shares) == 6 and all(re.search(r"\]@\S*test_grouped:made$", n) for _, n in shares)
     assert len({worker for worker, _ in shares}) == 1, shares
     assert len([n for _, n in ran if "test_alone" in n and "@" not in n]) == 6
+
+
+TIERED_MODULE = '''
+import pytest
+
+@pytest.mark.slow
+def test_slow():
+    pass
+
+@pytest.mark.heavy
+def test_heavy():
+    pass
+
+def test_light():
+    pass
+'''
+
+
+def test_the_fast_tier_skips_slow_and_heavy_tests(tmp_path):
+    """`-m 'not heavy'` (the README's fast tier) deselects a test marked heavy and one
+    marked only slow (the conftest marks every slow test heavy), and keeps the rest."""
+    (tmp_path / "pyproject.toml").write_text((ROOT / "pyproject.toml").read_text())
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "conftest.py").write_text((ROOT / "tests" / "conftest.py").read_text())
+    (tmp_path / "tests" / "test_tiered.py").write_text(TIERED_MODULE)
+    run = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:xdist",
+                          "-m", "not heavy"], cwd=tmp_path, capture_output=True, text=True,
+                         timeout=300, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    assert re.findall(r"::(test_\w+)", run.stdout) == ["test_light"], run.stdout

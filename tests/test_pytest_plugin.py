@@ -24,6 +24,9 @@ from autograder.engine import assignment as assignment_mod
 from tests.assignments import corpus_tools
 from tests.conftest import grade, write_notebook
 
+# Heavy (runs pytest on corpus notebooks and grades them again): the fast tier, -m 'not heavy', skips it.
+pytestmark = pytest.mark.heavy
+
 POINTS = re.compile(r"^\s*([\d.]+) / ([\d.]+)\s+\S+::(\S+)$", re.M)
 
 

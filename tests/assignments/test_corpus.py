@@ -28,6 +28,9 @@ from tests.assignments import corpus_tools
 from tests.security import leaks
 from tests.assignments.corpus_tools import CORPUS
 
+# Heavy (grades every corpus variant of every assignment): the fast tier, -m 'not heavy', skips it.
+pytestmark = pytest.mark.heavy
+
 ASSIGNMENTS = sorted(p.name for p in CORPUS.iterdir() if p.is_dir())
 
 

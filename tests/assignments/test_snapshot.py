@@ -11,6 +11,9 @@ import pytest
 
 from tests.assignments import corpus_tools, snapshot_tools
 
+# Heavy (grades every assignment's examples): the fast tier, -m 'not heavy', skips it.
+pytestmark = pytest.mark.heavy
+
 
 def test_numbers_in_messages_compare_within_their_last_digits():
     same = snapshot_tools.same

@@ -18,6 +18,9 @@ import pytest
 
 from autograder.engine import assignment as assignment_mod
 
+# Heavy (grades the stand-ins of every stub): the fast tier, -m 'not heavy', skips it.
+pytestmark = pytest.mark.heavy
+
 STAND_INS = {
     "hw1_attention": ('''
 import math

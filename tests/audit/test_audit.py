@@ -14,6 +14,9 @@ from autograder.engine import assignment as assignment_mod
 from autograder.engine.results import SubmissionResult
 from autograder.engine.results import TestResult as Case  # not collected by pytest
 
+# Heavy (audits assignments (mutants graded)): the fast tier, -m 'not heavy', skips it.
+pytestmark = pytest.mark.heavy
+
 SOURCE = '''
 import torch
 

@@ -173,6 +173,7 @@ def test_solution_markers_are_stripped_but_code_kept():
     assert out.cells[0].source == "def f():\n    return 1\nx = 2"
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("assignment_id", ASSIGNMENTS)
 def test_public_checks_travel_in_the_notebook(assignment_id, tmp_path, monkeypatch):
     """Can otter's own grader.check run the public tests from the notebook's
@@ -205,6 +206,7 @@ def _definitions(nb) -> dict:
     return env
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("assignment_id", SCORED)
 def test_engine_grades_student_zero_and_solution_full(assignment_id, tmp_path):
     """Through the real engine: the notebook as handed out scores 0 on every

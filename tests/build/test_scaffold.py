@@ -19,6 +19,9 @@ import pytest
 
 from autograder import paths, registry
 
+# Heavy (builds and grades new assignments): the fast tier, -m 'not heavy', skips it.
+pytestmark = pytest.mark.heavy
+
 ID = "hw7_layernorm"
 LIMITS = ["--limit", "notebook_seconds=20", "--limit", "call_seconds=10"]
 

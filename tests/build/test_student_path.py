@@ -34,6 +34,9 @@ from autograder.build.examples import answers_of, fill
 from autograder.engine import assignment as assignment_mod
 from tests.conftest import grade
 
+# Heavy (runs every notebook in Jupyter kernels): the fast tier, -m 'not heavy', skips it.
+pytestmark = pytest.mark.heavy
+
 nbclient = pytest.importorskip("nbclient")
 
 ASSIGNMENT = "hw6_encoder_decoder"

@@ -28,6 +28,9 @@ from autograder.engine import assignment as assignment_mod
 from autograder.engine import results
 from tests.conftest import FAST_LIMITS
 
+# Heavy (grades batches on a Dask cluster): the fast tier, -m 'not heavy', skips it.
+pytestmark = pytest.mark.heavy
+
 PY = sys.executable
 ENV = dict(os.environ, PYTHONPATH=str(paths.ROOT))
 LIMITS = [f"--limit={k}={v}" for k, v in FAST_LIMITS.items()]

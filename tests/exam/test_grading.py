@@ -29,6 +29,9 @@ from autograder.exam_midterm import reference as ref
 from tests.conftest import grade
 from tests.exam.answers import right_answers
 
+# Heavy (grades a batch of exams): the fast tier, -m 'not heavy', skips it.
+pytestmark = pytest.mark.heavy
+
 QUESTIONS = ["identity", "encoder_params", "cross_attention_shape", "mask_fraction",
              "chance_level", "key_padding_mask", "perplexity"]
 MAX = {"identity": 1, "encoder_params": 3, "cross_attention_shape": 3, "mask_fraction": 3,

@@ -27,6 +27,9 @@ from autograder.report import manual_codes, manual_export, manual_scores, rubric
 from autograder.report import run as report_run
 from tests.conftest import FAST_LIMITS
 
+# Heavy (grades exam batches several times): the fast tier, -m 'not heavy', skips it.
+pytestmark = pytest.mark.heavy
+
 DEMO = paths.EXAMPLES / "exam_midterm"
 MANUAL = {"fr_bidirectional": 4.0, "fr_variant_check": 3.0}
 AUTOGRADED = {"s1001": 21.0, "s1002": 10.5, "s1003": 12.5, "s1004": 0.0, "123456": 21.0}

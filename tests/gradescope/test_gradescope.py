@@ -21,6 +21,9 @@ from autograder.gradescope import package, run
 from tests.conftest import FAST_LIMITS
 from tests.build.test_build import SCORED
 
+# Heavy (grades every assignment's Gradescope zip): the fast tier, -m 'not heavy', skips it.
+pytestmark = pytest.mark.heavy
+
 ASSIGNMENTS = [a.id for a in registry.all_assignments() if a.has_master]
 VISIBILITIES = {"hidden", "after_due_date", "after_published", "visible"}
 

@@ -20,6 +20,9 @@ from autograder import cli, paths
 from autograder.engine.intake.canvas_download import parse
 from autograder.engine.intake.submissions import discover
 
+# Heavy (grades LMS downloads): the fast tier, -m 'not heavy', skips it.
+pytestmark = pytest.mark.heavy
+
 ID = "hw1_attention"
 TITLE = "Homework 1: attention and masks"
 EXAMPLES = paths.EXAMPLES / ID

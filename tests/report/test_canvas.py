@@ -20,6 +20,9 @@ from autograder.engine.results import TestResult as Case  # not collected by pyt
 from autograder.report import canvas, canvas_feedback, gradebook, groups, roster
 from autograder.report import run as report_run
 
+# Heavy (grades a batch per Canvas case): the fast tier, -m 'not heavy', skips it.
+pytestmark = pytest.mark.heavy
+
 ID = "hw1_attention"
 TITLE = "Homework 1: attention and masks"
 HEADER = "Student,ID,SIS User ID,SIS Login ID,Section"

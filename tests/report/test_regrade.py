@@ -13,10 +13,15 @@ import io
 import shutil
 from pathlib import Path
 
+import pytest
+
 from autograder import cli, paths
 from autograder.engine import assignment as assignment_mod
 from tests.conftest import FAST_LIMITS, write_notebook
 from tests.assignments import corpus_tools
+
+# Heavy (grades batches twice): the fast tier, -m 'not heavy', skips it.
+pytestmark = pytest.mark.heavy
 
 ID = "hw1_attention"
 BUGGY = corpus_tools.CORPUS / ID / "buggy"

@@ -23,6 +23,9 @@ from autograder.engine import config
 from autograder.report import answers, similarity
 from tests.assignments import corpus_tools
 
+# Heavy (grades batches): the fast tier, -m 'not heavy', skips it.
+pytestmark = pytest.mark.heavy
+
 CORPUS = corpus_tools.CORPUS
 ID = "hw1_attention"
 LIMITS = ["--limit", "notebook_seconds=20", "--limit", "call_seconds=10"]

@@ -28,6 +28,9 @@ from autograder.engine import assignment as assignment_mod
 from tests.conftest import FAST_LIMITS, write_notebook
 from tests.exam.test_grading import notebook as exam_notebook
 
+# Heavy (grades Gradescope exports): the fast tier, -m 'not heavy', skips it.
+pytestmark = pytest.mark.heavy
+
 DUE = "2026-03-01T23:59-08:00"
 FIVE_DAYS_LATE = datetime.fromisoformat("2026-03-06T23:00-08:00").timestamp()
 LIMITS = [f"--limit={k}={v}" for k, v in FAST_LIMITS.items()]

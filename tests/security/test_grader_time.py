@@ -27,6 +27,9 @@ from autograder.engine import assignment as assignment_mod
 from tests.conftest import write_notebook
 from tests.security.test_integrity import _header
 
+# Heavy (grades attack batches in subprocesses): the fast tier, -m 'not heavy', skips it.
+pytestmark = pytest.mark.heavy
+
 ASSIGNMENT = "hw6_encoder_decoder"
 ATTACKS = Path(__file__).parent / "attacks" / ASSIGNMENT
 BATCH_SECONDS = 150

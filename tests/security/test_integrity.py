@@ -49,6 +49,9 @@ from tests.security.cgroup import MemoryLimit
 from tests.conftest import grade, write_notebook
 from tests.assignments import corpus_tools
 
+# Heavy (grades the attack corpus in every sandbox mode): the fast tier, -m 'not heavy', skips it.
+pytestmark = pytest.mark.heavy
+
 ATTACKS = Path(__file__).parent / "attacks"
 CORPUS = corpus_tools.CORPUS
 LIMITS = ["notebook_seconds=6", "call_seconds=3", "restarts=2"]

@@ -47,6 +47,7 @@ def template(monkeypatch, mode: str, **kwargs) -> Template:
     return Template(config, [], allow_unsafe=mode == "none", **kwargs)
 
 
+@pytest.mark.heavy
 @root_only
 @pytest.mark.parametrize("mode", ["best", "none"])
 def test_a_reused_uid_never_kills_a_live_worker(monkeypatch, mode):
@@ -374,6 +375,7 @@ def test_worker_limits_by_memory_method():
         (256, 4, 5, False)  # the waiter of the user namespace counts there too
 
 
+@pytest.mark.heavy
 @root_only
 def test_grade_refuses_where_no_sandbox_works_unless_told(tmp_path):
     """An unprivileged user in a container that refuses namespaces: grade
@@ -441,6 +443,7 @@ os.kill(os.getpid(), signal.SIGKILL)  # no cleanup of any kind
 """
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("mode", list(sandbox_modes.MODES))
 def test_nothing_of_a_worker_outlives_a_killed_grader(mode):
     """The grader is SIGKILLed while its worker has a detached process: 3 s
