@@ -8,9 +8,12 @@ import re
 import subprocess
 import sys
 
+import pytest
+
 from autograder import paths
 
 
+@pytest.mark.heavy  # grades batches in subprocesses: the fast tier skips it
 def test_bench_prints_figures_for_hw1():
     """Does a 3-submission bench of hw1 (--skip-otter --profile) print medians, memory
     and the profile?"""
@@ -85,6 +88,7 @@ def test_summary_puts_every_assignment_in_one_table():
     assert table[4].startswith("| hw3_bert_pretraining | no result")
 
 
+@pytest.mark.heavy  # grades batches in subprocesses: the fast tier skips it
 def test_speed_floors_script_prints_its_three_figures():
     """Does scripts/speed_floors.py (docs/speed.md's floors) still run on the masters'
     code and the hidden tests' draw count, printing one CPU figure per floor?"""

@@ -118,8 +118,9 @@ def uninterrupted(tmp_path_factory) -> Path:
     return root / "out"
 
 
-# Not marked slow: xdist's workers take groups with a slow test first, and grading hw1
+# Heavy, not slow: xdist's workers take groups with a slow test first, and grading hw1
 # while the Gradescope container test builds its images (the first minutes) can time out.
+@pytest.mark.heavy  # grades batches: the fast tier skips it
 @pytest.mark.parametrize("signum, status", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
 def test_an_interrupted_batch_writes_what_it_graded_and_resume_finishes_it(
         tmp_path, uninterrupted, signum, status):
@@ -179,6 +180,7 @@ def test_an_interrupted_batch_writes_what_it_graded_and_resume_finishes_it(
             assert (out / f).read_bytes() == (uninterrupted / f).read_bytes(), f
 
 
+@pytest.mark.heavy  # grades batches: the fast tier skips it
 def test_resume_of_a_folder_with_nothing_kept_grades_everyone(tmp_path):
     """--resume without --scheduler into a new folder is a whole run."""
     subs = tmp_path / "subs"
@@ -191,6 +193,7 @@ def test_resume_of_a_folder_with_nothing_kept_grades_everyone(tmp_path):
     assert _graded(tmp_path / "out") == ["ada"]
 
 
+@pytest.mark.heavy  # grades batches: the fast tier skips it
 def test_a_new_run_forgets_the_records_of_an_earlier_one(tmp_path):
     """A run without --resume drops DIR/.results, so that resuming it (were it
     interrupted) never keeps a result it did not give."""
