@@ -94,11 +94,94 @@ def sdpa_unscaled(q, k, v, mask=None):
     return w @ v, w
 
 
-def sdpa_mask_after_softmax(q, k, v, mask=None):
-    w = torch.softmax(_scores(q, k, math.sqrt(q.shape[-1])), dim=-1)
-    if mask is not None:
-        w = w.masked_fill(torch.isinf(mask), 0.0)
-    return w @ v, w
+def _attention_call(args, kwargs, answer):
+    """(q k^T in float64, the mask broadcast to it or None, d_k, the weights in float64)
+    of one recorded call, or None where it is not a call with float tensors answered by
+    a pair (out, weights) of the scores' shape."""
+    names = ("q", "k", "v", "mask")
+    given = {**dict(zip(names, args)), **{n: kwargs[n] for n in names if n in kwargs}}
+    q, k, mask = given.get("q"), given.get("k"), given.get("mask")
+    if not (isinstance(answer, tuple) and len(answer) == 2):
+        return None
+    w = answer[1]
+    tensors = (q, k, w) if mask is None else (q, k, w, mask)
+    if not all(isinstance(t, torch.Tensor) and t.is_floating_point() for t in tensors) \
+            or q.dim() < 2 or k.dim() < 2 or q.shape[-1] != k.shape[-1]:
+        return None
+    try:
+        scores = q.double() @ k.double().transpose(-2, -1)
+        added = None if mask is None else mask.double().expand_as(scores)
+    except RuntimeError:
+        return None
+    if tuple(w.shape) != tuple(scores.shape):
+        return None
+    return scores, added, q.shape[-1], w.double()
+
+
+def _fitted_scale(scores, added, weights) -> float | None:
+    """The c for which weights = softmax(scores / c + mask): fitted by least squares on
+    each row's log-weights over the keys the mask keeps (entries 0; the others -inf),
+    then checked on every weight; None where no c fits."""
+    keep = torch.ones_like(scores, dtype=torch.bool) if added is None else added == 0
+    if added is not None and not torch.isneginf(added[~keep]).all():
+        return None
+    log_w = weights.log()
+    if not torch.isfinite(log_w[keep]).all():
+        return None
+    count = keep.sum(-1, keepdim=True).clamp(min=1)
+
+    def centred(t):  # each row minus its mean over the kept keys; 0 elsewhere
+        kept = torch.where(keep, t, 0)
+        return torch.where(keep, t - kept.sum(-1, keepdim=True) / count, 0)
+    ds, dl = centred(scores), centred(log_w)
+    num, den = float((ds * ds).sum()), float((ds * dl).sum())
+    if num < 1e-12 or den <= 0:
+        return None
+    c = num / den
+    fit = torch.softmax(scores / c + (0 if added is None else added), dim=-1)
+    return c if torch.allclose(fit, weights, rtol=1e-3, atol=1e-6) else None
+
+
+SCALES = 64.0
+"""How far from sqrt(d_k), either way, a fitted scale is still read as a scale: further
+out, the weights are all but uniform or one-hot, which a stand-in that never compares
+q with k also gives."""
+
+
+def sdpa_scaled_otherwise(calls):
+    """A sign, whatever the number: in every call the weights are softmax(q k^T / c +
+    mask) for one c that is neither sqrt(d_k) nor d_k or 1 (diagnosed on their own): a
+    hard-coded 8, sqrt(d_k) multiplied, the length of another axis."""
+    fitted = 0
+    for args, kwargs, answer in calls:
+        call = _attention_call(args, kwargs, answer)
+        c = None if call is None else _fitted_scale(call[0], call[1], call[3])
+        if c is None:
+            return False
+        d_k = call[2]
+        if any(math.isclose(c, x, rel_tol=0.02) for x in (math.sqrt(d_k), d_k, 1.0)) \
+                or not 1 / SCALES < c / math.sqrt(d_k) < SCALES:
+            return False
+        fitted += 1
+    return fitted > 0
+
+
+def sdpa_mask_after_softmax(calls):
+    """A sign, whatever stands where the mask hides (0, a constant, the mask's own
+    values): in every call the weights the mask keeps are the unmasked softmax's, and
+    in one at least the hidden keys held weight, so that those rows sum to less than one."""
+    short = False
+    for args, kwargs, answer in calls:
+        call = _attention_call(args, kwargs, answer)
+        if call is None:
+            return False
+        scores, added, d_k, weights = call
+        soft = torch.softmax(scores / math.sqrt(d_k), dim=-1)
+        keep = torch.ones_like(soft, dtype=torch.bool) if added is None else added == 0
+        if not torch.allclose(weights[keep], soft[keep], rtol=1e-3, atol=1e-6):
+            return False
+        short = short or bool((soft.masked_fill(keep, 0).sum(-1) > 1e-3).any())
+    return short
 
 
 def sdpa_mask_multiplied(q, k, v, mask=None):
@@ -226,10 +309,16 @@ DIAGNOSES = [
               "the scores are not scaled; without dividing q k^T by sqrt(d_k), wide heads "
               "give large scores and an almost one-hot softmax",
               f"{PART2}, \"Why divide by sqrt(d_k)?\""),
+    Diagnosis("scaled_dot_product_attention", sdpa_scaled_otherwise,
+              "the scores are divided by another number than sqrt(d_k), where d_k is the "
+              "size of q's and k's last dimension; q.k has variance d_k, so its typical "
+              "size is sqrt(d_k), and that is what brings it back to unit scale",
+              f"{PART2}, \"Why divide by sqrt(d_k)?\"", replay=False),
     Diagnosis("scaled_dot_product_attention", sdpa_mask_after_softmax,
-              "the mask is applied to the weights after the softmax; hidden keys get 0, "
-              "but the rows no longer sum to one: add the mask to the scores before the "
-              "softmax", f"{PART2}, \"Why is the mask added, and why -inf?\""),
+              "the mask is applied to the weights after the softmax; hidden keys lose "
+              "their weight, but the rows no longer sum to one: add the mask to the "
+              "scores before the softmax", f"{PART2}, \"Why is the mask added, and why -inf?\"",
+              replay=False),
     Diagnosis("scaled_dot_product_attention", sdpa_mask_multiplied,
               "the scores are multiplied by a 0/1 mask; a hidden score becomes 0, and "
               "e^0 = 1 still gives that key a share of the weight: add the mask (0 or "

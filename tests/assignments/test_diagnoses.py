@@ -37,6 +37,7 @@ MADE = {  # assignment -> {buggy variant: the mistake function it makes, or the 
         "causal_mask_no_validation": "mask_unchecked",
         "causal_mask_table_capped": "mask_from_table",
         "sdpa_divides_by_dk": "sdpa_by_dk",
+        "sdpa_multiplied_by_sqrt_dk": "sdpa_scaled_otherwise",
         "sdpa_mask_after_softmax": "sdpa_mask_after_softmax",
         "sdpa_mask_multiplied": "sdpa_mask_multiplied",
         "sdpa_mask_sliced": "sdpa_mask_sliced",
@@ -330,6 +331,12 @@ def test_every_diagnosis_is_made_by_a_variant(assignment_id):
             assert corpus_tools.declared(stems[stem]).question == declared[mistake].question, stem
 
 
+CORPUS_GRADED = pytest.mark.heavy
+"""The tests that read the corpus's grading (every variant of every assignment): the
+fast tier, -m 'not heavy', skips them; the unit tests of the matching rule below stay."""
+
+
+@CORPUS_GRADED
 @pytest.mark.parametrize("assignment_id, path", list(_variants()))
 def test_variant_gets_its_own_diagnosis_only(graded, assignment_id, path):
     """A diagnosed mistake is named, on a failing test, and nothing else ever is."""
@@ -344,6 +351,7 @@ def test_variant_gets_its_own_diagnosis_only(graded, assignment_id, path):
     assert named == {_diagnoses(assignment_id)[mistake].text() for mistake in made}
 
 
+@CORPUS_GRADED
 @pytest.mark.parametrize("assignment_id", sorted(MADE))
 def test_share_of_buggy_variants_diagnosed(graded, assignment_id, capsys):
     """How often does feedback name the real mistake, and how often is what it names
@@ -379,6 +387,7 @@ def test_share_of_buggy_variants_diagnosed(graded, assignment_id, capsys):
     assert len(right) == len(pairs)
 
 
+@CORPUS_GRADED
 @pytest.mark.parametrize("assignment_id", sorted(MADE))
 def test_stand_ins_are_never_diagnosed(graded, assignment_id):
     """Does a stub nobody wrote ever hear "This looks like"? Every stub at once left
@@ -395,6 +404,7 @@ def test_stand_ins_are_never_diagnosed(graded, assignment_id):
     assert not named, "\n".join(named)
 
 
+@CORPUS_GRADED
 @pytest.mark.parametrize("assignment_id", sorted(MADE))
 def test_mistakes_never_reach_a_worker(graded, assignment_id):
     """The mistakes' code, like the reference, stays in the grader."""
@@ -528,6 +538,62 @@ def test_a_large_negative_mask_is_named_whatever_the_constant():
     for other in (masks(float("-inf")), masks(-10.0), masks(-1e9, torch.float64),
                   _record((1, torch.zeros(1, 1)))):
         assert evidence.diagnose(found, other, ref1.causal_mask) == ""
+
+
+def _attention_record(attend, masked: bool):
+    from autograder.hw1_attention import reference as ref1
+    calls = diagnose.Calls("scaled_dot_product_attention")
+    g = torch.Generator().manual_seed(0)
+    for n_q, n_k, d_k in ((4, 4, 8), (3, 7, 5)):
+        q, k, v = (torch.randn(n, d_k, generator=g) for n in (n_q, n_k, n_k))
+        mask = ref1.causal_mask(n_k)[:n_q] if masked else None
+        args = (q, k, v) if mask is None else (q, k, v, mask)
+        calls.add(args, {}, attend(*args))
+    return calls
+
+
+def _scaled_by(scale):
+    def attend(q, k, v, mask=None):
+        s = q @ k.transpose(-2, -1) / scale(q)
+        w = torch.softmax(s if mask is None else s + mask, dim=-1)
+        return w @ v, w
+    return attend
+
+
+def _masked_after_softmax(fill):
+    def attend(q, k, v, mask=None):
+        w = torch.softmax(q @ k.transpose(-2, -1) / q.shape[-1] ** 0.5, dim=-1)
+        return w @ v, (w if mask is None else w.masked_fill(torch.isinf(mask), fill))
+    return attend
+
+
+def test_attention_scaled_by_any_other_number_is_named_as_such():
+    """Are scores divided by another number than sqrt(d_k) named whatever the number
+    (a hard-coded 4, sqrt(d_k) multiplied, sqrt of the number of queries), masked or
+    not; and d_k and 1 by their own diagnoses, sqrt(d_k) by none?"""
+    from autograder.hw1_attention import diagnoses as hw1, reference as ref1
+    found = [d for d in hw1.DIAGNOSES if d.question == "scaled_dot_product_attention"]
+    text = {d.mistake.__name__: d.text() for d in found}
+    diagnosed = lambda scale, masked: evidence.diagnose(
+        found, _attention_record(_scaled_by(scale), masked), ref1.scaled_dot_product_attention)
+    for scale in (lambda q: 4.0, lambda q: q.shape[-1] ** -0.5, lambda q: q.shape[-2] ** 0.5):
+        for masked in (False, True):
+            assert diagnosed(scale, masked) == text["sdpa_scaled_otherwise"]
+    assert diagnosed(lambda q: q.shape[-1], True) == text["sdpa_by_dk"]
+    assert diagnosed(lambda q: 1.0, False) == text["sdpa_unscaled"]
+    assert diagnosed(lambda q: q.shape[-1] ** 0.5, True) == ""
+
+
+def test_a_mask_after_the_softmax_is_named_whatever_fills_the_hidden_keys():
+    from autograder.hw1_attention import diagnoses as hw1, reference as ref1
+    found = [d for d in hw1.DIAGNOSES if d.question == "scaled_dot_product_attention"]
+    named = [d.text() for d in found if d.mistake is hw1.sdpa_mask_after_softmax]
+    for fill in (0.0, -1e9, float("-inf")):
+        record = _attention_record(_masked_after_softmax(fill), masked=True)
+        assert [evidence.diagnose(found, record, ref1.scaled_dot_product_attention)] == named
+    # without a mask the answer is right: nothing to name
+    unmasked = _attention_record(_masked_after_softmax(0.0), masked=False)
+    assert evidence.diagnose(found, unmasked, ref1.scaled_dot_product_attention) == ""
 
 
 def test_two_matching_mistakes_name_none():
