@@ -9,14 +9,17 @@ losses (Diagnosis.replay False), true only of answers no correct loop gives.
 The corpus's buggy variants (tests/assignments/corpus/hw4_bert_finetuning/buggy/)
 make them. Sections are the master's headings.
 """
+import inspect
 import math
 import numbers
 
 import torch
 from torch import nn
 
+from autograder.hw4_bert_finetuning import common
+from autograder.hw4_bert_finetuning import reference as ref
 from autograder.hw4_bert_finetuning.provided import TinySelfAttn
-from autograder.testing import Diagnosis
+from autograder.testing import Diagnosis, once
 
 PART1 = "Part 1: one encoder layer"
 PART2 = "Part 2: embeddings in, [CLS] out"
@@ -103,6 +106,9 @@ def _epochs(model, ids, labels, epochs=30, lr=1e-3):
     return epochs
 
 
+_SIGNATURE = inspect.signature(ref.train_classifier)
+
+
 def _runs(calls):
     """(epochs asked, the list answered) of the calls answered with a list or tuple."""
     for args, kwargs, answer in calls:
@@ -125,6 +131,103 @@ def tc_zero_epochs_step(calls):
 
 def tc_loss_tensors(calls):
     return any(any(isinstance(x, torch.Tensor) for x in losses) for _, losses in _runs(calls))
+
+
+# train_classifier's loops, as students write them wrong: each is run in the trusted
+# process on the reference model and the data of test_epochs_and_learning_rate (small,
+# 5 and 12 epochs: about 0.05 s a run, once per batch), and named when the student's
+# losses are its losses. The documented run (30 epochs of the default model, ten
+# times the cost) is left to that test alone: every one of these mistakes fails both.
+LOOP_DATA = ((11, common.SMALL, (7, 16, 6, 30, 3)),)
+"""(model seed, config, data key) of the runs whose losses are compared."""
+OTHER_RATES = (1e-3, 1e-4, 5e-5, 3e-5, 2e-5, 1e-2)
+"""Learning rates an ignored `lr` is found at: Adam's default (and the stub's), and
+those fine-tuning recipes hard-code."""
+
+
+@once
+def _loop_trace(loop: str, model_seed: int, config: tuple, data_key: tuple, epochs: int,
+                lr: float) -> tuple:
+    """The losses of one of the loops below on the reference model."""
+    model = common.reference_model(model_seed, config)
+    ids, labels = common.data(*data_key)
+    make = (lambda: torch.optim.SGD(model.parameters(), lr=lr)) if loop == "sgd" else \
+        (lambda: torch.optim.Adam(model.parameters(), lr=lr))
+    opt, loss_fn, losses = make(), nn.CrossEntropyLoss(), []
+    for _ in range(epochs):
+        if loop == "fresh_optimizer":
+            opt = make()
+        if loop != "no_zero_grad":
+            opt.zero_grad()
+        loss = loss_fn(model(ids), labels)
+        loss.backward()
+        opt.step()
+        if loop == "loss_after_step":
+            with torch.no_grad():
+                loss = loss_fn(model(ids), labels)
+        losses.append(loss.item())
+    return tuple(losses)
+
+
+def _training_calls(calls):
+    """(model seed, config, data key, epochs, lr, losses) of each call on LOOP_DATA's
+    data that answered a list of numbers; None where a call is of another kind."""
+    for args, kwargs, answer in calls:
+        try:
+            bound = _SIGNATURE.bind(*args, **kwargs)
+        except TypeError:
+            yield None
+            continue
+        bound.apply_defaults()
+        given = bound.arguments
+        epochs, lr = given["epochs"], given["lr"]
+        known = [(seed, config, key) for seed, config, key in LOOP_DATA
+                 if _same_data(given["ids"], given["labels"], key)]
+        if not known or not isinstance(answer, (list, tuple)) or isinstance(epochs, bool) \
+                or not isinstance(epochs, numbers.Integral) or not 0 < epochs <= 30 \
+                or isinstance(lr, bool) or not isinstance(lr, numbers.Real) \
+                or not all(isinstance(x, numbers.Real) for x in answer):
+            yield None
+            continue
+        yield (*known[0], int(epochs), float(lr), tuple(float(x) for x in answer))
+
+
+def _same_data(ids, labels, key) -> bool:
+    want_ids, want_labels = common.data(*key)
+    return all(isinstance(t, torch.Tensor) and t.shape == w.shape and t.dtype == w.dtype
+               and bool((t == w).all()) for t, w in ((ids, want_ids), (labels, want_labels)))
+
+
+def _trace_matches(losses, trace) -> bool:
+    return len(losses) == len(trace) and all(abs(a - b) <= common.TRACE_ATOL
+                                              for a, b in zip(losses, trace))
+
+
+def _loop_sign(loop: str):
+    def sign(calls):
+        runs = list(_training_calls(calls))
+        return bool(runs) and None not in runs and all(
+            _trace_matches(losses, _loop_trace(loop, seed, config, key, epochs, lr))
+            for seed, config, key, epochs, lr, losses in runs)
+    sign.__name__ = f"tc_{loop}"
+    return sign
+
+
+tc_no_zero_grad = _loop_sign("no_zero_grad")
+tc_sgd = _loop_sign("sgd")
+tc_fresh_optimizer = _loop_sign("fresh_optimizer")
+tc_loss_after_step = _loop_sign("loss_after_step")
+
+
+def tc_lr_ignored(calls):
+    """A family: in every run, the losses are the correct loop's at one learning rate
+    of OTHER_RATES, the same in every run, that is not the one given."""
+    runs = list(_training_calls(calls))
+    if not runs or None in runs:
+        return False
+    return any(all(not math.isclose(lr, rate) and _trace_matches(
+        losses, _loop_trace("adam", seed, config, key, epochs, rate))
+        for seed, config, key, epochs, lr, losses in runs) for rate in OTHER_RATES)
 
 
 _MODEL = "TinyBertForClassification"
@@ -191,4 +294,23 @@ DIAGNOSES = [
     Diagnosis("train_classifier", tc_loss_tensors,
               "the losses are returned as tensors; record each epoch's loss as a Python "
               "float, loss.item()", PART3, replay=False),
+    Diagnosis("train_classifier", tc_lr_ignored,
+              "the learning rate given is not the one used (a fixed lr, or Adam's default "
+              "when none is passed); build the optimizer with "
+              "torch.optim.Adam(model.parameters(), lr=lr)", "Question 2", replay=False),
+    Diagnosis("train_classifier", tc_no_zero_grad,
+              "the gradients are never zeroed, so each backward adds to the last ones and "
+              "every step uses the sum of all epochs' gradients; call opt.zero_grad() "
+              "before each backward", PART3, replay=False),
+    Diagnosis("train_classifier", tc_sgd,
+              "the optimizer is plain SGD; the loop uses torch.optim.Adam(model.parameters(), "
+              "lr=lr)", "Question 2", replay=False),
+    Diagnosis("train_classifier", tc_fresh_optimizer,
+              "a new optimizer is built every epoch, which throws away Adam's running "
+              "averages of the gradients; build it once, before the loop", PART3,
+              replay=False),
+    Diagnosis("train_classifier", tc_loss_after_step,
+              "each epoch's loss is measured again after the step; record the loss of the "
+              "forward pass the step was computed from (the first one is the untrained "
+              "model's)", PART3, replay=False),
 ]

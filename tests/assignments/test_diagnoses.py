@@ -128,6 +128,11 @@ MADE = {  # assignment -> {buggy variant: the mistake function it makes, or the 
         "one_epoch_short": "tc_one_epoch_short",
         "zero_epochs_take_a_step": "tc_zero_epochs_step",
         "returns_loss_tensors": "tc_loss_tensors",
+        "hard_coded_lr": "tc_lr_ignored",
+        "no_zero_grad": "tc_no_zero_grad",
+        "sgd": "tc_sgd",
+        "adam_each_epoch": "tc_fresh_optimizer",
+        "loss_after_step": "tc_loss_after_step",
         "causal_mask": "bert_causal",
         "dropout_in_feed_forward": "bert_dropout",
         "feed_forward_2h": "bert_ff_2h",
@@ -594,6 +599,28 @@ def test_a_mask_after_the_softmax_is_named_whatever_fills_the_hidden_keys():
     # without a mask the answer is right: nothing to name
     unmasked = _attention_record(_masked_after_softmax(0.0), masked=False)
     assert evidence.diagnose(found, unmasked, ref1.scaled_dot_product_attention) == ""
+
+
+def test_a_training_loop_that_ignores_lr_is_named_at_any_rate_it_uses_instead():
+    """hw4's train_classifier run at a fixed rate (Adam's default, a fine-tuning
+    recipe's 2e-5) instead of the lr given is named as such; the loops of its other
+    mistakes by their own diagnosis; the correct loop, and a run at the given rate,
+    by none."""
+    from autograder.hw4_bert_finetuning import common, diagnoses as hw4, reference as ref4
+    found = [d for d in hw4.DIAGNOSES if d.question == "train_classifier"]
+    text = {d.mistake.__name__: d.text() for d in found}
+    seed, config, key = hw4.LOOP_DATA[0]
+    ids, labels = common.data(*key)
+
+    def diagnosed(loop, rate, lr=3e-3, epochs=5):
+        calls = diagnose.Calls("train_classifier")
+        calls.add((object(), ids, labels), {"epochs": epochs, "lr": lr},
+                  list(hw4._loop_trace(loop, seed, config, key, epochs, rate)))
+        return evidence.diagnose(found, calls, ref4.train_classifier)
+    assert diagnosed("adam", 1e-3) == diagnosed("adam", 2e-5) == text["tc_lr_ignored"]
+    for loop in ("no_zero_grad", "sgd", "fresh_optimizer", "loss_after_step"):
+        assert diagnosed(loop, 3e-3) == text[f"tc_{loop}"], loop
+    assert diagnosed("adam", 3e-3) == diagnosed("adam", 1e-3, lr=1e-3) == ""
 
 
 def test_two_matching_mistakes_name_none():
