@@ -129,6 +129,15 @@ def tc_zero_epochs_step(calls):
     return any(epochs == 0 and len(losses) == 1 for epochs, losses in _runs(calls))
 
 
+def tc_epochs_ignored(calls):
+    """A family: every run answers as many losses, whatever `epochs` asked (a loop over
+    a fixed count); with one run, the stub's default 30 where another count was asked."""
+    runs = list(_runs(calls))
+    lengths = {len(losses) for _, losses in runs}
+    return bool(runs) and len(lengths) == 1 and all(epochs != len(losses) for epochs, losses in runs) \
+        and (len({epochs for epochs, _ in runs}) > 1 or lengths == {30})
+
+
 def tc_loss_tensors(calls):
     return any(any(isinstance(x, torch.Tensor) for x in losses) for _, losses in _runs(calls))
 
@@ -291,6 +300,10 @@ DIAGNOSES = [
               "epochs=0 still trains once (the count is checked after the step); with 0 "
               "epochs the model is left as it is and the list of losses is empty",
               "Question 2", replay=False),
+    Diagnosis("train_classifier", tc_epochs_ignored,
+              "the loop runs a fixed number of epochs whatever `epochs` says; loop "
+              "`for _ in range(epochs)` and return that many losses", "Question 2",
+              replay=False),
     Diagnosis("train_classifier", tc_loss_tensors,
               "the losses are returned as tensors; record each epoch's loss as a Python "
               "float, loss.item()", PART3, replay=False),

@@ -129,6 +129,7 @@ MADE = {  # assignment -> {buggy variant: the mistake function it makes, or the 
         "zero_epochs_take_a_step": "tc_zero_epochs_step",
         "returns_loss_tensors": "tc_loss_tensors",
         "hard_coded_lr": "tc_lr_ignored",
+        "epochs_ignored": "tc_epochs_ignored",
         "no_zero_grad": "tc_no_zero_grad",
         "sgd": "tc_sgd",
         "adam_each_epoch": "tc_fresh_optimizer",
