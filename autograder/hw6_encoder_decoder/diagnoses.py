@@ -321,6 +321,17 @@ def sn_top_k_one_more(calls):
         logits / t, None if k is None else k + 1))
 
 
+def sn_top_k_miscounted(calls):
+    """A family: the draws fit a top-k cut that keeps a few ids fewer (a strict `>` on
+    the k-th largest keeps k - 1) or more than k, by one offset in every run; k + 1 has
+    a diagnosis of its own."""
+    def cut(logits, t, k, d):  # None where k + d keeps every id: that is sn_ignores_top_k
+        return None if k is not None and k + d >= logits.size else _distribution(
+            logits / t, None if k is None else max(1, k + d))
+    return any(_drawn_from(calls, lambda logits, t, k, d=d: cut(logits, t, k, d))
+               for d in (-2, -1, 2, 3))
+
+
 def sn_not_only_rng(calls):
     uses = []
     for run in _runs(calls):
@@ -563,6 +574,10 @@ DIAGNOSES = [
     Diagnosis("sample_next", sn_top_k_one_more,
               "top_k keeps one id too many (the k + 1 largest logits); exactly the top_k "
               "largest survive, so top_k=1 is greedy", PART8, replay=False),
+    Diagnosis("sample_next", sn_top_k_miscounted,
+              "top_k keeps another number of ids than top_k (a strict > against the k-th "
+              "largest logit keeps one fewer); exactly the top_k largest survive, so "
+              "top_k=1 is greedy", PART8, replay=False),
     Diagnosis("sample_next", sn_overflows,
               "the softmax exponentiates logits / T unshifted, which overflows for large "
               "logits or a tiny temperature; subtract the maximum before exponentiating",
