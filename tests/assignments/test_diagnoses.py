@@ -276,6 +276,28 @@ REAL = {  # assignment -> {variant taken from public code: the declared mistakes
         "mlm_keras_mask_label_zero": ("mlm_mean_over_all",),
         # a mean per sequence (no diagnosis), NaN where nothing is selected
         "mlm_keras_mean_per_sequence": ("mlm_nan_when_nothing",),
+        "mlm_hf_bert_for_masked_lm": ("mlm_nan_when_nothing",),
+        # also hard-coded 0.8/0.5 for [MASK] and random (the fixed split)
+        "mt_hf_run_lm_finetuning_minus_one": ("mt_label_minus_one", "mt_random_special",
+                                              "mt_fixed_split"),
+        # also label 0, not -100, where nothing is selected (no diagnosis)
+        "mt_bert_pytorch_random_word": ("mt_fixed_probabilities", "mt_selects_specials",
+                                        "mt_random_special"),
+        # random ids from the ids after the first len(special_ids)
+        "mt_patbert_random_mask_loop": ("mt_random_special", "mt_fixed_split"),
+        # also independent draws for random and unchanged, so the [MASK] share is
+        # (1 - random_prob) * (mask_prob + random_prob) (no diagnosis)
+        "mt_labml_independent_draws": ("mt_random_special",),
+        # its random branch is a subset of the [MASK] one, so it never happens
+        "mt_patbert_random_mask_arr": ("mt_never_random", "mt_fixed_split"),
+        "mlm_forgefold_masked_positions": ("mlm_nan_when_nothing",),
+        # segments 1 and 2, not 0 and 1: no diagnosis
+        "nsp_bert_pytorch_segments_one_two": (),
+    },
+    "hw4_bert_finetuning": {
+        "tc_appras_final_losses_tensors": ("tc_loss_tensors",),
+        # zero_grad after the step (gradients on the model join the first update): no diagnosis
+        "tc_step_by_step_zero_grad_last": (),
     },
     "hw5_eeg_bert": {
         "layer_norm_eps_hardcoded": (),
@@ -287,6 +309,19 @@ REAL = {  # assignment -> {variant taken from public code: the declared mistakes
         # max_len - 1 steps, and no stop at eos (no diagnosis)
         "gd_annotated_no_eos_stop": ("gd_max_len_counts_sos",),
         "gd_starts_from_one": ("gd_max_len_counts_sos",),
+    },
+    "exam_midterm": {
+        # also as wide as the longest length, n_src unused, and no ValueError (no diagnosis)
+        "key_padding_mask_ocrstack_boolean": ("mask_boolean",),
+        # a numpy integer n_src fails its assertion
+        "key_padding_mask_wenet_make_pad_mask": ("mask_boolean", "mask_python_int_only"),
+        # True at real tokens: not mask_boolean's "True at padding"; no ValueError
+        "key_padding_mask_fastspeech_keep_mask": (),
+        # also the mean of per-position perplexities, and no ignore_index (no diagnosis)
+        "perplexity_mean_of_exps_cs336": ("perplexity_no_float_cast",),
+        # also -100 labels gathered, and no ValueError when nothing is scored
+        "perplexity_eval_rnn_log_of_softmax": ("perplexity_log_of_softmax",
+                                               "perplexity_no_float_cast"),
     },
 }
 
