@@ -261,6 +261,15 @@ REAL = {  # assignment -> {variant taken from public code: the declared mistakes
         "sdpa_annotated_masked_fill": (),
         "sdpa_module_masked_fill_keep": (),
         "sdpa_masked_fill_minus_inf_keep": (),
+        "causal_mask_attentif_where_unchecked": ("mask_unchecked",),
+        # -1e9 above the diagonal, nothing checked
+        "causal_mask_numpy_triu_minus_1e9": ("mask_large_negative", "mask_unchecked"),
+        # True where allowed: not mask_boolean's "True where hidden"
+        "causal_mask_int_triu_keep_2d": ("mask_unchecked",),
+        "causal_mask_informer_triangular": ("mask_boolean", "mask_unchecked"),
+        # the additive mask read as a keep-mask, -1e9 where it is 0: no diagnosis
+        "sdpa_hkproj_masked_fill_keep": (),
+        "sdpa_meme2515_masked_fill_keep": (),
     },
     "hw2_positions_params": {
         "pe_first_row_left_zero": ("pe_d_unchecked", "pe_types_unchecked"),
@@ -270,6 +279,11 @@ REAL = {  # assignment -> {variant taken from public code: the declared mistakes
         "count_requires_grad_always": ("count_always_trainable",),
         "count_requires_grad_happycode": ("count_always_trainable",),
         "count_all_naslib": ("count_ignores_trainable_only",),
+        "pe_holberton_loops_unchecked": ("pe_d_unchecked", "pe_types_unchecked"),
+        "pe_numpy_div_term_unchecked": ("pe_d_unchecked", "pe_types_unchecked"),
+        # also a NumPy integer, not an int (no diagnosis)
+        "count_np_prod_requires_grad": ("count_always_trainable",),
+        "count_sdftospline_requires_grad": ("count_always_trainable",),
     },
     "hw3_bert_pretraining": {
         # Keras's ignored label 0 (no diagnosis) and a mean over every position
@@ -302,6 +316,11 @@ REAL = {  # assignment -> {variant taken from public code: the declared mistakes
     "hw5_eeg_bert": {
         "layer_norm_eps_hardcoded": (),
         "layer_norm_unbiased_var_fixed_eps": ("ln_sample_variance",),
+        # both at once: (x - mean) / (sample std + eps)
+        "layer_norm_hkproj_std_plus_eps": ("ln_eps_outside", "ln_sample_variance"),
+        "layer_norm_torch_var_unbiased": ("ln_sample_variance",),
+        # 1 / (1 + e^z), the sigmoid of -z: no diagnosis
+        "cls_sigmoid_exp_sign_flipped": (),
     },
     "hw6_encoder_decoder": {
         "xavier_torch_out_by_in": ("xavier_transposed", "xavier_not_only_rng"),
@@ -309,6 +328,16 @@ REAL = {  # assignment -> {variant taken from public code: the declared mistakes
         # max_len - 1 steps, and no stop at eos (no diagnosis)
         "gd_annotated_no_eos_stop": ("gd_max_len_counts_sos",),
         "gd_starts_from_one": ("gd_max_len_counts_sos",),
+        "gd_hkproj_max_len_counts_sos": ("gd_max_len_counts_sos",),
+        "gd_gec_truncates_at_eos": ("gd_drops_eos",),
+        # -log(softmax + 1e-5): capped near 11.5 where the softmax underflows (no diagnosis)
+        "ce_hm1_log_of_softmax_plus_eps": (),
+        "sn_fmengine_exponential_race": ("sn_unchecked", "sn_not_only_rng"),
+        # and a bound of 1 / sqrt(fan_in) (no diagnosis)
+        "xavier_42_inv_sqrt_fan_in": ("xavier_transposed", "xavier_not_only_rng"),
+        # the annotated transformer's loop again: max_len - 1 steps, no stop at eos
+        "gd_tofigh_annotated_copy": ("gd_max_len_counts_sos",),
+        "xavier_jmcheon_global_uniform": ("xavier_not_only_rng",),
     },
     "exam_midterm": {
         # also as wide as the longest length, n_src unused, and no ValueError (no diagnosis)
