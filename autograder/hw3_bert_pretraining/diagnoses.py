@@ -131,8 +131,12 @@ def _specials_selected(answers):
 
 
 def mt_selects_specials(calls):
-    """Labels at special positions, the specials below len(special_ids) among them."""
-    return any((a.labelled & a.special & (a.ids < a.low)).any() for a in _answers(calls))
+    """Labels at special positions, the specials below len(special_ids) among them, and a
+    special position changed ([MASK] or another id): labels alone at every position,
+    nothing changed there, are unselected positions labelled with an id, not a selection."""
+    answers = _answers(calls)
+    return any((a.labelled & a.special & (a.ids < a.low)).any() for a in answers) \
+        and any((a.labelled & a.special & a.changed).any() for a in answers)
 
 
 def mt_specials_are_first_ids(calls):
@@ -242,9 +246,13 @@ def mt_fixed_split(calls):
 
 
 def mt_selects_all(calls):
-    """Every ordinary position a target, where select_prob makes that all but impossible."""
+    """Every ordinary position a target, where select_prob makes that all but impossible,
+    and [MASK] at mask_prob of them all, as the split gives when every position is
+    selected (labels on every position over a selection that did happen are another
+    mistake: the unselected ones labelled with an id instead of -100)."""
     return any(sel == n and _implausible(sel, n, select_prob)
-               for (select_prob, _, _), (n, sel, *_) in _settings(calls).items())
+               and not _implausible(masked, n, mask_prob)
+               for (select_prob, mask_prob, _), (n, sel, masked, *_) in _settings(calls).items())
 
 
 def mt_second_draw(calls):
