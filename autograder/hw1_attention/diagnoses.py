@@ -184,6 +184,29 @@ def sdpa_mask_after_softmax(calls):
     return short
 
 
+def sdpa_mask_read_as_keep(calls):
+    """A sign, whatever the fill (-inf, -1e9): in every masked call each row with keys
+    both where the mask is 0 and where it is not has its weights spread, by the softmax
+    of q k^T / sqrt(d_k), over the keys where the mask is not 0 only (a keep-mask,
+    masked_fill(mask == 0, ...), reads the additive mask the other way round); rows
+    with no such key, all filled, are not read."""
+    rows = 0
+    for args, kwargs, answer in calls:
+        call = _attention_call(args, kwargs, answer)
+        if call is None:
+            return False
+        scores, added, d_k, weights = call
+        if added is None:
+            continue
+        kept = added != 0
+        spread = kept.any(-1) & (~kept).any(-1)
+        fit = torch.softmax((scores / math.sqrt(d_k)).masked_fill(~kept, float("-inf")), dim=-1)
+        if not torch.allclose(weights[spread], fit[spread], rtol=1e-3, atol=1e-6):
+            return False
+        rows += int(spread.sum())
+    return rows > 0
+
+
 def sdpa_mask_multiplied(q, k, v, mask=None):
     scores = _scores(q, k, math.sqrt(q.shape[-1]))
     if mask is not None:
@@ -319,6 +342,12 @@ DIAGNOSES = [
               "their weight, but the rows no longer sum to one: add the mask to the "
               "scores before the softmax", f"{PART2}, \"Why is the mask added, and why -inf?\"",
               replay=False),
+    Diagnosis("scaled_dot_product_attention", sdpa_mask_read_as_keep,
+              "the mask is read as a keep-mask (masked_fill(mask == 0, ...), as some "
+              "tutorials write it): the keys it allows are hidden and the ones it hides "
+              "are used; here the mask is additive, 0 where a key may be used and -inf "
+              "where it is hidden, so add it to the scores",
+              f"{PART2}, \"Why is the mask added, and why -inf?\"", replay=False),
     Diagnosis("scaled_dot_product_attention", sdpa_mask_multiplied,
               "the scores are multiplied by a 0/1 mask; a hidden score becomes 0, and "
               "e^0 = 1 still gives that key a share of the weight: add the mask (0 or "
