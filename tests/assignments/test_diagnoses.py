@@ -84,6 +84,7 @@ MADE = {  # assignment -> {buggy variant: the mistake function it makes, or the 
         "dec_no_cross_attention": "dec_no_cross",
         "dec_sixteen_d_squared": "dec_16d2",
         "dec_two_norms": "dec_two_norms",
+        "count_always_trainable": "count_always_trainable",
         "count_ignores_trainable_only": "count_ignores_trainable_only",
         "count_modules_tied_twice": "count_tied_twice",
         "count_remove_duplicate_false": "count_tied_twice",
@@ -241,9 +242,6 @@ MADE = {  # assignment -> {buggy variant: the mistake function it makes, or the 
 }
 
 AMBIGUOUS = {  # assignment -> {buggy variant: its mistake, declared but never named}
-    # The test it fails stops at a model (biases frozen) on which the weights alone
-    # count as many: the two mistakes tie there, and nothing may be named.
-    "hw2_positions_params": {"count_always_trainable": "count_always_trainable"},
     # Every logits vector its failing tests draw from has its largest logit at id 0: a
     # greedy sampler's answers there are those of a stub that always returns 0.
     "hw6_encoder_decoder": {"sn_always_argmax": "sn_always_argmax"},
