@@ -208,7 +208,7 @@ MADE = {  # assignment -> {buggy variant: the mistake function it makes, or the 
         "sn_temperature_on_probabilities": "sn_temperature_ignored",
         "sn_ignores_top_k": "sn_ignores_top_k",
         "sn_top_k_keeps_one_more": "sn_top_k_one_more",
-        "sn_top_k_strict_threshold": "sn_top_k_miscounted",
+        "sn_top_k_slice_one_short": "sn_top_k_miscounted",
         "sn_naive_softmax": "sn_overflows",
         "sn_top_k_beyond_vocabulary_crashes": "sn_top_k_beyond_vocabulary_raises",
         "sn_global_rng": "sn_not_only_rng",

@@ -1,6 +1,7 @@
 # question: mask_tokens
 # fails: test_labels_and_corruption_rules, test_selection_rate, test_replacement_split, test_selection_is_independent
-# public: -
+# public: labels must be -100 or the original id
+# public: with select_prob=0.0 nothing is selected
 # The selection and the 80/10/10 split are right, but the unselected positions are
 # labelled 0 (a padding id some libraries ignore) instead of -100: every ordinary
 # position reads as a target, though only the selected ones were changed.
