@@ -25,7 +25,7 @@ import pytest
 
 from autograder.engine import assignment as assignment_mod
 from tests.conftest import write_notebook
-from tests.security.test_integrity import _header
+from tests.security.test_integrity import _header, judge_attack
 
 # Heavy (grades attack batches in subprocesses): the fast tier, -m 'not heavy', skips it.
 pytestmark = pytest.mark.heavy
@@ -76,19 +76,7 @@ def test_the_batch_finishes_in_time_and_the_honest_copy_gets_full_marks(batch):
 
 @pytest.mark.parametrize("attack", sorted(p.stem for p in ATTACKS.glob("*.py")))
 def test_attack_outcome(batch, attack):
-    a, result = batch["a"], batch["results"][attack]
-    expect = _header(ATTACKS / f"{attack}.py")["expect"].split()
-    per_question: dict[str, float] = {}
-    for t in result["tests"]:
-        per_question[t["number"]] = per_question.get(t["number"], 0) + t["score"]
-    if expect[0] == "zero":
-        assert result["score"] == 0, result
-    elif expect[0] == "partial":
-        q = expect[1]
-        assert per_question[q] < a.config.max_points(q)
-        assert all(per_question[o] == a.config.max_points(o) for o in a.questions if o != q)
-    else:
-        assert expect[0] == "any"
+    judge_attack(batch["a"], batch["results"][attack], ATTACKS / f"{attack}.py")
 
 
 def test_a_huge_record_is_refused_before_the_test_reads_it(batch):

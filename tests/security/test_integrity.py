@@ -332,8 +332,14 @@ def test_honest_submissions_get_exactly_their_own_scores(attacked):
 
 @pytest.mark.parametrize("attack", sorted(p.stem for p in (ATTACKS / "hw1_attention").glob("*.py")))
 def test_attack_outcome(attacked, attack):
-    a, result = attacked["a"], attacked["results"][attack]
-    expect = _header(ATTACKS / a.id / f"{attack}.py")["expect"].split()
+    judge_attack(attacked["a"], attacked["results"][attack], ATTACKS / attacked["a"].id / f"{attack}.py")
+
+
+def judge_attack(a, result: dict, path: Path) -> None:
+    """The attack's result (results.json's) is what its header declares: `expect: zero`,
+    `full`, `partial Q` (points lost on Q only) or `any`; and `score: S` where given."""
+    head = _header(path)
+    expect = head["expect"].split()
     per_question: dict[str, float] = {}
     for t in result["tests"]:
         per_question[t["number"]] = per_question.get(t["number"], 0) + t["score"]
@@ -347,9 +353,8 @@ def test_attack_outcome(attacked, attack):
         assert all(per_question[o] == a.config.max_points(o) for o in a.questions if o != q), result
     else:
         assert expect[0] == "any"
-    score = _header(ATTACKS / a.id / f"{attack}.py").get("score")
-    if score is not None:
-        assert result["score"] == float(score), result
+    if head.get("score") is not None:
+        assert result["score"] == float(head["score"]), result
 
 
 def test_all_of_a_submission_s_files_together_are_bounded(attacked):
