@@ -5,7 +5,7 @@ raw bytes of every buffer the header names (arrays and tensors), each
 length-prefixed the same way. Values are encoded as tagged JSON; nothing is
 ever pickled, imported or evaluated when decoding, so a hostile peer can at
 worst send wrong data. The template's orders (a worker's spec, a sweep, an
-audit) are declared here too, each with its one encoding (encode_order,
+audit, a scan) are declared here too, each with its one encoding (encode_order,
 decode_order). Both sides import this module; it imports only the standard
 library and, lazily, numpy and torch.
 """
@@ -67,6 +67,9 @@ SWEEP = "sweep"
 AUDIT = "audit"
 """Not a worker request: the template's order to judge, as a worker's uid, which secret
 path file permissions leave open to it (worker/permissions.py)."""
+SCAN = "scan"
+"""Not a worker request: the template's order to find, as a worker's uid, every place
+on the machine it could write (kernel/writable.py)."""
 
 
 class ProtocolError(Exception):
@@ -318,12 +321,12 @@ def unpack(obj, buffers, from_handle):
 #
 # The control channel: the grader (engine/isolation/workers.py) sends the
 # template (worker/template.py) one order at a time, with one descriptor
-# attached: start a worker (WorkerSpec), sweep a uid (SweepOrder) or audit
-# one (AuditOrder). Each is declared once, here, and travels only through
-# encode_order / decode_order, which both check every field against its
-# declared type: a missing, unknown or mistyped field is a ProtocolError,
-# on the grader's side before anything is sent, on the template's before
-# anything is forked.
+# attached: start a worker (WorkerSpec), sweep a uid (SweepOrder), audit
+# one (AuditOrder) or walk the machine as one (ScanOrder). Each is declared
+# once, here, and travels only through encode_order / decode_order, which
+# both check every field against its declared type: a missing, unknown or
+# mistyped field is a ProtocolError, on the grader's side before anything is
+# sent, on the template's before anything is forked.
 
 SPAWN = "spawn"
 """Not a worker request: the template's order to fork a worker (WorkerSpec)."""
@@ -367,15 +370,21 @@ class WorkerSpec:
     limits: WorkerLimits
     forbid: tuple[str, ...]
     """Modules the student's code may not import."""
+    shared: tuple[str, ...]
+    """The machine's folders its uid may create files in beside its own
+    (kernel/writable.py; none where namespaces or Landlock keep it in its own
+    folder): its waiter meters its files there too (kernel/disk.py)."""
 
 
 @dataclass(frozen=True)
 class SweepOrder:
     """As `uid`, kill its processes (and, with `shared`, remove its IPC
-    objects and files in the shared temporary folders: kernel/sweep.py);
-    b"1" on the attached socket if nothing of it is left."""
+    objects, and its files in `folders`, the machine's folders it may create
+    files in: kernel/sweep.py); b"1" on the attached socket if nothing of it
+    is left."""
     uid: int
     shared: bool
+    folders: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -385,8 +394,16 @@ class AuditOrder:
     uid: int
 
 
-Order = WorkerSpec | SweepOrder | AuditOrder
-ORDERS: dict[str, type] = {SPAWN: WorkerSpec, SWEEP: SweepOrder, AUDIT: AuditOrder}
+@dataclass(frozen=True)
+class ScanOrder:
+    """As `uid`, find every folder it could create files in and every regular
+    file it could write (kernel/writable.py); one JSON line on the attached socket."""
+    uid: int
+
+
+Order = WorkerSpec | SweepOrder | AuditOrder | ScanOrder
+ORDERS: dict[str, type] = {SPAWN: WorkerSpec, SWEEP: SweepOrder, AUDIT: AuditOrder,
+                           SCAN: ScanOrder}
 
 
 def encode_order(order: Order) -> bytes:

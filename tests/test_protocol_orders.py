@@ -17,7 +17,8 @@ from autograder import paths, protocol
 LIMITS = protocol.WorkerLimits(cpu_seconds=300, disk_mb=64, processes=4, as_mb=256, nproc=5,
                                exec=False)
 SPEC = protocol.WorkerSpec(sandbox="none", uid=None, workdir="/tmp/w1", read=("/usr/lib/python3",),
-                           cgroups=(), seed=7, limits=LIMITS, forbid=("torch",))
+                           cgroups=(), seed=7, limits=LIMITS, forbid=("torch",),
+                           shared=("/tmp", "/run/lock"))
 
 
 def plain(order) -> dict:
@@ -26,7 +27,8 @@ def plain(order) -> dict:
 
 @pytest.mark.parametrize("order", [
     SPEC, dataclasses.replace(SPEC, uid=250001, limits=dataclasses.replace(LIMITS, nproc=None)),
-    protocol.SweepOrder(uid=250001, shared=True), protocol.AuditOrder(uid=250002)])
+    protocol.SweepOrder(uid=250001, shared=True, folders=("/tmp", "/run/lock")),
+    protocol.AuditOrder(uid=250002), protocol.ScanOrder(uid=250003)])
 def test_every_order_comes_back_as_it_was_sent(order):
     back = protocol.decode_order(protocol.encode_order(order))
     assert back == order and type(back) is type(order)
@@ -69,7 +71,11 @@ def _without(data: dict) -> dict:
     (with_({}, {"exec": 0}), "WorkerSpec.limits.exec: expected bool, got int"),
     (with_({}, {"cpu_seconds": 1.5}), "WorkerSpec.limits.cpu_seconds: expected int, got float"),
     (with_({}, {"as_mb": ...}), "WorkerSpec.limits: missing field(s) as_mb"),
-    (b'{"op": "sweep", "uid": 1, "shared": "yes"}', "SweepOrder.shared: expected bool, got str"),
+    (b'{"op": "sweep", "uid": 1, "shared": "yes", "folders": []}',
+     "SweepOrder.shared: expected bool, got str"),
+    (b'{"op": "sweep", "uid": 1, "shared": true, "folders": "/tmp"}',
+     "SweepOrder.folders: expected tuple[str, ...], got str"),
+    (b'{"op": "scan", "uid": "0"}', "ScanOrder.uid: expected int, got str"),
     (b'{"op": "audit", "uid": 1, "secret": ["/root"]}', "AuditOrder: unknown field(s) secret"),
     (b" " * (protocol.MAX_ORDER + 1), "at most"),
 ])
@@ -132,7 +138,7 @@ def test_the_template_refuses_a_bad_order_forks_nothing_and_goes_on(template, tm
     child.settimeout(5)
     assert child.recv(1) == b""  # its descriptor closed: no child holds it
     reply, _ = _send(template, b'{"op": "sweep", "uid": 1}')
-    assert reply == b"refused SweepOrder: missing field(s) shared\n"
+    assert reply == b"refused SweepOrder: missing field(s) folders, shared\n"
     # a good order still starts a worker (mode none: no privilege needed)
     spec = dataclasses.replace(SPEC, workdir=str(tmp_path), read=(), forbid=())
     reply, worker = _send(template, protocol.encode_order(spec))

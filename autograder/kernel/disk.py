@@ -5,8 +5,8 @@ disk, where RLIMIT_FSIZE bounds each file but not their number.
 The worker's root waiter (worker/template.py) keeps a Meter and looks every
 POLL_SECONDS; the grader counts once more (`over`) when a worker died, to
 say why. What must stay true: the worker's files (all of its own folder, and,
-where it may write there, what its uid owns in the shared temporary
-folders) are found over `limit` (and SLACK) within one look: a look is
+where it may write there, what its uid owns in the machine's folders open
+to it: kernel/writable.py) are found over `limit` (and SLACK) within one look: a look is
 taken whenever a watched file system has lost TRIGGER bytes of free space
 since the last (a statvfs, cheap enough for every poll) and at least every
 EVERY_SECONDS; each entry counts at least one block, so a million empty
@@ -20,8 +20,6 @@ import os
 import stat
 import time
 
-from autograder.kernel.modes import Mode
-from autograder.kernel.sweep import SHARED_TEMP
 
 POLL_SECONDS = 0.005
 TRIGGER = 1 << 20
@@ -35,10 +33,10 @@ blocks (a file of exactly disk_mb, as RLIMIT_FSIZE allows, takes an extent
 block more), so that what a tmpfs of disk_mb would hold is never stopped."""
 
 
-def folders(workdir: str, mode: Mode) -> list[str]:
-    """Where a worker of `mode` may write: its own folder first, then, without
-    namespaces, the shared temporary folders (as the uid's sweep sees them)."""
-    return [workdir, *(() if mode.namespaces else SHARED_TEMP)]
+def folders(workdir: str, shared: tuple[str, ...]) -> list[str]:
+    """Where a worker may write: its own folder first, then the machine's
+    folders its uid may create files in (kernel/writable.py; as its sweep sees them)."""
+    return [workdir, *shared]
 
 
 def usage(folders: list[str], uid: int | None, limit: int) -> int:
@@ -46,9 +44,12 @@ def usage(folders: list[str], uid: int | None, limit: int) -> int:
     counting stopped once past `limit`: everything under folders[0] (its own),
     and under the others (shared) what `uid` owns, and in world-writable folders
     there, below."""
-    total, stack = 0, [(folders[0], True)] + [(f, False) for f in folders[1:]]
+    total, stack, seen = 0, [(folders[0], True)] + [(f, False) for f in folders[1:]], set()
     while stack and total <= limit:
         folder, mine = stack.pop()
+        if folder in seen:  # a shared folder inside another, reached from both
+            continue
+        seen.add(folder)
         try:
             entries = list(os.scandir(folder))
         except OSError:

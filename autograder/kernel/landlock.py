@@ -3,7 +3,9 @@ its three system calls (ctypes; no package is needed).
 
 What must stay true: after `restrict`, this process and its descendants can
 read only below the allowlisted paths, write only below the worker's own
-folder (and to /dev/null-like devices), execute nothing, bind or connect no
+folder (and to the character devices it is given, /dev/null and the like:
+a "device" that is a regular file, as in some broken containers, is not
+granted, since its writes would take disk nobody meters), execute nothing, bind or connect no
 TCP port (ABI 4+), and signal or reach abstract sockets of no process outside
 their own Landlock domain (ABI 6+). Rights an older kernel does not know are
 simply not handled there; `missing(abi)` says which.
@@ -12,6 +14,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+import stat
 
 SYS_CREATE_RULESET, SYS_ADD_RULE, SYS_RESTRICT_SELF = 444, 445, 446  # same on every arch
 CREATE_RULESET_VERSION = 1
@@ -89,7 +92,7 @@ def restrict(read: list[str], write: list[str], devices: list[str]) -> int:
         for path in write:
             _allow(ruleset, path, handled & ~EXECUTE)
         for path in devices:
-            _allow(ruleset, path, (READ_FILE | WRITE_FILE) & handled)
+            _allow(ruleset, path, (READ_FILE | WRITE_FILE) & handled, device=True)
         _call(SYS_RESTRICT_SELF, ctypes.c_int(ruleset), ctypes.c_uint32(0),
               what="landlock_restrict_self")
     finally:
@@ -97,12 +100,15 @@ def restrict(read: list[str], write: list[str], devices: list[str]) -> int:
     return abi
 
 
-def _allow(ruleset: int, path: str, rights: int) -> None:
+def _allow(ruleset: int, path: str, rights: int, device: bool = False) -> None:
+    """Grant `rights` below `path`; with `device`, only if it is a character device."""
     try:
         fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
     except OSError:
         return  # an allowlisted path this machine lacks
     try:
+        if device and not stat.S_ISCHR(os.fstat(fd).st_mode):
+            return
         if not os.path.isdir(path):
             rights &= FILE_RIGHTS
         rule = _PathBeneath(rights, fd)

@@ -17,7 +17,8 @@ class Mode:
     """Prerequisites, by name (engine/isolation/sandbox.NEEDS checks each): "root", "user
     namespaces", "landlock", "libseccomp", "python open to others" (workers run
     as uids of their own without a new root), "secrets closed to others"
-    (file permissions keep them out, of stat() too)."""
+    (file permissions keep them out, of stat() too), "writes swept" (every place
+    on the machine the workers' uids could write is swept and metered)."""
     confine: str
     """How the template confines the forked worker (worker/template.CONFINE):
     "namespaces", "userns", "waiter" (a root waiter, the worker on its own
@@ -59,12 +60,14 @@ LANDLOCK = Mode(
           "no_new_privs; no secret path open to the workers' uids, not even to stat() "
           "(checked at start: Landlock does not govern stat)")
 UID = Mode(
-    "uid", ("root", "libseccomp", "python open to others", "secrets closed to others"),
+    "uid", ("root", "libseccomp", "python open to others", "secrets closed to others",
+            "writes swept"),
     "waiter", namespaces=False, user_namespace=False, landlock=False, seccomp=True,
     meters_disk=True,
     gives="namespaces and Landlock refused: {user}, seccomp (no socket), no_new_privs, "
-          "the uid swept after each worker; the wall is file permissions, and no "
-          "secret path is open to the workers' uids (checked at start)",
+          "the uid swept after each worker, in every folder it can write (found at "
+          "start); the wall is file permissions, and no secret path is open to the "
+          "workers' uids (checked at start)",
     lacks="the worker can read whatever every user of this machine may read, other "
           "processes' command lines in /proc among it")
 NONE = Mode(

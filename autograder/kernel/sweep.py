@@ -3,8 +3,9 @@
 What must stay true: `sweep_as` kills every process of the uid, detached
 ones included, and reports clean only when none is left (zombies included:
 they count against the uid's process limit until reaped); with `shared` it
-also removes the uid's SysV IPC objects and its files in the machine's shared
-temporary folders. It runs as the uid, so it can touch nothing else. It runs
+also removes the uid's SysV IPC objects and its files in the folders it is
+given: every folder of the machine the uid may create files in, found at
+start (kernel/writable.py). It runs as the uid, so it can touch nothing else. It runs
 in a fork of the template, never of the grader: forking the grader while
 another of its threads is inside a BLAS call can hang that call for good.
 """
@@ -17,14 +18,14 @@ import signal
 import time
 from pathlib import Path
 
-SHARED_TEMP = ("/tmp", "/var/tmp", "/dev/shm")
 IPC_RMID = 0
 IPC_TABLES = (("shm", "shmid", "shmctl"), ("sem", "semid", "semctl"), ("msg", "msqid", "msgctl"))
 SECONDS = 5.0
 _libc = ctypes.CDLL(None, use_errno=True)
 
 
-def sweep_as(uid: int, shared: bool, seconds: float = SECONDS) -> bool:
+def sweep_as(uid: int, shared: bool, folders: tuple[str, ...] = (),
+             seconds: float = SECONDS) -> bool:
     """In a child of the template (root): act as `uid` (saved uid root, so it
     is root again, and not one of the uid's processes, once it answers)."""
     os.setgroups([])
@@ -33,7 +34,7 @@ def sweep_as(uid: int, shared: bool, seconds: float = SECONDS) -> bool:
     clean = kill_all(uid, seconds)
     if shared:
         _remove_ipc(uid)
-        for folder in SHARED_TEMP:
+        for folder in folders:
             _remove_owned(folder, uid)
     os.setresuid(0, 0, 0)
     os.setresgid(0, 0, 0)

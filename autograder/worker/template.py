@@ -2,8 +2,8 @@
 submission on the grader's request (a fork costs milliseconds; a fresh
 interpreter importing torch costs seconds).
 
-Control channel (from the grader): an order (protocol.WorkerSpec, SweepOrder
-or AuditOrder, as protocol.encode_order writes it) with the child's socket
+Control channel (from the grader): an order (protocol.WorkerSpec, SweepOrder,
+AuditOrder or ScanOrder, as protocol.encode_order writes it) with the child's socket
 attached as a passed descriptor; the reply is the pid of the child's process
 group, or "refused <why>" for an order that does not decode (nothing is
 forked for it). On the worker's socket the grader then reads {"worker_pid": n}
@@ -33,7 +33,7 @@ import sys
 import time
 
 from autograder import protocol
-from autograder.kernel import allowlist, disk, landlock, modes, seccomp, sweep
+from autograder.kernel import allowlist, disk, landlock, modes, seccomp, sweep, writable
 from autograder.worker import confine, permissions, server
 
 MAX_AUDIT_ORDER = 16 << 20
@@ -94,6 +94,8 @@ def run_template(control_fd: int, modules: list[str]) -> None:
                 sweep_uid(fds[0], order)  # never returns
             if isinstance(order, protocol.AuditOrder):
                 audit_uid(fds[0], order)  # never returns
+            if isinstance(order, protocol.ScanOrder):
+                scan_as_uid(fds[0], order)  # never returns
             become_worker(fds[0], order)  # never returns
         os.close(fds[0])
         control.sendall((str(pid) + "\n").encode())
@@ -103,7 +105,7 @@ def sweep_uid(fd: int, sweep_order: protocol.SweepOrder) -> None:
     """In the forked child: sweep a worker uid, answer b"1" if it is clean."""
     clean = False
     try:
-        clean = sweep.sweep_as(sweep_order.uid, sweep_order.shared)
+        clean = sweep.sweep_as(sweep_order.uid, sweep_order.shared, sweep_order.folders)
     finally:
         try:
             os.write(fd, b"1" if clean else b"0")
@@ -124,6 +126,19 @@ def audit_uid(fd: int, audit: protocol.AuditOrder) -> None:
         paths = json.loads(order)
         found = permissions.open_to(audit.uid, list(paths["secret"]), list(paths["read_only"]))
         os.write(fd, json.dumps({"open": found}).encode() + b"\n")
+    finally:
+        os._exit(0)
+
+
+def scan_as_uid(fd: int, scan: protocol.ScanOrder) -> None:
+    """In the forked child: every place a worker uid could write, as one JSON
+    line (kernel/writable.find); nothing on failure."""
+    try:
+        signal.signal(signal.SIGCHLD, signal.SIG_DFL)  # find's exit status is read
+        os.setgroups([])
+        os.setresgid(scan.uid, 0, 0)
+        os.setresuid(scan.uid, 0, 0)  # real ids: the uid's (access(2) judges by them)
+        socket.socket(fileno=fd).sendall(json.dumps(writable.find()).encode() + b"\n")
     finally:
         os._exit(0)
 
@@ -208,7 +223,8 @@ def _reap_within_disk(spec: protocol.WorkerSpec) -> None:
     the machine's disk, where RLIMIT_FSIZE bounds each file, not their
     number), kill every process of its uid."""
     mode = modes.BY_NAME[spec.sandbox]
-    meter = disk.Meter(disk.folders(spec.workdir, mode), spec.uid, spec.limits.disk_mb * 2**20)
+    meter = disk.Meter(disk.folders(spec.workdir, spec.shared), spec.uid,
+                       spec.limits.disk_mb * 2**20)
     while True:
         try:
             while os.waitpid(-1, os.WNOHANG)[0]:

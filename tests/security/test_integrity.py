@@ -63,7 +63,9 @@ LEFTOVER = ("import os; me = {1, os.getpid(), os.getppid()}; print(sum(1 for p i
             "open(f'/proc/{p}/stat').read().rsplit(')', 1)[1].split()[0] != 'Z'))")
 WORKER_UIDS = range(uidpool.BASE, uidpool.BASE + uidpool.SPAN * (1 + uidpool.NAMESPACE_RANGES))
 """Every PID namespace's range: each batch runs in a PID namespace of its own."""
-SHARED_TEMP = ("/tmp", "/var/tmp", "/dev/shm")
+OPEN_FOLDERS = ("/tmp", "/var/tmp", "/dev/shm", "/run/lock")
+"""The folders of this machine (Debian's) open to every user's writes, listed here by
+hand: the grader finds them itself (kernel/writable.py)."""
 
 
 def _header(path: Path) -> dict:
@@ -292,8 +294,8 @@ def test_grades_csv_is_not_rewritten_after_the_grader_exits(attacked):
 def test_nothing_is_left_in_shared_folders_or_ipc(attacked):
     """No SysV IPC object, POSIX message queue or file of a worker survives."""
     assert _worker_ipc() - attacked["ipc_before"] == set()
-    left = [str(p) for folder in SHARED_TEMP for p in Path(folder).glob("autograder-leftover-*")]
-    left += [str(p) for folder in SHARED_TEMP for p in Path(folder).iterdir()
+    left = [str(p) for folder in OPEN_FOLDERS for p in Path(folder).glob("autograder-leftover-*")]
+    left += [str(p) for folder in OPEN_FOLDERS for p in Path(folder).iterdir()
              if p.lstat().st_uid in WORKER_UIDS]
     assert not left
     import ctypes
@@ -360,13 +362,17 @@ def judge_attack(a, result: dict, path: Path) -> None:
 def test_all_of_a_submission_s_files_together_are_bounded(attacked):
     """fill_disk writes eight files of 63 MB (each under the per-file limit):
     where workers write to the machine's disk, its waiter stops it past
-    disk_mb and the student is told; elsewhere its own tmpfs of disk_mb is full
+    disk_mb and the student is told (in uid mode, also when they are in
+    /run/lock: write_run_lock); elsewhere its own tmpfs of disk_mb is full
     (its expected outcome, in test_attack_outcome, says it never got further)."""
     mode = modes.BY_NAME[sandbox_modes.MODES[attacked["mode"]]]
     if not mode.meters_disk:
         pytest.skip(f"{mode.name}: a tmpfs of disk_mb holds the worker's files")
     assert "its files took more disk than a submission may" in \
         attacked["results"]["fill_disk"]["output"]
+    if not mode.landlock:  # Landlock refuses writes to /run/lock; file permissions do not
+        assert "its files took more disk than a submission may" in \
+            attacked["results"]["write_run_lock"]["output"]
 
 
 def test_no_secret_reaches_any_output(attacked):

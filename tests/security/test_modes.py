@@ -16,7 +16,7 @@ import pytest
 from autograder import paths
 from autograder.engine.isolation import sandbox
 from autograder.engine.config import Limits
-from autograder.kernel import modes
+from autograder.kernel import modes, writable
 from autograder.worker import template
 from tests.security.test_sandbox import run_cell, template as make_template
 
@@ -128,6 +128,120 @@ def test_the_uid_mode_refuses_an_open_secret_and_takes_a_closed_one(tree, monkey
         assert "chmod -R o-rwx" in why
         subprocess.run(["chmod", "-R", "go-rwx", str(secret)], check=True)
         assert sandbox._secrets_closed(sandbox.Needs([str(secret)], t._audit)) is None
+    finally:
+        t.close()
+
+
+SCANNER = 250123
+SCAN = """
+import json, os, sys
+sys.path.insert(0, {repo!r})
+from autograder.kernel import writable
+os.setgroups([])
+os.setresgid({uid}, 0, 0)
+os.setresuid({uid}, 0, 0)
+print(json.dumps(writable.find({starts!r}, {seconds!r})))
+"""
+
+
+def scan(starts: list[Path] | None = None, seconds: float = writable.SECONDS) -> dict:
+    """writable.find in a child process, with SCANNER's real ids."""
+    code = SCAN.format(repo=str(paths.ROOT), uid=SCANNER, seconds=seconds,
+                       starts=None if starts is None else [str(p) for p in starts])
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout)
+
+
+@pytest.fixture
+def own_top():
+    """A folder only SCANNER may enter (its own, 0700): what is planted there is
+    seen by no other uid, so no grader running beside this test finds it."""
+    top = Path(tempfile.mkdtemp(prefix="autograder-scan-"))
+    os.chown(top, SCANNER, SCANNER)
+    yield top
+    subprocess.run(["rm", "-rf", str(top)])
+
+
+def test_the_walk_leaves_out_kernel_and_read_only_file_systems():
+    mountinfo = "\n".join([
+        "22 1 8:1 / / rw,relatime shared:1 - ext4 /dev/sda1 rw",
+        "23 22 0:5 / /proc rw,nosuid - proc proc rw",
+        "24 22 0:6 / /sys rw - sysfs sysfs rw",
+        "25 22 0:7 / /run rw - tmpfs tmpfs rw,size=100k",
+        "26 22 0:8 / /mnt/read\\040only ro - ext4 /dev/sdb1 rw",
+        "27 22 0:9 / /mnt/my\\040data rw - ext4 /dev/sdc1 ro",
+        "28 22 0:10 / /mnt/my\\040disk rw - xfs /dev/sdd1 rw",
+        "29 24 0:11 / /sys/fs/cgroup rw - cgroup2 cgroup2 rw",
+        "not a mount line"])
+    assert writable.mounts_to_walk(mountinfo) == ["/", "/mnt/my disk", "/run"]
+
+
+@root_only
+def test_every_place_a_uid_can_write_is_found_and_nothing_else(own_top):
+    """Its own folder; folders open to it, also behind one it can pass through
+    but not list; a file open to its writes; nothing behind a folder it cannot
+    pass, nothing through a link, nothing closed to it."""
+    top = own_top
+    for name, mode in (("open", 0o777), ("closed", 0o700), ("closed/open", 0o777),
+                       ("passable", 0o711), ("passable/sticky", 0o1777),
+                       ("read_only", 0o755), ("read_only/below", 0o777)):
+        (top / name).mkdir()
+        (top / name).chmod(mode)
+    for name, mode in (("notes.txt", 0o666), ("read_only/log.txt", 0o644),
+                       ("closed/notes.txt", 0o666)):
+        (top / name).write_text("x")
+        (top / name).chmod(mode)
+    (top / "link").symlink_to(top / "open")
+    assert scan([top]) == {
+        "folders": [str(top), str(top / "open"), str(top / "passable" / "sticky"),
+                    str(top / "read_only" / "below")],
+        "files": [str(top / "notes.txt")]}
+
+
+@root_only
+def test_the_whole_machine_is_walked_and_a_walk_that_fails_is_no_answer(own_top):
+    """/run/lock (Debian's, open to every user) is found with /tmp; a walk out of
+    time, or finding more than MAX_PLACES places, is an error, never a short list."""
+    found = scan()
+    open_here = [f for f in ("/tmp", "/var/tmp", "/dev/shm", "/run/lock")
+                 if os.path.isdir(f) and os.stat(f).st_mode & 0o002]
+    assert "/tmp" in open_here and set(open_here) <= set(found["folders"]), found
+    assert "took more than" in scan(seconds=0.01)["error"]
+    for n in range(writable.MAX_PLACES):
+        (own_top / str(n)).mkdir()
+        (own_top / str(n)).chmod(0o777)
+    assert f"more than {writable.MAX_PLACES} places" in scan([own_top])["error"]
+
+
+def test_a_file_open_to_the_workers_writes_refuses_the_uid_mode():
+    """Found by the walk, it is named with what to do; nothing is swept then.
+    A walk that failed refuses the mode too; one that found folders alone
+    hands them to the sweep."""
+    box = sandbox.Sandbox("uid", None, None)
+    needs = sandbox.Needs([], scan=lambda: {"folders": ["/tmp"], "files": ["/srv/notes.txt"]},
+                          sandbox=box)
+    why = sandbox._writes_swept(needs)
+    assert "/srv/notes.txt can be written by the workers' uids" in why and "chmod o-w" in why
+    assert box.shared == ()
+    needs.scan = lambda: {"error": "find could not be run (No such file or directory)"}
+    assert "could not be found: find could not be run" in sandbox._writes_swept(needs)
+    needs.scan = lambda: {"folders": ["/tmp", "/run/lock"], "files": []}
+    assert sandbox._writes_swept(needs) is None and box.shared == ("/tmp", "/run/lock")
+
+
+@root_only
+def test_the_uid_mode_sweeps_every_folder_open_to_the_workers(monkeypatch):
+    """Its need walks the machine as a real worker uid, through the template:
+    every open folder (Debian's /run/lock among them) is what the sweep and
+    the disk meter then cover."""
+    t = make_template(monkeypatch, "best")
+    try:
+        box = sandbox.Sandbox("uid", None, None)
+        assert sandbox._writes_swept(sandbox.Needs([], scan=t._scan, sandbox=box)) is None
+        assert "/tmp" in box.shared
+        assert "/run/lock" in box.shared or not os.stat("/run/lock").st_mode & 0o002
     finally:
         t.close()
 

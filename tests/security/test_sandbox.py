@@ -149,14 +149,15 @@ def test_a_worker_killed_for_memory_is_told_so(monkeypatch):
 
 def test_landlock_and_seccomp_refuse_what_a_worker_must_not_do(tmp_path):
     """In a child confined as a Landlock worker: reading outside the
-    allowlist, writing outside its folder, sockets, SysV IPC, namespaces,
-    ptrace and exec fail; its own folder, /dev/null and forking work."""
+    allowlist, writing outside its folder or to a "device" that is a regular
+    file, sockets, SysV IPC, namespaces, ptrace and exec fail; its own folder, /dev/null and forking work."""
     if landlock.abi_version() < 1:
         pytest.skip("no Landlock in this kernel")
     readable, own = tmp_path / "readable", tmp_path / "own"
     readable.mkdir(), own.mkdir()
     (readable / "a").write_text("a")
     (tmp_path / "secret").write_text("s")
+    (tmp_path / "device").write_text("")  # a "device" that is a regular file: disk nobody meters
     code = f"""
 import ctypes, os, socket, sys
 sys.path[:0] = {sys.path!r}
@@ -164,7 +165,7 @@ from autograder.kernel import allowlist, landlock, seccomp
 from autograder.worker import confine
 confine.no_new_privs()
 landlock.restrict(read=[*confine.SYSTEM_DIRS, *allowlist.python_paths([]), {str(readable)!r}],
-                  write=[{str(own)!r}], devices=["/dev/null"])
+                  write=[{str(own)!r}], devices=["/dev/null", {str(tmp_path / 'device')!r}])
 seccomp.install(allow_exec=False)
 libc = ctypes.CDLL(None, use_errno=True)
 def refused(f):
@@ -185,6 +186,7 @@ checks = {{
     "read secret": refused(lambda: open({str(tmp_path / 'secret')!r}).read()),
     "read /proc/1": refused(lambda: open("/proc/1/cmdline").read()),
     "write /tmp": refused(lambda: open("/tmp/autograder-landlock-test", "w")),
+    "a device that is a file": refused(lambda: os.open({str(tmp_path / 'device')!r}, os.O_WRONLY)),
     "inet socket": refused(lambda: socket.socket()),
     "unix socket": refused(lambda: socket.socket(socket.AF_UNIX)),
     "socketpair": not refused(lambda: socket.socketpair()),

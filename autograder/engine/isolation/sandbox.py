@@ -23,6 +23,7 @@ from typing import Callable
 
 from autograder import protocol
 from autograder.engine.isolation.cgroups import Cgroups
+from autograder.engine.intake import untrusted
 from autograder.engine.isolation.uidpool import UidPool
 from autograder.kernel import allowlist, landlock, modes, seccomp
 
@@ -53,6 +54,10 @@ class Sandbox:
     landlock_abi: int = 0
     memory_note: str = ""
     """Why memory_mb was lowered to fit the container, "" when it was not."""
+    shared: tuple[str, ...] = ()
+    """The machine's folders a worker's uid may create files in, swept and
+    metered (kernel/writable.py): found by the "writes swept" need, () in the
+    modes that keep a worker's writes in its own folder."""
 
     @property
     def spec(self) -> modes.Mode:
@@ -103,11 +108,15 @@ def _user() -> str:
 @dataclass
 class Needs:
     """What the needs of a mode are judged on: the folders workers must never
-    see (`hide`), and `audit(secret, read_only)`, run as a worker's uid: a
+    see (`hide`); `audit(secret, read_only)`, run as a worker's uid: a
     sentence naming the first of `secret` (or of what they hold) that uid can
-    read or write, or of `read_only` that it can write; None when none."""
+    read or write, or of `read_only` that it can write, None when none;
+    `scan()`, run as a worker's uid: every place it could write
+    (kernel/writable.find's answer); the `sandbox`, which learns what to sweep."""
     hide: list[str]
     audit: Callable[[list[str], list[str]], str | None] | None = None
+    scan: Callable[[], dict] | None = None
+    sandbox: Sandbox | None = None
 
     def missing(self, mode: modes.Mode) -> str | None:
         """Why `mode` cannot be used here (its first need that does not hold), or None."""
@@ -168,10 +177,28 @@ def _secrets_closed(needs: Needs) -> str | None:
     return None
 
 
+def _writes_swept(needs: Needs) -> str | None:
+    """Every place on the machine a worker's uid could write (a walk of the
+    whole machine as that uid: kernel/writable.py) is one its sweep and disk
+    meter cover: each folder it can create files in becomes one they clear
+    and count (`Sandbox.shared`); a regular file open to its writes, which it
+    could grow or pass notes through without owning it, refuses the mode."""
+    found = needs.scan() if needs.scan else {"error": "no walk as a worker's uid here"}
+    if "error" in found:
+        return f"the places the workers' uids can write could not be found: {found['error']}"
+    if found["files"]:
+        return (f"{untrusted.name(found['files'][0], 300)} can be written by the workers' uids "
+                f"({len(found['files'])} such file(s)), which no sweep may clear: close it to "
+                "other users' writes (chmod o-w)")
+    if needs.sandbox is not None:
+        needs.sandbox.shared = tuple(found["folders"])
+    return None
+
+
 NEEDS: dict[str, Callable[[Needs], str | None]] = {
     "root": _root, "user namespaces": _user_namespaces, "landlock": _landlock,
     "libseccomp": _libseccomp, "python open to others": _python_open,
-    "secrets closed to others": _secrets_closed}
+    "secrets closed to others": _secrets_closed, "writes swept": _writes_swept}
 
 
 def choose(probe: Callable[[str], str | None], allow_unsafe: bool, needs: Needs) -> str:

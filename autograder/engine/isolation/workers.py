@@ -36,7 +36,7 @@ from autograder.engine.isolation.callbacks import Callbacks
 from autograder.engine.config import Config
 from autograder.engine.isolation.processes import alive
 from autograder.engine.isolation.uidpool import UidPool, UidsUnavailable
-from autograder.kernel import allowlist, disk, landlock
+from autograder.kernel import allowlist, disk, landlock, writable
 from autograder.kernel.sweep import SECONDS as SWEEP_SECONDS
 
 PROBE_CELL = ("import os, sysconfig\n"
@@ -94,7 +94,8 @@ class Template:
             self.sandbox.uids = UidPool(self._sweep, uid_pool_size)
         try:
             mode = sandbox_mod.choose(self._probe, allow_unsafe,
-                                      sandbox_mod.Needs(self.hide, self._audit))
+                                      sandbox_mod.Needs(self.hide, self._audit, self._scan,
+                                                        self.sandbox))
         except sandbox_mod.SandboxUnavailable:
             self.close()
             raise
@@ -192,7 +193,7 @@ class Template:
                 sandbox=self.sandbox.mode, uid=uid, workdir=str(workdir),
                 read=tuple(allowlist.python_paths(self.hide, self.python)),
                 cgroups=tuple(procs), seed=self.config.seed, limits=self.limits,
-                forbid=tuple(self.config.forbid)))
+                forbid=tuple(self.config.forbid), shared=self.sandbox.shared))
         except protocol.ProtocolError as exc:  # a limit of a type the kernel cannot take
             cleanup(True)
             raise WorkerDied(f"the worker could not start ({exc})") from None
@@ -245,7 +246,7 @@ class Template:
         if not self.sandbox.spec.meters_disk:
             return lambda: False
         limit = self.config.limits.disk_mb * 2**20
-        folders = disk.folders(str(workdir), self.sandbox.spec)
+        folders = disk.folders(str(workdir), self.sandbox.shared)
         return lambda: disk.over(folders, uid, limit)
 
     def _cgroups(self, name: str) -> list[str]:
@@ -262,7 +263,7 @@ class Template:
     def _cleanup(self, uid: int | None, name: str, gone: bool) -> None:
         """After a worker was killed (`gone`: its waiter and worker are dead):
         without a PID namespace, sweep its uid (every process, IPC objects and
-        shared temp files); remove its cgroups; give the uid back only if
+        files in the folders open to it); remove its cgroups; give the uid back only if
         nothing of it is left. With a PID namespace, the worker's death (as
         its init) was the death of every process of its uid."""
         clean = gone and (uid is None or self.sandbox.spec.namespaces or self._sweep(uid))
@@ -273,9 +274,10 @@ class Template:
 
     def _sweep(self, uid: int) -> bool:
         """Have the template fork a child that, as `uid`, kills all its
-        processes (and, without namespaces, removes its IPC objects and shared
-        temp files); True if nothing of it is left."""
-        order = protocol.SweepOrder(uid=uid, shared=not self.sandbox.spec.namespaces)
+        processes (and, without namespaces, removes its IPC objects and its files
+        in the machine's folders open to it); True if nothing of it is left."""
+        order = protocol.SweepOrder(uid=uid, shared=not self.sandbox.spec.namespaces,
+                                    folders=self.sandbox.shared)
         return self._order(order, SWEEP_SECONDS + 10, 1) == b"1"
 
     def _audit(self, secret: list[str], read_only: list[str]) -> str | None:
@@ -295,9 +297,29 @@ class Template:
         except (ValueError, KeyError, TypeError):
             return "file permissions could not be checked as a worker's uid"
 
-    def _order(self, order: protocol.SweepOrder | protocol.AuditOrder, timeout: float,
+    def _scan(self) -> dict:
+        """As a worker's uid (from the pool): every place on the machine it
+        could write (kernel/writable.py), {"folders": [...], "files": [...]},
+        or {"error": why}."""
+        uid = self.sandbox.uids.acquire()
+        try:
+            reply = self._order(protocol.ScanOrder(uid=uid), writable.SECONDS + 10, 1 << 20)
+        finally:
+            self.sandbox.uids.release(uid, True)  # it ran no process of its own
+        try:  # the paths are the machine's, exact (the sweep clears them), named only once cleaned
+            found = json.loads(reply)
+            if "error" in found:
+                return {"error": untrusted.name(found["error"], 500)}
+            places = {kind: list(found[kind]) for kind in ("folders", "files")}
+            if all(type(p) is str and 0 < len(p) <= 4096 for p in sum(places.values(), [])):
+                return places
+        except (ValueError, KeyError, TypeError):
+            pass
+        return {"error": "the places open to a worker's uid could not be found"}
+
+    def _order(self, order: protocol.Order, timeout: float,
                size: int, data: bytes = b"") -> bytes:
-        """Have the template fork a child for `order` (a sweep, an audit), hand
+        """Have the template fork a child for `order` (a sweep, an audit, a scan), hand
         the child `data` on its own socket (then the end of writing), and
         return its answer, at most `size` bytes (b"" when there is none in time,
         or the template refused the order).
