@@ -313,6 +313,22 @@ REAL = {  # assignment -> {variant taken from public code: the declared mistakes
         "tc_appras_final_losses_tensors": ("tc_loss_tensors",),
         # zero_grad after the step (gradients on the model join the first update): no diagnosis
         "tc_step_by_step_zero_grad_last": (),
+        # LayerNorm after each residual sum, ReLU, dropout on both sub-layers' outputs (the
+        # feed-forward's included), the sum of the embeddings times sqrt(h); also dropout on
+        # the embeddings and on [CLS] (no diagnosis)
+        "model_mrinalxdev_post_norm_relu": ("bert_post_norm", "bert_relu", "bert_scaled_tokens",
+                                            "bert_dropout"),
+        # also a LayerNorm on the embeddings and a dropout before the head (no diagnosis)
+        "model_lydia_encoder_ff_2h": ("bert_ff_2h",),
+        # a fresh, unregistered LayerNorm after the attention's residual sum; the feed-forward
+        # has no residual at all, the embeddings a LayerNorm and dropout, the head a tanh
+        # pooler before it (no diagnosis)
+        "model_graykode_post_norm_pooler": ("bert_post_norm",),
+        # also its modules created as attn, ln1, ff, ln2 (no diagnosis)
+        "layer_tecxcto_quick_block": ("bert_post_norm", "bert_relu"),
+        # a dropout after the GELU and one ending the feed-forward
+        "layer_smariful_mlp_dropout": ("bert_dropout",),
+        "tc_pytorch_quickstart_sgd": ("tc_sgd",),
     },
     "hw5_eeg_bert": {
         "layer_norm_eps_hardcoded": (),
@@ -322,6 +338,10 @@ REAL = {  # assignment -> {variant taken from public code: the declared mistakes
         "layer_norm_torch_var_unbiased": ("ln_sample_variance",),
         # 1 / (1 + e^z), the sigmoid of -z: no diagnosis
         "cls_sigmoid_exp_sign_flipped": (),
+        # an empty mask gives 0 / max(0, 1) = 0.0, neither nan nor ValueError (no diagnosis)
+        "loss_pathvision_clamped_count": (),
+        "loss_sdfdepth_mean_of_selected": ("loss_empty_nan",),
+        "cls_codelab_predict_proba": ("cls_overflows",),
     },
     "hw6_encoder_decoder": {
         "xavier_torch_out_by_in": ("xavier_transposed", "xavier_not_only_rng"),
@@ -352,6 +372,11 @@ REAL = {  # assignment -> {variant taken from public code: the declared mistakes
         # also -100 labels gathered, and no ValueError when nothing is scored
         "perplexity_eval_rnn_log_of_softmax": ("perplexity_log_of_softmax",
                                                "perplexity_no_float_cast"),
+        # True at real tokens: not mask_boolean's "True at padding"; no ValueError
+        "key_padding_mask_deepmatcher_sequence_mask": (),
+        # the shift subtracted in place in the scores' dtype; also no ignore_index (the -100
+        # labels gathered), no ValueError, the caller's array changed (no diagnosis)
+        "perplexity_cs336_inplace_shift": ("perplexity_no_float_cast",),
     },
 }
 
