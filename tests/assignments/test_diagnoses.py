@@ -271,6 +271,16 @@ REAL = {  # assignment -> {variant taken from public code: the declared mistakes
         # the additive mask read as a keep-mask, -1e9 where it is 0 (see above)
         "sdpa_hkproj_masked_fill_keep": ("sdpa_mask_read_as_keep",),
         "sdpa_meme2515_masked_fill_keep": ("sdpa_mask_read_as_keep",),
+        # a causal mask of its own from a fixed 1024-wide table, whatever mask says; a biased
+        # qkv; an assert (AssertionError) where the contract wants ValueError
+        "tsa_tllm_causal_block_buffer": ("tsa_always_causal", "tsa_qkv_bias", "tsa_unchecked"),
+        # correct but for the assert (AssertionError, not ValueError)
+        "tsa_timm_attention_assert": ("tsa_unchecked",),
+        # divides by sqrt(64) whatever d_k; also never applies the mask (no diagnosis)
+        "sdpa_graykode_fixed_dk_mask_unused": ("sdpa_scaled_otherwise",),
+        # adds mask * -1e9, reading the additive mask as 1 where hidden: -inf becomes +inf
+        # (no diagnosis)
+        "sdpa_tf_mask_times_minus_1e9": (),
     },
     "hw2_positions_params": {
         "pe_first_row_left_zero": ("pe_d_unchecked", "pe_types_unchecked"),
@@ -285,6 +295,15 @@ REAL = {  # assignment -> {variant taken from public code: the declared mistakes
         # also a NumPy integer, not an int (no diagnosis)
         "count_np_prod_requires_grad": ("count_always_trainable",),
         "count_sdftospline_requires_grad": ("count_always_trainable",),
+        # also row 0 left all zeros (cos 0 = 1 missing); n_pos = 0 raises IndexError
+        "pe_nituchao_per_column_exponent": ("pe_exponent_per_column", "pe_float32",
+                                            "pe_rejects_zero", "pe_d_unchecked",
+                                            "pe_types_unchecked"),
+        # 4 d^2 + 2 d d_ff: 12 d^2 at d_ff = 4d, neither biases nor LayerNorms
+        "enc_param_calculator_weights_only": ("enc_no_biases", "enc_no_norms", "enc_12d2"),
+        # 6 d^2 + 2 d d_ff: cross-attention as two projections; also no biases and no
+        # LayerNorms anywhere (no decoder diagnosis for those)
+        "dec_param_calculator_six_d2": ("dec_cross_kv_only", "dec_cross_no_bias"),
     },
     "hw3_bert_pretraining": {
         # Keras's ignored label 0 (no diagnosis) and a mean over every position
@@ -308,6 +327,15 @@ REAL = {  # assignment -> {variant taken from public code: the declared mistakes
         "mlm_forgefold_masked_positions": ("mlm_nan_when_nothing",),
         # segments 1 and 2, not 0 and 1: no diagnosis
         "nsp_bert_pytorch_segments_one_two": (),
+        # 15%, 80% and a second draw against 0.5 written in (10% random at the defaults, so not
+        # labelled mt_second_draw), n_pred targets per row, every position a candidate, random
+        # ids from the whole vocabulary
+        "mt_graykode_make_batch_all_positions": ("mt_fixed_probabilities", "mt_fixed_per_row",
+                                                 "mt_selects_specials", "mt_random_special"),
+        "mlm_tite_cross_entropy_mean": ("mlm_nan_when_nothing",),
+        # every target becomes [MASK] (a bernoulli of 1.0); also corrupts the caller's array in
+        # place (no diagnosis)
+        "mt_kd_adv_tools_always_mask": ("mt_never_random", "mt_never_kept"),
     },
     "hw4_bert_finetuning": {
         "tc_appras_final_losses_tensors": ("tc_loss_tensors",),
@@ -359,6 +387,14 @@ REAL = {  # assignment -> {variant taken from public code: the declared mistakes
         # the annotated transformer's loop again: max_len - 1 steps, no stop at eos
         "gd_tofigh_annotated_copy": ("gd_max_len_counts_sos",),
         "xavier_jmcheon_global_uniform": ("xavier_not_only_rng",),
+        # 0 or a negative temperature and top_k < 1 accepted, mlx's global generator, and a
+        # top_k beyond the vocabulary an argpartition error (kth out of bounds)
+        "sample_tiny_llm_mlx_sampler": ("sn_unchecked", "sn_not_only_rng",
+                                        "sn_top_k_beyond_vocabulary_raises"),
+        "sample_vllm_metal_mlx_sample": ("sn_unchecked", "sn_not_only_rng",
+                                         "sn_top_k_beyond_vocabulary_raises"),
+        # x[:, y] sums whole columns of the shifted logits, not each row's label (no diagnosis)
+        "ce_eecs4750_columns_of_labels": (),
     },
     "exam_midterm": {
         # also as wide as the longest length, n_src unused, and no ValueError (no diagnosis)
