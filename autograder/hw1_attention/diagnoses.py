@@ -82,12 +82,6 @@ def _scores(q, k, scale):
     return q @ k.transpose(-2, -1) / scale
 
 
-def sdpa_by_dk(q, k, v, mask=None):
-    scores = _scores(q, k, q.shape[-1])
-    w = torch.softmax(scores if mask is None else scores + mask, dim=-1)
-    return w @ v, w
-
-
 def sdpa_unscaled(q, k, v, mask=None):
     scores = _scores(q, k, 1)
     w = torch.softmax(scores if mask is None else scores + mask, dim=-1)
@@ -150,8 +144,11 @@ q with k also gives."""
 
 def sdpa_scaled_otherwise(calls):
     """A sign, whatever the number: in every call the weights are softmax(q k^T / c +
-    mask) for one c that is neither sqrt(d_k) nor d_k or 1 (diagnosed on their own): a
-    hard-coded 8, sqrt(d_k) multiplied, the length of another axis."""
+    mask) for one c that is neither sqrt(d_k) nor 1 (sdpa_unscaled): d_k, a hard-coded
+    8, sqrt(d_k) multiplied, the length of another axis. d_k is one of them, not a
+    diagnosis of its own: a failing test holds the calls up to its first wrong answer,
+    mostly one d_k, and a number written in that equals it (graykode's sqrt(64) where
+    d_k is 8) gives the same answers."""
     fitted = 0
     for args, kwargs, answer in calls:
         call = _attention_call(args, kwargs, answer)
@@ -159,7 +156,7 @@ def sdpa_scaled_otherwise(calls):
         if c is None:
             return False
         d_k = call[2]
-        if any(math.isclose(c, x, rel_tol=0.02) for x in (math.sqrt(d_k), d_k, 1.0)) \
+        if any(math.isclose(c, x, rel_tol=0.02) for x in (math.sqrt(d_k), 1.0)) \
                 or not 1 / SCALES < c / math.sqrt(d_k) < SCALES:
             return False
         fitted += 1
@@ -324,17 +321,14 @@ DIAGNOSES = [
     Diagnosis("causal_mask", mask_from_table,
               "the mask is sliced from a table of fixed size; build it for the n asked, "
               "however large", PART1),
-    Diagnosis("scaled_dot_product_attention", sdpa_by_dk,
-              "the scores are divided by d_k instead of sqrt(d_k); q.k has variance d_k, "
-              "so its typical size is sqrt(d_k), and that is what brings it back to unit "
-              "scale", f"{PART2}, \"Why divide by sqrt(d_k)?\""),
     Diagnosis("scaled_dot_product_attention", sdpa_unscaled,
               "the scores are not scaled; without dividing q k^T by sqrt(d_k), wide heads "
               "give large scores and an almost one-hot softmax",
               f"{PART2}, \"Why divide by sqrt(d_k)?\""),
     Diagnosis("scaled_dot_product_attention", sdpa_scaled_otherwise,
-              "the scores are divided by another number than sqrt(d_k), where d_k is the "
-              "size of q's and k's last dimension; q.k has variance d_k, so its typical "
+              "the scores are divided by another number than sqrt(d_k) (d_k itself, or a "
+              "number written in), where d_k is the size of q's and k's last dimension; "
+              "q.k has variance d_k, so its typical "
               "size is sqrt(d_k), and that is what brings it back to unit scale",
               f"{PART2}, \"Why divide by sqrt(d_k)?\"", replay=False),
     Diagnosis("scaled_dot_product_attention", sdpa_mask_after_softmax,

@@ -36,7 +36,7 @@ MADE = {  # assignment -> {buggy variant: the mistake function it makes, or the 
         "causal_mask_lower_triangle": "mask_hides_past",
         "causal_mask_no_validation": "mask_unchecked",
         "causal_mask_table_capped": "mask_from_table",
-        "sdpa_divides_by_dk": "sdpa_by_dk",
+        "sdpa_divides_by_dk": "sdpa_scaled_otherwise",
         "sdpa_multiplied_by_sqrt_dk": "sdpa_scaled_otherwise",
         "sdpa_mask_read_as_keep": "sdpa_mask_read_as_keep",
         "sdpa_mask_after_softmax": "sdpa_mask_after_softmax",
@@ -673,11 +673,11 @@ def test_a_large_negative_mask_is_named_whatever_the_constant():
         assert evidence.diagnose(found, other, ref1.causal_mask) == ""
 
 
-def _attention_record(attend, masked: bool):
+def _attention_record(attend, masked: bool, sizes=((4, 4, 8), (3, 7, 5))):
     from autograder.hw1_attention import reference as ref1
     calls = diagnose.Calls("scaled_dot_product_attention")
     g = torch.Generator().manual_seed(0)
-    for n_q, n_k, d_k in ((4, 4, 8), (3, 7, 5)):
+    for n_q, n_k, d_k in sizes:
         q, k, v = (torch.randn(n, d_k, generator=g) for n in (n_q, n_k, n_k))
         mask = ref1.causal_mask(n_k)[:n_q] if masked else None
         args = (q, k, v) if mask is None else (q, k, v, mask)
@@ -702,8 +702,8 @@ def _masked_after_softmax(fill):
 
 def test_attention_scaled_by_any_other_number_is_named_as_such():
     """Are scores divided by another number than sqrt(d_k) named whatever the number
-    (a hard-coded 4, sqrt(d_k) multiplied, sqrt of the number of queries), masked or
-    not; and d_k and 1 by their own diagnoses, sqrt(d_k) by none?"""
+    (a hard-coded 4, sqrt(d_k) multiplied, sqrt of the number of queries, d_k), masked
+    or not; 1 by its own diagnosis, sqrt(d_k) by none?"""
     from autograder.hw1_attention import diagnoses as hw1, reference as ref1
     found = [d for d in hw1.DIAGNOSES if d.question == "scaled_dot_product_attention"]
     text = {d.mistake.__name__: d.text() for d in found}
@@ -712,9 +712,23 @@ def test_attention_scaled_by_any_other_number_is_named_as_such():
     for scale in (lambda q: 4.0, lambda q: q.shape[-1] ** -0.5, lambda q: q.shape[-2] ** 0.5):
         for masked in (False, True):
             assert diagnosed(scale, masked) == text["sdpa_scaled_otherwise"]
-    assert diagnosed(lambda q: q.shape[-1], True) == text["sdpa_by_dk"]
+    assert diagnosed(lambda q: q.shape[-1], True) == text["sdpa_scaled_otherwise"]
     assert diagnosed(lambda q: 1.0, False) == text["sdpa_unscaled"]
     assert diagnosed(lambda q: q.shape[-1] ** 0.5, True) == ""
+
+
+def test_a_number_equal_to_the_only_d_k_seen_is_not_named_d_k():
+    """A hard-coded 8 (graykode's sqrt(64)) where every call has d_k = 8 gives the
+    answers of dividing by d_k: "divided by d_k" would be a guess, so both are named
+    for what the answers show, another number than sqrt(d_k)."""
+    from autograder.hw1_attention import diagnoses as hw1, reference as ref1
+    found = [d for d in hw1.DIAGNOSES if d.question == "scaled_dot_product_attention"]
+    text = {d.mistake.__name__: d.text() for d in found}
+    for scale in (lambda q: 8.0, lambda q: q.shape[-1]):
+        record = _attention_record(_scaled_by(scale), False, ((4, 4, 8), (6, 6, 8)))
+        assert evidence.diagnose(found, record, ref1.scaled_dot_product_attention) == \
+            text["sdpa_scaled_otherwise"]
+    assert "d_k instead" not in " ".join(text.values())
 
 
 def test_a_mask_after_the_softmax_is_named_whatever_fills_the_hidden_keys():
