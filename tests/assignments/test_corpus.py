@@ -12,7 +12,8 @@ breaks, and nothing more: a mistake that fails a test about another property
 is a defect of the tests (fix the tests, not the list). What each mistake
 fails and costs now: scripts/corpus_failures.py. Each variant is the reference
 solution plus the variant's source as a second cell, graded through the real
-engine, one batch per assignment. The same batch holds a notebook whose every
+engine, one batch per assignment; no cell may raise (the reference's definitions
+would stand in for the variant's). The same batch holds a notebook whose every
 answer raises ValueError: it must score 0 (points for rejecting bad input count
 only when valid input works); and every request the grader sends a worker is
 recorded: none may hold a line of a reference solution.
@@ -67,6 +68,10 @@ def test_variant(graded, assignment_id, kind, path):
                for t in result.tests if t.status == "failed"}
     fragile = [f"{t.question}::{t.name} ({t.grader_error})" for t in result.needs_regrade]
     assert not fragile, f"tests that raised on the grader's side (points withheld): {fragile}"
+    # a variant's cell that raises leaves the reference's definitions in place: graded
+    # as the reference, a broken variant would pass for a correct one
+    raised = [note for note in result.notes if note.startswith("cell ") and " raised " in note]
+    assert not raised, f"a cell of the variant raised: {raised}"
     if kind == "correct":
         assert result.score == a.max_total, f"a correct variant lost points: {outputs}"
         return
