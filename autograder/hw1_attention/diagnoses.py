@@ -112,6 +112,23 @@ def _attention_call(args, kwargs, answer):
     return scores, added, q.shape[-1], w.double()
 
 
+_READ: tuple = (None, [])
+"""(the calls last read, what _attention_call made of each): the record's signs read the
+same calls one after the other, and q k^T is computed once for all of them."""
+
+
+def _attention_calls(calls) -> list:
+    """_attention_call of each of `calls` (a record's own calls, one object for all of
+    its signs: Calls.own), computed once; the last record's are kept."""
+    global _READ
+    last = _READ  # one read: grading threads replace it side by side
+    if last[0] is calls:
+        return last[1]
+    read = [_attention_call(*call) for call in calls]
+    _READ = (calls, read)
+    return read
+
+
 def _fitted_scale(scores, added, weights) -> float | None:
     """The c for which weights = softmax(scores / c + mask): fitted by least squares on
     each row's log-weights over the keys the mask keeps (entries 0; the others -inf),
@@ -150,8 +167,7 @@ def sdpa_scaled_otherwise(calls):
     mostly one d_k, and a number written in that equals it (graykode's sqrt(64) where
     d_k is 8) gives the same answers."""
     fitted = 0
-    for args, kwargs, answer in calls:
-        call = _attention_call(args, kwargs, answer)
+    for call in _attention_calls(calls):
         c = None if call is None else _fitted_scale(call[0], call[1], call[3])
         if c is None:
             return False
@@ -168,8 +184,7 @@ def sdpa_mask_after_softmax(calls):
     values): in every call the weights the mask keeps are the unmasked softmax's, and
     in one at least the hidden keys held weight, so that those rows sum to less than one."""
     short = False
-    for args, kwargs, answer in calls:
-        call = _attention_call(args, kwargs, answer)
+    for call in _attention_calls(calls):
         if call is None:
             return False
         scores, added, d_k, weights = call
@@ -188,8 +203,7 @@ def sdpa_mask_read_as_keep(calls):
     masked_fill(mask == 0, ...), reads the additive mask the other way round); rows
     with no such key, all filled, are not read."""
     rows = 0
-    for args, kwargs, answer in calls:
-        call = _attention_call(args, kwargs, answer)
+    for call in _attention_calls(calls):
         if call is None:
             return False
         scores, added, d_k, weights = call
