@@ -397,8 +397,10 @@ class AuditOrder:
 @dataclass(frozen=True)
 class ScanOrder:
     """As `uid`, find every folder it could create files in and every regular
-    file it could write (kernel/writable.py); one JSON line on the attached socket."""
+    file it could write, and every folder a uid of [owners[0], owners[1]) owns
+    (kernel/writable.py); one JSON line on the attached socket."""
     uid: int
+    owners: tuple[int, ...]
 
 
 Order = WorkerSpec | SweepOrder | AuditOrder | ScanOrder

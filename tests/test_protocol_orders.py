@@ -28,7 +28,7 @@ def plain(order) -> dict:
 @pytest.mark.parametrize("order", [
     SPEC, dataclasses.replace(SPEC, uid=250001, limits=dataclasses.replace(LIMITS, nproc=None)),
     protocol.SweepOrder(uid=250001, shared=True, folders=("/tmp", "/run/lock")),
-    protocol.AuditOrder(uid=250002), protocol.ScanOrder(uid=250003)])
+    protocol.AuditOrder(uid=250002), protocol.ScanOrder(uid=250003, owners=(200000, 300000))])
 def test_every_order_comes_back_as_it_was_sent(order):
     back = protocol.decode_order(protocol.encode_order(order))
     assert back == order and type(back) is type(order)
@@ -75,7 +75,8 @@ def _without(data: dict) -> dict:
      "SweepOrder.shared: expected bool, got str"),
     (b'{"op": "sweep", "uid": 1, "shared": true, "folders": "/tmp"}',
      "SweepOrder.folders: expected tuple[str, ...], got str"),
-    (b'{"op": "scan", "uid": "0"}', "ScanOrder.uid: expected int, got str"),
+    (b'{"op": "scan", "uid": "0", "owners": [1, 2]}', "ScanOrder.uid: expected int, got str"),
+    (b'{"op": "scan", "uid": 0}', "ScanOrder: missing field(s) owners"),
     (b'{"op": "audit", "uid": 1, "secret": ["/root"]}', "AuditOrder: unknown field(s) secret"),
     (b" " * (protocol.MAX_ORDER + 1), "at most"),
 ])

@@ -12,11 +12,12 @@ find's -writable and -executable call, judges by them (permission bits,
 ACLs and security modules all count), while the effective root lists what
 the uid may pass through without listing.
 
-What must stay true: every folder the uid can create entries in is found
-(its files there are then swept and metered: kernel/sweep.py,
-kernel/disk.py), and so is every regular file it could write, which it
-could grow, or pass notes to a later worker through, without owning it (the
-mode is then refused, naming it). Nothing below a folder the uid cannot pass
+What must stay true: every folder the uid can create entries in is found,
+and so is every folder a uid of the workers' pool owns (a crashed grader's
+worker folder, that uid's to write in): the workers' files there are then
+swept and metered (kernel/sweep.py, kernel/disk.py). So is every regular
+file the uid could write, which it could grow, or pass notes to a later
+worker through, without owning it (the mode is then refused, naming it). Nothing below a folder the uid cannot pass
 through is reachable, so it is not walked; nor are file systems that hold
 no disk blocks (proc, sysfs, cgroups, devpts...) or read-only mounts. Links
 are never followed. A walk that fails, runs out of time or finds more than
@@ -63,15 +64,23 @@ def _unescape(field: str) -> str:
     return field
 
 
-def find(starts: list[str] | None = None, seconds: float = SECONDS) -> dict:
+def find(starts: list[str] | None = None, seconds: float = SECONDS,
+         owners: tuple[int, int] | None = None) -> dict:
     """As the caller's real uid: {"folders": [...], "files": [...]}, the
     folders it can create entries in and the regular files it can write,
-    below `starts` (by default every mount point to walk), or {"error": "<why>"}."""
+    below `starts` (by default every mount point to walk), or {"error": "<why>"}.
+    With `owners`, a range of uids [first, end) (the workers' pool), the folders
+    any of them owns are among the folders too (a crashed grader's worker folder:
+    its uid's next worker could write there), and are not walked further."""
     if starts is None:
         with open("/proc/self/mountinfo") as f:
             starts = mounts_to_walk(f.read())
-    command = ["find", *starts, "-xdev", "(", "-type", "d", "!", "-executable", "-prune", ")",
-               "-o", "(", "-type", "d", "-o", "-type", "f", ")", "-writable", "-printf", r"%y%p\0"]
+    owned = [] if owners is None else [
+        "(", "-type", "d", "-uid", f"+{owners[0] - 1}", "-uid", f"-{owners[1]}",
+        "-printf", r"d%p\0", "-prune", ")", "-o"]
+    command = ["find", *starts, "-xdev", *owned,
+               "(", "-type", "d", "!", "-executable", "-prune", ")", "-o",
+               "(", "-type", "d", "-o", "-type", "f", ")", "-writable", "-printf", r"%y%p\0"]
     try:
         proc = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, env={"PATH": "/usr/bin:/bin",

@@ -138,7 +138,8 @@ def scan_as_uid(fd: int, scan: protocol.ScanOrder) -> None:
         os.setgroups([])
         os.setresgid(scan.uid, 0, 0)
         os.setresuid(scan.uid, 0, 0)  # real ids: the uid's (access(2) judges by them)
-        socket.socket(fileno=fd).sendall(json.dumps(writable.find()).encode() + b"\n")
+        found = writable.find(owners=(scan.owners[0], scan.owners[1]))
+        socket.socket(fileno=fd).sendall(json.dumps(found).encode() + b"\n")
     finally:
         os._exit(0)
 

@@ -140,13 +140,14 @@ from autograder.kernel import writable
 os.setgroups([])
 os.setresgid({uid}, 0, 0)
 os.setresuid({uid}, 0, 0)
-print(json.dumps(writable.find({starts!r}, {seconds!r})))
+print(json.dumps(writable.find({starts!r}, {seconds!r}, {owners!r})))
 """
 
 
-def scan(starts: list[Path] | None = None, seconds: float = writable.SECONDS) -> dict:
+def scan(starts: list[Path] | None = None, seconds: float = writable.SECONDS,
+         owners: tuple[int, int] | None = None) -> dict:
     """writable.find in a child process, with SCANNER's real ids."""
-    code = SCAN.format(repo=str(paths.ROOT), uid=SCANNER, seconds=seconds,
+    code = SCAN.format(repo=str(paths.ROOT), uid=SCANNER, seconds=seconds, owners=owners,
                        starts=None if starts is None else [str(p) for p in starts])
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=300)
@@ -194,10 +195,19 @@ def test_every_place_a_uid_can_write_is_found_and_nothing_else(own_top):
         (top / name).write_text("x")
         (top / name).chmod(mode)
     (top / "link").symlink_to(top / "open")
-    assert scan([top]) == {
-        "folders": [str(top), str(top / "open"), str(top / "passable" / "sticky"),
-                    str(top / "read_only" / "below")],
-        "files": [str(top / "notes.txt")]}
+    expected = {"folders": [str(top), str(top / "open"), str(top / "passable" / "sticky"),
+                            str(top / "read_only" / "below")],
+                "files": [str(top / "notes.txt")]}
+    assert scan([top]) == expected
+    # a folder another uid of the pool owns (a crashed grader's worker folder), closed
+    # to this one: its uid's next worker writes there, so it is found with the pool's range
+    (top / "left" / "inside").mkdir(parents=True)
+    for path in (top / "left", top / "left" / "inside"):
+        os.chown(path, SCANNER + 1, SCANNER + 1)
+        path.chmod(0o700)
+    assert scan([top]) == expected
+    assert scan([top], owners=(SCANNER + 1, SCANNER + 2))["folders"] == sorted(
+        expected["folders"] + [str(top / "left")])
 
 
 @root_only

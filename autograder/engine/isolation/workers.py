@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Callable
 
 from autograder import paths, protocol
-from autograder.engine.isolation import cgroups, memory_budget
+from autograder.engine.isolation import cgroups, memory_budget, uidpool
 from autograder.engine.intake import untrusted
 from autograder.engine.isolation import sandbox as sandbox_mod
 from autograder.engine.isolation.callbacks import Callbacks
@@ -299,11 +299,13 @@ class Template:
 
     def _scan(self) -> dict:
         """As a worker's uid (from the pool): every place on the machine it
-        could write (kernel/writable.py), {"folders": [...], "files": [...]},
-        or {"error": why}."""
+        could write, and every folder a uid of the pool owns (kernel/writable.py),
+        {"folders": [...], "files": [...]}, or {"error": why}."""
         uid = self.sandbox.uids.acquire()
         try:
-            reply = self._order(protocol.ScanOrder(uid=uid), writable.SECONDS + 10, 1 << 20)
+            pool = self.sandbox.uids.base, self.sandbox.uids.base + uidpool.SPAN
+            reply = self._order(protocol.ScanOrder(uid=uid, owners=pool), writable.SECONDS + 10,
+                                1 << 20)
         finally:
             self.sandbox.uids.release(uid, True)  # it ran no process of its own
         try:  # the paths are the machine's, exact (the sweep clears them), named only once cleaned
