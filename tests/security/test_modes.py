@@ -63,14 +63,18 @@ print(json.dumps(permissions.open_to(250123, {secret!r}, {read_only!r})))
 """
 
 
-def audit(secret: list[Path], read_only: list[Path] = ()) -> str | None:
-    """permissions.open_to in a child process (it gives up root's real ids)."""
-    code = AUDIT.format(repo=str(paths.ROOT), secret=[str(p) for p in secret],
-                        read_only=[str(p) for p in read_only])
+def in_child(code: str):
+    """What `code`, run in a child process (it gives up root's real ids), prints as JSON."""
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          timeout=60)
+                          timeout=300)
     assert proc.returncode == 0, proc.stderr
     return json.loads(proc.stdout)
+
+
+def audit(secret: list[Path], read_only: list[Path] = ()) -> str | None:
+    """permissions.open_to as a worker's uid."""
+    return in_child(AUDIT.format(repo=str(paths.ROOT), secret=[str(p) for p in secret],
+                                 read_only=[str(p) for p in read_only]))
 
 
 @pytest.fixture
@@ -146,13 +150,10 @@ print(json.dumps(writable.find({starts!r}, {seconds!r}, {owners!r})))
 
 def scan(starts: list[Path] | None = None, seconds: float = writable.SECONDS,
          owners: tuple[int, int] | None = None) -> dict:
-    """writable.find in a child process, with SCANNER's real ids."""
-    code = SCAN.format(repo=str(paths.ROOT), uid=SCANNER, seconds=seconds, owners=owners,
-                       starts=None if starts is None else [str(p) for p in starts])
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          timeout=300)
-    assert proc.returncode == 0, proc.stderr
-    return json.loads(proc.stdout)
+    """writable.find with SCANNER's real ids."""
+    return in_child(SCAN.format(repo=str(paths.ROOT), uid=SCANNER, seconds=seconds,
+                                owners=owners,
+                                starts=None if starts is None else [str(p) for p in starts]))
 
 
 @pytest.fixture
