@@ -8,10 +8,11 @@ Checks REV out in a temporary worktree (sharing this checkout's .venv), then run
 `python -m autograder bench --skip-otter --profile` on the same generated
 submissions (same -n and seed) with REV and with this working tree, alternately,
 --rounds times each per assignment, each commit first in every other round (so
-that the machine's load and cold caches fall on both alike), and prints per assignment, old -> new and their ratio, the medians over
-the rounds of: batch wall / N, the median per submission, the worker's and the
-grading thread's CPU per submission; then each hidden test whose wall time or
-grading-thread CPU moved by more than 10% (and 1 ms): those are where to look.
+that the machine's load and cold caches fall on both alike), and prints per
+assignment, old -> new and their ratio, the medians over the rounds of: batch
+wall / N, the median per submission, the worker's and the grading thread's CPU
+per submission; then each hidden test whose wall time or grading-thread CPU
+moved by more than 10% (and 1 ms): those are where to look.
 CPU times hardly move with the machine's load, wall times do. A benchmark: it
 prints figures and never fails on a slow machine.
 """

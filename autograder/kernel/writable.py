@@ -17,11 +17,12 @@ and so is every folder a uid of the workers' pool owns (a crashed grader's
 worker folder, that uid's to write in): the workers' files there are then
 swept and metered (kernel/sweep.py, kernel/disk.py). So is every regular
 file the uid could write, which it could grow, or pass notes to a later
-worker through, without owning it (the mode is then refused, naming it). Nothing below a folder the uid cannot pass
-through is reachable, so it is not walked; nor are file systems that hold
-no disk blocks (proc, sysfs, cgroups, devpts...) or read-only mounts. Links
-are never followed. A walk that fails, runs out of time or finds more than
-MAX_PLACES places is an error, never an empty answer.
+worker through, without owning it (the mode is then refused, naming it).
+Nothing below a folder the uid cannot pass through is reachable, so it is
+not walked; nor are file systems that hold no disk blocks (proc, sysfs,
+cgroups, devpts...) or read-only mounts. Links are never followed. A walk
+that fails, runs out of time or finds more than MAX_PLACES places is an
+error, never an empty answer.
 """
 from __future__ import annotations
 
@@ -90,8 +91,12 @@ def find(starts: list[str] | None = None, seconds: float = SECONDS,
     late = threading.Event()
     timer = threading.Timer(seconds, lambda: (late.set(), proc.kill()))
     timer.start()
-    complaints = []
-    reader = threading.Thread(target=lambda: complaints.append(proc.stderr.read(1 << 16)))
+    complaints = bytearray()
+
+    def drain():  # all of it, so that find never waits on a full pipe; the first 64 KB kept
+        for chunk in iter(lambda: proc.stderr.read1(1 << 16), b""):
+            complaints.extend(chunk[:(1 << 16) - len(complaints)])
+    reader = threading.Thread(target=drain)
     reader.start()
     found: dict[bytes, set[str]] = {b"d": set(), b"f": set()}
     rest = b""
@@ -109,8 +114,7 @@ def find(starts: list[str] | None = None, seconds: float = SECONDS,
         timer.cancel()
         proc.kill()
         reader.join()
-    said = [line for line in b"".join(complaints).splitlines()
-            if not line.endswith(_HARMLESS)]
+    said = [line for line in bytes(complaints).splitlines() if not line.endswith(_HARMLESS)]
     if late.is_set():
         return {"error": f"the walk of the machine took more than {seconds:.0f} s"}
     if returncode not in (0, 1) or said:
