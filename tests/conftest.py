@@ -83,17 +83,18 @@ def pytest_collection_modifyitems(config, items):
 def _slow_groups_first(items: list, groups: dict) -> list:
     """The tests in the order the workers take them (scripts/test.sh passes
     --no-loadscope-reorder, so that pytest-xdist keeps it): the groups holding a test
-    marked slow first, the largest first (the Gradescope container's, 15 of the
-    suite's 30 minutes on one worker, starts at once), then the rest as collected. Started last, such
-    a group kept one worker busy long after the other had finished."""
+    marked slow first, the longest first, as its `slow(minutes=N)` mark estimates
+    (default 1; then the larger), then the rest as collected. Started last, a long
+    group kept one worker busy long after the others had finished."""
     size: dict[str, int] = {}
-    slow = set()
+    minutes: dict[str, float] = {}
     for item, group in groups.items():
         size[group] = size.get(group, 0) + 1
-        if item.get_closest_marker("slow"):
-            slow.add(group)
-    rank = {item: (0, -size[groups[item]]) if groups.get(item) in slow else (1, 0)
-            for item in items}
+        mark = item.get_closest_marker("slow")
+        if mark:
+            minutes[group] = max(minutes.get(group, 0), mark.kwargs.get("minutes", 1))
+    rank = {item: (0, -minutes[groups[item]], -size[groups[item]])
+            if groups.get(item) in minutes else (1, 0, 0) for item in items}
     return sorted(items, key=rank.__getitem__)  # stable: collection order within a rank
 
 
@@ -112,16 +113,19 @@ def _shared_fixtures(item) -> list[str]:
     """The module- and session-scoped fixtures of this suite that `item` uses, each
     named with what it is made for: its module, and, for the session's `graded` (a
     cache, not a parametrized fixture), the test's assignment."""
-    params = getattr(getattr(item, "callspec", None), "params", {})
+    callspec = getattr(item, "callspec", None)
+    params, indices = getattr(callspec, "params", {}), getattr(callspec, "indices", {})
     keys = []
     for name in item.fixturenames:
         defs = item._fixtureinfo.name2fixturedefs.get(name)
         if not defs or defs[-1].scope not in ("module", "package", "session") \
                 or not defs[-1].baseid.startswith("tests"):
             continue  # function-scoped, or pytest's own
-        if defs[-1].scope == "module":  # all its parameters too: a worker that ran
-            # another parameter's tests between two of this one's would make it twice
-            keys.append(f"{item.module.__name__}:{name}")
+        if defs[-1].scope == "module":  # one group per parameter of its own (a group's
+            # tests run in a row on one worker, so each parameter is made once there);
+            # a module fixture without parameters that it uses joins them all again
+            own = f":{indices[name]}" if name in indices and defs[-1].params else ""
+            keys.append(f"{item.module.__name__}:{name}{own}")
         else:
             keys.append(f"session:{name}:{params.get(name, params.get('assignment_id', ''))}")
     return keys

@@ -93,13 +93,23 @@ def test_shares(made, n):
 @pytest.mark.parametrize("n", range(6))
 def test_alone(n):
     pass
+
+@pytest.fixture(scope="module", params=["a", "b"])
+def per(request):
+    with open(f"made-{request.param}", "a") as f:  # in the run's folder: made once each?
+        f.write(os.environ["PYTEST_XDIST_WORKER"] + " ")
+    return os.environ["PYTEST_XDIST_WORKER"]
+
+@pytest.mark.parametrize("n", range(3))
+def test_per(per, n):
+    assert per == os.environ["PYTEST_XDIST_WORKER"]
 '''
 
 
 def test_tests_sharing_a_module_fixture_run_on_one_worker(tmp_path):
     """The suite's conftest groups tests by their shared fixtures; under `--dist
-    loadgroup` each group runs on one worker (so its module fixture is made once), and
-    tests without one spread over the workers."""
+    loadgroup` each group runs on one worker (so its module fixture is made once, each
+    parameter of a parametrized one too), and tests without one spread over the workers."""
     (tmp_path / "pyproject.toml").write_text((ROOT / "pyproject.toml").read_text())
     (tmp_path / "tests").mkdir()
     (tmp_path / "tests" / "conftest.py").write_text((ROOT / "tests" / "conftest.py").read_text())
@@ -114,6 +124,13 @@ def test_tests_sharing_a_module_fixture_run_on_one_worker(tmp_path):
     assert len(shares) == 6 and all(re.search(r"\]@\S*test_grouped:made$", n) for _, n in shares)
     assert len({worker for worker, _ in shares}) == 1, shares
     assert len([n for _, n in ran if "test_alone" in n and "@" not in n]) == 6
+    # a parametrized module fixture: a group per parameter, each made once
+    per = {(worker, nodeid) for worker, nodeid in ran if "test_per" in nodeid}
+    assert len(per) == 6, per
+    for index, param in enumerate("ab"):
+        mine = {w for w, n in per if n.endswith(f"test_grouped:per:{index}")}
+        assert len(mine) == 1, per
+        assert (tmp_path / f"made-{param}").read_text().split() == list(mine)
 
 
 TIERED_MODULE = '''
@@ -144,3 +161,44 @@ def test_the_fast_tier_skips_slow_and_heavy_tests(tmp_path):
                          timeout=300, env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
     assert re.findall(r"::(test_\w+)", run.stdout) == ["test_light"], run.stdout
+
+
+ORDERED_MODULE = '''
+import pytest
+
+@pytest.fixture(scope="module", params=["short", "long"])
+def made(request):
+    return request.param
+
+def test_plain():
+    pass
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n", range(3))
+def test_many(made, n):
+    pass
+
+@pytest.fixture(scope="module")
+def longest():
+    return 1
+
+@pytest.mark.slow(minutes=9)
+def test_longest(longest):
+    pass
+'''
+
+
+def test_slow_groups_start_first_the_longest_first(tmp_path):
+    """The groups holding a slow test go first, the one its `slow(minutes=N)` says is
+    longest first (then the larger), so that it does not start last on a busy worker."""
+    (tmp_path / "pyproject.toml").write_text((ROOT / "pyproject.toml").read_text())
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "conftest.py").write_text((ROOT / "tests" / "conftest.py").read_text())
+    (tmp_path / "tests" / "test_ordered.py").write_text(ORDERED_MODULE)
+    run = subprocess.run([sys.executable, "-m", "pytest", "-n", "1", "--dist", "loadgroup",
+                          "--no-loadscope-reorder", "-v", "-p", "no:cacheprovider"], cwd=tmp_path,
+                         capture_output=True, text=True, timeout=300,
+                         env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    ran = re.findall(r"PASSED \S+::(test_\w+)\[?([\w-]*)", run.stdout)
+    assert [name for name, _ in ran] == ["test_longest", *["test_many"] * 6, "test_plain"], ran

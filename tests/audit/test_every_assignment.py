@@ -25,7 +25,13 @@ pytestmark = pytest.mark.slow
 WITH_CORPUS = "hw1_attention"
 
 
-@pytest.fixture(scope="module", params=registry.ids())
+MINUTES = {"hw6_encoder_decoder": 4}
+"""The audits that take longer than a minute on one worker (sample_next's tests draw
+thousands of ids for each of hw6's 129 mutants): tests/conftest.py starts them first."""
+
+
+@pytest.fixture(scope="module", params=[pytest.param(i, marks=pytest.mark.slow(minutes=MINUTES.get(i, 1)))
+                                        for i in registry.ids()])
 def audited(request):
     return run.audit(request.param, progress=False, with_corpus=request.param == WITH_CORPUS)
 

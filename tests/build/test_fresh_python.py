@@ -99,7 +99,7 @@ def _script(nb: nbformat.NotebookNode, questions: list[str]) -> str:
     return "\n".join(lines) + "\n" + checks
 
 
-@pytest.mark.slow
+@pytest.mark.slow(minutes=3)  # the first notebook installs otter-grader from the index
 @pytest.mark.parametrize("assignment_id", [a.id for a in registry.all_assignments() if a.has_master])
 def test_notebook_runs_on_a_fresh_python(fresh_python, assignment_id, tmp_path):
     loaded = assignment_mod.load(assignment_id)
