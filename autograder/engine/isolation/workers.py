@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Callable
 
 from autograder import paths, protocol
-from autograder.engine.isolation import cgroups, memory_budget, uidpool
+from autograder.engine.isolation import cgroups, memory_budget, scratch, uidpool
 from autograder.engine.intake import untrusted
 from autograder.engine.isolation import sandbox as sandbox_mod
 from autograder.engine.isolation.callbacks import Callbacks
@@ -83,8 +83,9 @@ class Template:
         self.live: set[WorkerConnection] = set()  # killed by close() if still running
         self.closing = False  # close() began: no more workers (an interrupted batch's threads)
         self.closed = False  # the control socket is closed: no template is started again
-        self.scratch = Path(tempfile.mkdtemp(prefix="autograder-workers-"))
-        self.scratch.chmod(0o711)  # workers may pass through to their own folder, not list it
+        scratch.remove_stale()  # graders that died left them: uid mode would sweep them all
+        self.workers_folder = scratch.Scratch()
+        self.scratch = self.workers_folder.path
         self.names = itertools.count(1)  # the workers' cgroup names
         tag = cgroups.batch_tag(self.scratch.name.rsplit('-', 1)[-1])
         self.sandbox = sandbox_mod.Sandbox(  # cgroups first: v2 may move this process
@@ -396,7 +397,7 @@ class Template:
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.wait()
-        _remove_tree(self.scratch)
+        self.workers_folder.close()
         if self.sandbox.cgroups:
             self.sandbox.cgroups.close()
         if self.sandbox.uids:
