@@ -6,8 +6,6 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from autograder.engine import batch
-
 FAST_LIMITS = {"notebook_seconds": 20, "call_seconds": 10, "restarts": 1}
 
 
@@ -21,6 +19,8 @@ def write_notebook(path: Path, cells: list[str]) -> Path:
 def grade(assignment: str, folder: Path, out: Path, reports: bool = False, **limits) -> dict:
     """Grade a folder (and, with `reports`, run the report stage after it, as
     `grade` does); return {submission id: SubmissionResult}."""
+    from autograder.engine import batch  # here: a conftest importing torch slowed every
+    # pytest started on a planted project (tests/test_collection.py) by seconds
     reserved = ()
     if reports:
         from autograder import grade as pipeline
