@@ -42,7 +42,6 @@ as a fresh one does); memory.oom.group, which Docker leaves off.
 """
 from __future__ import annotations
 
-import contextlib
 import fcntl
 import json
 import os
@@ -116,22 +115,19 @@ class Run:
 class Images:
     """Autograder images, built as Gradescope builds them, sharing one venv
     (setup.sh installs the same pinned requirements for every assignment: the
-    first build installs them, the next find them installed). Images of other
-    processes that name the same `run` (the test run's workers) share it too:
-    the first installs it, the last to close removes it.
+    first build installs them, the next find them installed).
 
     Containers run side by side, one per lane; each lane has its own copy of
     the venv, whose pages are dropped from the page cache before each run, so
     that a run is charged, as a fresh Gradescope container is, for reading
     torch's files (about 150 MB), and not a neighbour."""
 
-    def __init__(self, lanes: int = 1, run: str = ""):
+    def __init__(self, lanes: int = 1):
         BASE.mkdir(mode=0o755, exist_ok=True)
         self.base = Path(tempfile.mkdtemp(prefix="images-", dir=BASE))
         self.base.chmod(0o755)
-        self.venv = BASE / f"venv-{run}" if run else self.base / "venv"
-        self._users = _hold(Path(f"{self.venv}.users"))
-        self.venv.mkdir(exist_ok=True)
+        self.venv = self.base / "venv"
+        self.venv.mkdir()
         self.lanes = lanes
         self.free: queue.Queue[Path] | None = None  # the lanes' venvs, made after the builds
         MOUNT_POINT.mkdir(exist_ok=True)  # an empty mount point on this machine
@@ -140,11 +136,11 @@ class Images:
         """A lane's venv, for one run; give it back with `self.free.put`."""
         if self.free is None:
             self.free = queue.Queue()
-            with _setup_lock():  # not while another process's setup.sh changes the venv
-                for n in range(self.lanes):
-                    copy = self.base / f"venv-{n}"
-                    subprocess.run(["cp", "-a", str(self.venv), str(copy)], check=True)
-                    self.free.put(copy)
+            self.free.put(self.venv)
+            for n in range(1, self.lanes):
+                copy = self.base / f"venv-{n}"
+                subprocess.run(["cp", "-a", str(self.venv), str(copy)], check=True)
+                self.free.put(copy)
         venv = self.free.get()
         _drop_page_cache(venv)
         return venv
@@ -156,7 +152,9 @@ class Images:
                  f"mount --bind {self.venv} {MOUNT_POINT}/venv && cd {MOUNT_POINT}/source && "
                  f"exec env -i PATH={PATH} HOME=/root DEBIAN_FRONTEND=noninteractive "
                  "bash ./setup.sh")
-        with _setup_lock():
+        BASE.mkdir(mode=0o755, exist_ok=True)
+        with open(BASE / ".setup.lock", "w") as lock:  # setup.sh runs apt-get on this
+            fcntl.flock(lock, fcntl.LOCK_EX)  # machine's dpkg: one at a time (pytest-xdist)
             proc = subprocess.run(["unshare", "--mount", "sh", "-ec", inner], capture_output=True,
                                   text=True, timeout=1800)
         if proc.returncode != 0:
@@ -195,39 +193,6 @@ class Images:
 
     def close(self) -> None:
         shutil.rmtree(self.base, ignore_errors=True)
-        try:  # the venv's last user removes it
-            fcntl.flock(self._users, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            pass
-        else:
-            shutil.rmtree(self.venv, ignore_errors=True)
-            Path(self._users.name).unlink(missing_ok=True)  # gone with self.base if unshared
-        self._users.close()
-
-
-def _hold(path: Path):
-    """`path` opened and held with a shared lock, as long as the file is open: the
-    venv's users (a file its last user removed, while another opened it, is opened
-    again)."""
-    while True:
-        users = open(path, "a")
-        fcntl.flock(users, fcntl.LOCK_SH)
-        try:
-            if os.stat(path).st_ino == os.fstat(users.fileno()).st_ino:
-                return users
-        except FileNotFoundError:
-            pass
-        users.close()
-
-
-@contextlib.contextmanager
-def _setup_lock():
-    """setup.sh runs apt-get on this machine's dpkg and changes the shared venv: one
-    at a time, across processes (pytest-xdist's workers)."""
-    BASE.mkdir(mode=0o755, exist_ok=True)
-    with open(BASE / ".setup.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        yield
 
 
 class Image:

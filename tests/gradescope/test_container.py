@@ -1,7 +1,6 @@
 """Does the Gradescope zip grade every submission in Gradescope's container, at
 its defaults, with and without Landlock? (tests/gradescope/container.py says
-what is reproduced and what is not) The cases and their tests; the modules
-tests/gradescope/test_container_*.py each run one share of them (`fixtures`).
+what is reproduced and what is not)
 
 For hw1, hw4 and hw6, each zip's image is built by its own setup.sh, and every
 case runs in a fresh container of 768 MB and half a CPU, as root under Docker's
@@ -25,10 +24,8 @@ own. The figures of each case (mode, score, wall time, memory peak) are printed:
 """
 from __future__ import annotations
 
-import importlib
 import inspect
 import json
-import os
 import re
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -43,24 +40,11 @@ from autograder.gradescope import package
 from tests.gradescope import container
 from tests.security import leaks
 
-__all__ = ["test_every_run_writes_results_and_names_its_mode",
-           "test_the_full_solution_gets_full_marks_within_the_container",
-           "test_the_untouched_notebook_scores_zero", "test_a_broken_file_gets_an_error_result",
-           "test_no_attack_earns_more_than_its_honest_score", "test_nothing_secret_reaches_any_result"]
-"""The tests each test module takes (`marks` and `fixtures` make the rest of it)."""
-
-
-def marks(minutes: float) -> list:
-    """A test module's marks: slow, with its share's minutes on one worker (a rough
-    estimate: tests/conftest.py starts the longest groups first), and skipped where no
-    container can be made."""
-    return [pytest.mark.slow(minutes=minutes),
-            pytest.mark.skipif(container.unavailable() is not None,
-                               reason=str(container.unavailable()))]
-
+pytestmark = [pytest.mark.slow(minutes=15),  # one group: every case shares the images
+              pytest.mark.skipif(container.unavailable() is not None,
+                                 reason=str(container.unavailable()))]
 
 ASSIGNMENTS = ("hw1_attention", "hw4_bert_finetuning", "hw6_encoder_decoder")
-"""Each runs in every mode, in the test modules' shares (test_every_case_has_one_module)."""
 MODES = {"landlock": True, "uid": False}
 """The mode each run must get -> whether Landlock's system calls are allowed."""
 ATTACKS = Path(__file__).parents[1] / "security" / "attacks" / "hw1_attention"
@@ -109,32 +93,27 @@ def _attack_source(path: Path) -> str:
         "OUT_GRADES", "/autograder/results/results.json")
 
 
-def fixtures(assignment_id: str, modes: tuple[str, ...]):
-    """The module fixtures of a test module that runs `assignment_id`'s cases in
-    `modes`: (image, graded). Each such module is one group of the suite's workers
-    (tests/conftest.py), so that the container's cases, 15 minutes of one worker
-    in one module, spread over the workers; the venv they share is installed once
-    per run (container.Images)."""
-    @pytest.fixture(scope="module")
-    def image():
-        found = container.Images(lanes=CONTAINERS_AT_ONCE,  # one venv for the run's workers
-                                 run=os.environ.get("PYTEST_XDIST_TESTRUNUID", ""))
-        try:
+@pytest.fixture(scope="module")
+def images():
+    found = container.Images(lanes=CONTAINERS_AT_ONCE)
+    try:
+        built = {}
+        for assignment_id in ASSIGNMENTS:
             zip_path = package.write_zip(assignment_id, found.base / f"{assignment_id}.zip")
-            built = found.build(zip_path, assignment_id)
-            yield built, found.variant(built, f"{assignment_id}-attacks", ATTACK_LIMITS)
-        finally:
-            found.close()
-
-    @pytest.fixture(scope="module", params=modes)
-    def graded(request, image):
-        return _graded(assignment_id, request.param, *image)
-
-    return image, graded
+            image = found.build(zip_path, assignment_id)
+            built[assignment_id] = (image, found.variant(image, f"{assignment_id}-attacks",
+                                                         ATTACK_LIMITS))
+        yield built
+    finally:
+        found.close()
 
 
-def _graded(assignment_id: str, mode: str, image, attack_image) -> dict:
+@pytest.fixture(scope="module", params=[(a, m) for a in ASSIGNMENTS for m in MODES],
+                ids=lambda p: f"{p[0]}-{p[1]}")
+def graded(request, images):
     """Every case of one assignment in one mode: {case: container.Run}."""
+    assignment_id, mode = request.param
+    image, attack_image = images[assignment_id]
     record = registry.get(assignment_id)
     reference = inspect.getsource(assignment_mod.load("hw1_attention").reference)
     notebook = f"{assignment_id}.ipynb"
@@ -217,15 +196,6 @@ def test_every_named_attack_exists():
     is not dropped silently from hw4's and hw6's images or from hw1's uid mode)."""
     assert {p.stem for p in attacks("hw4_bert_finetuning", "uid")} == set(PER_ZIP_ATTACKS)
     assert {p.stem for p in attacks("hw1_attention", "uid")} == set(SANDBOX_ATTACKS)
-
-
-def test_every_case_has_one_module():
-    """The test modules' shares (their SHARE: an assignment, its modes) hold every
-    assignment in every mode once: a module deleted or a mode dropped is no silent gap."""
-    shares = [(module.SHARE[0], mode) for path in sorted(Path(__file__).parent.glob(
-        "test_container_*.py")) for module in [importlib.import_module(
-            f"tests.gradescope.{path.stem}")] for mode in module.SHARE[1]]
-    assert sorted(shares) == sorted((a, m) for a in ASSIGNMENTS for m in MODES)
 
 
 def test_nothing_secret_reaches_any_result(graded):
