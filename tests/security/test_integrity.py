@@ -175,15 +175,8 @@ def _hostile_entries(subs: Path, reference: str) -> dict[str, str]:
                              "nbformat_text"], "zero")}
 
 
-@pytest.fixture(scope="module")
-def one_mode_at_a_time():
-    """Every mode's batch checks this machine's shared folders and SysV IPC for what
-    workers left: no two may run at once. A module fixture without parameters that
-    `attacked` uses keeps its modes in one group, run on one worker (tests/conftest.py)."""
-
-
 @pytest.fixture(scope="module", params=list(sandbox_modes.MODES))
-def attacked(request, tmp_path_factory, one_mode_at_a_time):
+def attacked(request, tmp_path_factory):
     """Grades every attack plus honest submissions in one sandbox mode; returns
     what the tests need."""
     mode = request.param
