@@ -78,6 +78,20 @@ def test_project_configuration_collects_build_and_dist_folders(tmp_path):
     assert uncollected(root) == []
 
 
+def _run_planted(root: Path, module: str, *args: str) -> subprocess.CompletedProcess:
+    """pytest with `args` on a project holding this suite's pyproject and conftest and
+    one test module, `tests/test_planted.py` (its source: `module`)."""
+    (root / "pyproject.toml").write_text((ROOT / "pyproject.toml").read_text())
+    (root / "tests").mkdir()
+    (root / "tests" / "conftest.py").write_text((ROOT / "tests" / "conftest.py").read_text())
+    (root / "tests" / "test_planted.py").write_text(module)
+    run = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *args],
+                         cwd=root, capture_output=True, text=True, timeout=300,
+                         env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    return run
+
+
 GROUPED_MODULE = '''
 import os
 import pytest
@@ -111,23 +125,15 @@ def test_tests_sharing_a_module_fixture_run_on_one_worker(tmp_path):
     loadgroup` each group runs on one worker (so its module fixture is made once, each
     parameter of a parametrized one too, all of them on the worker its tests run on),
     and tests without one spread over the workers."""
-    (tmp_path / "pyproject.toml").write_text((ROOT / "pyproject.toml").read_text())
-    (tmp_path / "tests").mkdir()
-    (tmp_path / "tests" / "conftest.py").write_text((ROOT / "tests" / "conftest.py").read_text())
-    (tmp_path / "tests" / "test_grouped.py").write_text(GROUPED_MODULE)
-    run = subprocess.run([sys.executable, "-m", "pytest", "-n", "2", "--dist", "loadgroup", "-v",
-                          "-p", "no:cacheprovider"], cwd=tmp_path,
-                         capture_output=True, text=True, timeout=300,
-                         env={**os.environ, "PYTHONPATH": str(ROOT)})
-    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    run = _run_planted(tmp_path, GROUPED_MODULE, "-n", "2", "--dist", "loadgroup", "-v")
     ran = re.findall(r"^\[(gw\d)\].*PASSED (\S+)", run.stdout, re.M)
     shares = {(worker, nodeid) for worker, nodeid in ran if "test_shares" in nodeid}
-    assert len(shares) == 6 and all(re.search(r"\]@\S*test_grouped:made$", n) for _, n in shares)
+    assert len(shares) == 6 and all(re.search(r"\]@\S*test_planted:made$", n) for _, n in shares)
     assert len({worker for worker, _ in shares}) == 1, shares
     assert len([n for _, n in ran if "test_alone" in n and "@" not in n]) == 6
     # a parametrized module fixture: one group, each parameter made once
     per = {(worker, nodeid) for worker, nodeid in ran if "test_per" in nodeid}
-    assert len(per) == 6 and all(n.endswith("test_grouped:per") for _, n in per), per
+    assert len(per) == 6 and all(n.endswith("test_planted:per") for _, n in per), per
     assert len({worker for worker, _ in per}) == 1, per
     for param in "ab":
         assert (tmp_path / f"made-{param}").read_text().split() == [next(iter(per))[0]]
@@ -152,14 +158,8 @@ def test_light():
 def test_the_fast_tier_skips_slow_and_heavy_tests(tmp_path):
     """`-m 'not heavy'` (the README's fast tier) deselects a test marked heavy and one
     marked only slow (the conftest marks every slow test heavy), and keeps the rest."""
-    (tmp_path / "pyproject.toml").write_text((ROOT / "pyproject.toml").read_text())
-    (tmp_path / "tests").mkdir()
-    (tmp_path / "tests" / "conftest.py").write_text((ROOT / "tests" / "conftest.py").read_text())
-    (tmp_path / "tests" / "test_tiered.py").write_text(TIERED_MODULE)
-    run = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:xdist",
-                          "-m", "not heavy"], cwd=tmp_path, capture_output=True, text=True,
-                         timeout=300, env={**os.environ, "PYTHONPATH": str(ROOT)})
-    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    run = _run_planted(tmp_path, TIERED_MODULE, "--collect-only", "-q", "-p", "no:xdist",
+                       "-m", "not heavy")
     assert re.findall(r"::(test_\w+)", run.stdout) == ["test_light"], run.stdout
 
 
@@ -191,14 +191,7 @@ def test_longest(longest):
 def test_slow_groups_start_first_the_longest_first(tmp_path):
     """The groups holding a slow test go first, the one its `slow(minutes=N)` says is
     longest first (then the larger), so that it does not start last on a busy worker."""
-    (tmp_path / "pyproject.toml").write_text((ROOT / "pyproject.toml").read_text())
-    (tmp_path / "tests").mkdir()
-    (tmp_path / "tests" / "conftest.py").write_text((ROOT / "tests" / "conftest.py").read_text())
-    (tmp_path / "tests" / "test_ordered.py").write_text(ORDERED_MODULE)
-    run = subprocess.run([sys.executable, "-m", "pytest", "-n", "1", "--dist", "loadgroup",
-                          "--no-loadscope-reorder", "-v", "-p", "no:cacheprovider"], cwd=tmp_path,
-                         capture_output=True, text=True, timeout=300,
-                         env={**os.environ, "PYTHONPATH": str(ROOT)})
-    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    run = _run_planted(tmp_path, ORDERED_MODULE, "-n", "1", "--dist", "loadgroup",
+                       "--no-loadscope-reorder", "-v")
     ran = re.findall(r"PASSED \S+::(test_\w+)\[?([\w-]*)", run.stdout)
     assert [name for name, _ in ran] == ["test_longest", *["test_many"] * 6, "test_plain"], ran
