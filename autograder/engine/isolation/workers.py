@@ -546,7 +546,7 @@ class WorkerConnection:
             time.sleep(0.002)
         cleanup, self.cleanup = self.cleanup, lambda gone: None
         cleanup(not left)
-        _remove_tree(self.workdir)
+        shutil.rmtree(self.workdir, ignore_errors=True)
 
 
 class _Deadline:
@@ -569,6 +569,3 @@ class _Deadline:
         self._arm()
         self.sock.sendall(data)
 
-
-def _remove_tree(path: Path) -> None:
-    shutil.rmtree(path, ignore_errors=True)
