@@ -9,7 +9,7 @@ on which a failing test's diagnoses replay the student's calls.
 """
 import numpy as np
 
-from autograder.testing import expect_equal, fail, once, sent_source
+from autograder.testing import StudentError, expect_equal, fail, once, sent_source
 
 QUESTION = "greedy_decode"
 STEP_SOURCE = sent_source(__file__, "step")
@@ -23,10 +23,23 @@ def _step_code() -> dict:
     return scope
 
 
-def _twin(student, step, tables, calls=None):
+def _most_calls(max_len: int) -> int:
+    """Calls of step after which a decode of at most max_len tokens is deemed never to
+    stop (four times an honest one's, and some: a loop calling step twice per token is
+    test_step_called_once_per_token's subject): step then raises
+    (sent_to_worker/step.py), and the test says so."""
+    return 4 * max_len + 16
+
+
+def _built(student, tables, max_len):
+    """A step made in the worker for a decode of at most max_len tokens."""
+    return student.build(STEP_SOURCE, "make_step", *tables, _most_calls(max_len))
+
+
+def _twin(student, step, tables, max_len, calls=None):
     """Declares step's twin for the diagnoses: a fresh Step made here from the same code
-    and tables, whose record of its calls a replay must leave as the test read it."""
-    make = lambda: _step_code()["make_step"](*tables)
+    and arguments, whose record of its calls a replay must leave as the test read it."""
+    make = lambda: _step_code()["make_step"](*tables, _most_calls(max_len))
     if calls is None:
         return student.twin(step, make)
     return student.twin(step, make, read=lambda twin: twin.calls, seen=calls)
@@ -67,22 +80,28 @@ def _choice(tables, received) -> int:
 def _run(student, tables, sos, max_len, what):
     """(the returned ids with sos_id first, step's calls). A list without sos_id in front is
     read with it (that it is there is test_starts_with_sos's subject; sos never wins)."""
-    step = student.build(STEP_SOURCE, "make_step", *tables)
-    result = student.greedy_decode(step, sos, EOS, max_len)
+    step = _built(student, tables, max_len)
+    try:
+        result = student.greedy_decode(step, sos, EOS, max_len)
+    except StudentError as exc:
+        if exc.is_a(_step_code()["TooManyCalls"]):
+            fail(f"{what}: step was called more than {_most_calls(max_len)} times: decoding "
+                 "must stop after max_len generated tokens, even when eos_id never wins")
+        raise
     if isinstance(result, np.ndarray):
         result = result.tolist()
     if not isinstance(result, (list, tuple)):
         fail(f"{what}: returned a {type(result).__name__}, not a list of ids")
     ids = list(result)
     calls = student.read(step, "calls", at_most=_record_bound(max_len))
-    _twin(student, step, tables, calls)
+    _twin(student, step, tables, max_len, calls)
     return (ids if ids[:1] == [sos] else [sos] + ids), calls
 
 
 def test_starts_with_sos(student):
     """returns a list of ids whose first element is sos_id"""
     tables = _tables(0)
-    step = _twin(student, student.build(STEP_SOURCE, "make_step", *tables), tables)
+    step = _twin(student, _built(student, tables, 5), tables, 5)
     ids = student.greedy_decode(step, 1, EOS, 5)
     if isinstance(ids, np.ndarray):
         ids = ids.tolist()
