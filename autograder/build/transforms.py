@@ -168,12 +168,18 @@ try:  # a failing check shows its message, not a line of a test file you never s
     from otter.test_files.exception_test import ExceptionTestFile
 
     def _check_message(self, excp, context=0):
-        if isinstance(excp, AssertionError) and str(excp):
-            return str(excp).strip("'")
         try:
-            line = self.source_lines[excp.__traceback__.tb_next.tb_next.tb_lineno - 1].strip()
+            check = excp.__traceback__.tb_next.tb_next  # the check's own frame
+            line = self.source_lines[check.tb_lineno - 1].strip()
         except (AttributeError, IndexError):
             return f"{{type(excp).__name__}}: {{excp}}"
+        raised = check
+        while raised.tb_next is not None:
+            raised = raised.tb_next
+        # the check's own assert speaks for itself; any other error (an assert in your
+        # code among them) is named with the line of the check that ran into it
+        if raised is check and isinstance(excp, AssertionError) and str(excp):
+            return str(excp).strip("'")
         return f"{{type(excp).__name__}}: {{excp}} (raised by: {{line}})"
     ExceptionTestFile._generate_error_message = _check_message
 except ImportError:  # the grader's own otter: its messages come from the hidden tests

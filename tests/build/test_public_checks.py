@@ -75,10 +75,20 @@ def outcome(test, env: dict) -> str:
             warnings.simplefilter("ignore")
             test(**args)
     except AssertionError as exc:
+        if _raised_by_the_checked_code(exc):  # as the notebook's setup cell shows it
+            return f"failed: AssertionError: {exc} (raised by a line of the check)"
         return f"failed: {exc}" if str(exc) else "an assert without a message"
     except Exception as exc:  # any other error is the check's own
         return f"{type(exc).__name__}: {exc}"
     return "passed"
+
+
+def _raised_by_the_checked_code(exc: BaseException) -> bool:
+    """Whether an assert below the check's own frame raised `exc` (one in the student's
+    code): the notebook then shows its type and the check's line, so that the student
+    does not read their own assert's message as the check's."""
+    check = exc.__traceback__.tb_next  # this module's frame, then the check's
+    return check is not None and check.tb_next is not None
 
 
 @pytest.mark.parametrize("assignment_id", ASSIGNMENTS)

@@ -134,6 +134,34 @@ def _setup_and_export():
     return nb
 
 
+ASSERTING_SAMPLER = """
+import numpy as np
+
+def sample_next(logits, temperature, rng, top_k=None):
+    assert temperature > 0, "my own words"
+    z = np.asarray(logits, dtype=np.float64) / temperature
+    if top_k is not None:
+        z = np.where(z >= np.sort(z)[-top_k], z, -np.inf)
+    p = np.exp(z - z.max())
+    return int(rng.choice(z.size, p=p / p.sum()))
+"""
+
+
+def test_an_assert_in_the_students_code_is_not_shown_as_the_checks_words(tmp_path):
+    """A stub refusing with assert where its public check wants ValueError: grader.check
+    names the AssertionError and the check's line that ran into it, instead of showing
+    the student's own message as if the check had said it."""
+    handout, _ = _notebooks()
+    nbformat.write(handout, str(tmp_path / f"{ASSIGNMENT}.ipynb"))
+    nb = nbformat.v4.new_notebook(metadata=handout.metadata)
+    nb.cells = [handout.cells[0], nbformat.v4.new_code_cell(ASSERTING_SAMPLER),
+                nbformat.v4.new_code_cell('grader.check("sample_next")')]
+    output = _run(nb, tmp_path, {"JPY_SESSION_NAME": str(tmp_path / f"{ASSIGNMENT}.ipynb")})
+    assert "AssertionError: my own words (raised by: sample_next(np.zeros(3), 0.0" in output, \
+        output[-2000:]
+    assert not [line for line in output.splitlines() if line.strip() == "my own words"]
+
+
 def test_export_refuses_when_it_cannot_tell_which_notebook(tmp_path):
     """Two notebooks in the folder and no word from Jupyter: no zip, and a message
     naming what otter would have packed and how to choose."""
