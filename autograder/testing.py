@@ -23,6 +23,7 @@ from autograder.engine.driving.fail import Fail, fail
 from autograder.engine.driving.once import once
 from autograder.engine.driving.remote_modules import Memo, StudentModule, lend_module
 from autograder.engine.driving.sent import sent_source
+from autograder.engine.driving.signs import refused_with_assert
 from autograder.engine.driving.student import (RemoteFunction, RemoteObject, Student, StudentError,
                                        StudentTimeout)
 from autograder.exam import formats, grading
@@ -45,6 +46,7 @@ __all__ = [
     "MAX_ARG_BYTES", "MAX_CALLS", "Memo", "StudentModule", "lend_module",
     # an exam's grading helpers: whose numbers count, short answers and their formats
     "grading", "formats",
-    # what an assignment's other modules provide (diagnoses.py: known mistakes, explained)
-    "BatchReports", "Examples", "Diagnosis",
+    # what an assignment's other modules provide (diagnoses.py: known mistakes, explained,
+    # and signs any stub may show)
+    "BatchReports", "Examples", "Diagnosis", "refused_with_assert",
 ]

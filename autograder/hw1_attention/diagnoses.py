@@ -16,7 +16,7 @@ import torch
 from torch import nn
 
 from autograder.hw1_attention import reference
-from autograder.testing import Diagnosis
+from autograder.testing import Diagnosis, refused_with_assert
 
 PART1 = "Part 1: who may look at whom"
 PART2 = "Part 2: scaled dot-product attention"
@@ -332,6 +332,7 @@ DIAGNOSES = [
     Diagnosis("causal_mask", mask_unchecked,
               "the argument is not checked before the mask is built; n must be an int "
               ">= 1, and anything else raises ValueError", "Question 1"),
+    refused_with_assert("causal_mask", reference.causal_mask, "Question 1", "mask_asserted"),
     Diagnosis("causal_mask", mask_from_table,
               "the mask is sliced from a table of fixed size; build it for the n asked, "
               "however large", PART1),
@@ -388,6 +389,7 @@ DIAGNOSES = [
               "the constructor does not check that h is divisible by heads; when it is "
               "not, the heads cannot split the features evenly, so raise ValueError",
               "Question 3"),
+    refused_with_assert("TinySelfAttn", reference.TinySelfAttn, "Question 3", "tsa_asserted"),
     Diagnosis("TinySelfAttn", tsa_kqv,
               "Q, K and V are taken from self.qkv(x) in another order; its three chunks "
               "along the last dimension are Q, K and V, in that order", "Question 3"),

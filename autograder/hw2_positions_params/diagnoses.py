@@ -20,7 +20,8 @@ from dataclasses import replace
 import numpy as np
 import torch
 
-from autograder.testing import Diagnosis
+from autograder.hw2_positions_params import reference
+from autograder.testing import Diagnosis, refused_with_assert
 
 CODE = "Part 1, \"The sinusoidal code\""
 PART3 = "Part 3: an encoder layer, with pen and paper"
@@ -275,6 +276,7 @@ DIAGNOSES = [
               "d is not checked: raise ValueError yourself unless d is a positive even "
               "int; NumPy raises for an odd d only by accident, and not at all for d = 0",
               "Question 1"),
+    refused_with_assert(_PE, reference.sinusoidal_pe, "Question 1", "pe_asserted"),
     Diagnosis(_PE, pe_types_unchecked,
               "n_pos and d are not checked to be ints; a float, a string or None must "
               "raise ValueError (test isinstance first), not the TypeError that comes "

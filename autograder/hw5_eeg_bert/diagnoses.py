@@ -16,7 +16,8 @@ import numbers
 
 import numpy as np
 
-from autograder.testing import Diagnosis
+from autograder.hw5_eeg_bert import reference
+from autograder.testing import Diagnosis, refused_with_assert
 
 PART1 = "Part 1: patches are the tokens"
 PART3 = "Part 3: layer normalisation"
@@ -241,6 +242,7 @@ DIAGNOSES = [
               "a patch_len that does not divide N (or is not an int >= 1) is accepted and "
               "samples are dropped; raise ValueError instead, silently dropping samples "
               "would hide a bug", "Question 1"),
+    refused_with_assert("patchify", reference.patchify, "Question 1", "patchify_asserted"),
     Diagnosis("patchify", patchify_generator,
               "a generator of rows is returned; build the array from them (np.array, "
               "np.stack) or reshape the signal, so that the caller gets a float64 array",
@@ -294,6 +296,8 @@ DIAGNOSES = [
     Diagnosis("masked_reconstruction_loss", loss_empty_nan,
               "an empty mask gives nan; a mean over nothing is undefined, so raise "
               "ValueError", "Question 5"),
+    refused_with_assert("masked_reconstruction_loss", reference.masked_reconstruction_loss,
+                        "Question 5", "loss_asserted"),
     Diagnosis("masked_reconstruction_loss", loss_shifted_for_cls,
               "the masked indices are shifted by one for [CLS]; they are already row indices "
               "of recon and target", PART6),

@@ -35,6 +35,7 @@ MADE = {  # assignment -> {buggy variant: the mistake function it makes, or the 
         "causal_mask_large_negative": "mask_large_negative",
         "causal_mask_lower_triangle": "mask_hides_past",
         "causal_mask_no_validation": "mask_unchecked",
+        "causal_mask_asserted": "mask_asserted",
         "causal_mask_table_capped": "mask_from_table",
         "sdpa_divides_by_dk": "sdpa_scaled_otherwise",
         "sdpa_multiplied_by_sqrt_dk": "sdpa_scaled_otherwise",
@@ -51,6 +52,7 @@ MADE = {  # assignment -> {buggy variant: the mistake function it makes, or the 
         "tsa_always_causal": "tsa_always_causal",
         "tsa_heads_interleaved": "tsa_heads_interleaved",
         "tsa_no_divisibility_check": "tsa_unchecked",
+        "tsa_divisibility_asserted": "tsa_asserted",
         "tsa_qkv_order_swapped": "tsa_kqv",
         "tsa_qkv_with_bias": "tsa_qkv_bias",
         "tsa_scaled_by_model_width": "tsa_by_model_width",
@@ -67,6 +69,7 @@ MADE = {  # assignment -> {buggy variant: the mistake function it makes, or the 
         "pe_float32_torch": "pe_float32_torch",
         # unchecked: the odd-d test names d, the non-int one the types (both are true)
         "pe_no_validation": ("pe_d_unchecked", "pe_types_unchecked"),
+        "pe_asserted": "pe_asserted",
         "pe_value_checks_only": "pe_types_unchecked",
         "enc_ffn_one_bias": "enc_one_ffn_bias",
         "enc_no_biases": "enc_no_biases",
@@ -158,6 +161,7 @@ MADE = {  # assignment -> {buggy variant: the mistake function it makes, or the 
         "patchify_plain_reshape": "patchify_plain_reshape",
         "patchify_sample_major": "patchify_sample_major",
         "patchify_truncates": "patchify_truncates",
+        "patchify_asserted": "patchify_asserted",
         "patchify_returns_generator": "patchify_generator",
         "layer_norm_bert_default_eps": "ln_bert_eps",
         "layer_norm_eps_outside_sqrt": "ln_eps_outside",
@@ -175,6 +179,7 @@ MADE = {  # assignment -> {buggy variant: the mistake function it makes, or the 
         "attention_without_output_projection": "attn_no_output_projection",
         "loss_all_rows": "loss_all_rows",
         "loss_empty_gives_nan": "loss_empty_nan",
+        "loss_asserted": "loss_asserted",
         "loss_sequence_positions": "loss_shifted_for_cls",
         "loss_sum_of_squares": "loss_sum_of_squares",
         "cls_branches_miss_zero": "cls_misses_zero",
@@ -274,8 +279,9 @@ REAL = {  # assignment -> {variant taken from public code: the declared mistakes
         # a causal mask of its own from a fixed 1024-wide table, whatever mask says; a biased
         # qkv; an assert (AssertionError) where the contract wants ValueError
         "tsa_tllm_causal_block_buffer": ("tsa_always_causal", "tsa_qkv_bias", "tsa_unchecked"),
-        # correct but for the assert (AssertionError, not ValueError)
-        "tsa_timm_attention_assert": ("tsa_unchecked",),
+        # correct but for the assert (AssertionError, not ValueError): tsa_unchecked, the
+        # nearest declared mistake, until tsa_asserted was declared (written from this one)
+        "tsa_timm_attention_assert": ("tsa_asserted",),
         # divides by sqrt(64) whatever d_k; also never applies the mask (no diagnosis)
         "sdpa_graykode_fixed_dk_mask_unused": ("sdpa_scaled_otherwise",),
         # adds mask * -1e9, reading the additive mask as 1 where hidden: -inf becomes +inf
@@ -656,6 +662,40 @@ def test_a_load_that_fails_for_another_reason_is_not_a_bias():
         record.add_step(1, "call", (state,), {}, diagnose.Raised(["RuntimeError"], messages[name]))
         got = evidence.diagnose((bias,), record, ref1.TinySelfAttn)
         assert got == (bias.text() if named else ""), name
+
+
+def test_an_assert_is_named_only_where_the_reference_refuses_with_value_error():
+    """refused_with_assert's sign names an AssertionError on an argument the reference
+    refuses with ValueError, in a function stub and in a class stub (a driven record),
+    beside an answer; never an AssertionError on a valid argument, a ValueError, a test
+    whose every call raised, or a call whose arguments hold a handle."""
+    from autograder.hw1_attention import diagnoses as hw1, reference as ref1
+    named = {d.mistake.__name__: d for d in hw1.DIAGNOSES}
+    mask, tsa = named["mask_asserted"], named["tsa_asserted"]
+    asserted = diagnose.Raised(["AssertionError", "Exception"], "n must be an int >= 1")
+
+    def masks(*calls, before=False):
+        record = diagnose.Calls("causal_mask")
+        record.answered_before = before
+        for n, answer in calls:
+            record.add((n,), {}, answer)
+        return evidence.diagnose((mask,), record, ref1.causal_mask)
+
+    valid = (5, ref1.causal_mask(5))
+    assert masks(valid, (0, asserted)) == mask.text()
+    assert masks(valid, ("4", asserted)) == mask.text()
+    assert masks(valid, (7, asserted)) == ""  # a valid n refused: another mistake
+    assert masks(valid, (0, diagnose.Raised(["ValueError", "Exception"], "n < 1"))) == ""
+    # only refusals: no answer of its own tells it from a stand-in raising everywhere
+    assert masks((0, asserted)) == "" and masks((0, asserted), before=True) == ""
+    handle = RemoteObject(None, protocol.Handle(9, "X"), None)
+    assert masks(valid, (handle, asserted)) == ""
+
+    record = diagnose.Calls("TinySelfAttn")
+    record.seed = 0
+    record.add((12, 3), {}, RemoteObject(None, protocol.Handle(1, "X"), (record, 0)))
+    record.add((10, 3), {}, diagnose.Raised(["AssertionError", "Exception"], "h % heads"))
+    assert evidence.diagnose((tsa,), record, ref1.TinySelfAttn) == tsa.text()
 
 
 def test_a_large_negative_mask_is_named_whatever_the_constant():

@@ -1,0 +1,20 @@
+# question: TinySelfAttn
+# fails: test_rejects_indivisible_heads
+# public: AssertionError
+from torch import nn
+
+
+class TinySelfAttn(nn.Module):
+    def __init__(self, h, heads):
+        super().__init__()
+        assert h % heads == 0, f"h={h} must be divisible by heads={heads}"
+        self.heads = heads
+        self.qkv = nn.Linear(h, 3 * h, bias=False)
+        self.out = nn.Linear(h, h)
+
+    def forward(self, x, mask=None):
+        B, T, h = x.shape
+        split = lambda t: t.view(B, T, self.heads, -1).transpose(1, 2)
+        q, k, v = (split(t) for t in self.qkv(x).chunk(3, dim=-1))
+        y, _ = scaled_dot_product_attention(q, k, v, mask)
+        return self.out(y.transpose(1, 2).reshape(B, T, h))
