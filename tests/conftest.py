@@ -120,9 +120,9 @@ def _shared_fixtures(item) -> list[str]:
         if not defs or defs[-1].scope not in ("module", "package", "session") \
                 or not defs[-1].baseid.startswith("tests"):
             continue  # function-scoped, or pytest's own
-        if defs[-1].scope == "module":  # all its parameters too: with a group per
-            # parameter, an assignment's tests spread over both workers, each filling the
-            # same in-process caches, and the suite ran 30-48% longer
+        if defs[-1].scope == "module":  # all its parameters too: a group per parameter
+            # spread an assignment's tests over the workers, each filling the same
+            # in-process caches (built notebooks, loaded references) for them
             keys.append(f"{item.module.__name__}:{name}")
         else:
             keys.append(f"session:{name}:{params.get(name, params.get('assignment_id', ''))}")
