@@ -312,6 +312,15 @@ REAL = {  # assignment -> {variant taken from public code: the declared mistakes
         "dec_param_calculator_six_d2": ("dec_cross_kv_only", "dec_cross_no_bias"),
     },
     "hw3_bert_pretraining": {
+        # batch E: an int(replace_prob) test (0 for 0.1) skips the random branch, which would draw
+        # from the whole vocabulary; 80% [MASK] and 0.5 written in; also corrupts the caller's
+        # array in place (no diagnosis)
+        "mt_electra_int_replace_prob": ("mt_never_random", "mt_fixed_split", "mt_random_special"),
+        # int(0.15 * n) positions per row (choice without replacement), specials among them, -1
+        # where nothing is selected, 80/10/10 written in, random ids from the whole vocabulary
+        "mt_yacinemebarki_fixed_count_minus_one": ("mt_label_minus_one", "mt_fixed_per_row",
+                                                   "mt_fixed_probabilities", "mt_selects_specials",
+                                                   "mt_random_special"),
         # Keras's ignored label 0 (no diagnosis) and a mean over every position
         "mlm_keras_mask_label_zero": ("mlm_mean_over_all",),
         # a mean per sequence (no diagnosis), NaN where nothing is selected
@@ -344,6 +353,26 @@ REAL = {  # assignment -> {variant taken from public code: the declared mistakes
         "mt_kd_adv_tools_always_mask": ("mt_never_random", "mt_never_kept"),
     },
     "hw4_bert_finetuning": {
+        # batch E: LayerNorm after each residual sum, dropout on both sub-layers' outputs
+        "layer_spark_post_norm_dropout": ("bert_post_norm", "bert_dropout"),
+        # the same, and a dropout after the GELU; its tanh GELU's cubic term is 0.44715 x^3, not
+        # 0.044715 x^3 (no diagnosis)
+        "layer_kgec_post_norm_gelu_typo": ("bert_post_norm", "bert_dropout"),
+        # the last position read, tokens times sqrt(h), ReLU, a dropout after it (and one on the
+        # positions); also fixed sinusoidal positions, a final LayerNorm, layers deep-copied from one
+        # (same initial weights) (no diagnosis)
+        "model_pshysimon_last_token_scaled": ("bert_last_token", "bert_scaled_tokens", "bert_relu",
+                                              "bert_dropout"),
+        # nn.TransformerEncoder (post-norm, ReLU, dropout) and the mean over positions; also a
+        # 256-wide feed-forward, a biased in_proj, sinusoidal positions indexed by the batch
+        # (x.size(1) of a sequence-first x) (no diagnosis)
+        "model_rumor_detect_mean_pooling": ("bert_mean_pooling", "bert_post_norm", "bert_relu",
+                                            "bert_dropout"),
+        # Adam(model.parameters()): its default 1e-3 whatever lr says
+        "tc_brain_session_adam_default_lr": ("tc_lr_ignored",),
+        # 5 epochs and lr=0.001 written in
+        "tc_viwsliu_five_epochs": ("tc_epochs_ignored", "tc_lr_ignored"),
+        "tc_yueyili_fixed_lr": ("tc_lr_ignored",),
         "tc_appras_final_losses_tensors": ("tc_loss_tensors",),
         # zero_grad after the step (gradients on the model join the first update): no diagnosis
         "tc_step_by_step_zero_grad_last": (),
@@ -403,6 +432,15 @@ REAL = {  # assignment -> {variant taken from public code: the declared mistakes
         "ce_eecs4750_columns_of_labels": (),
     },
     "exam_midterm": {
+        # batch E: F.cross_entropy on the scores as given (int8 raises rather than wraps); also
+        # ignore_index unused (its default -100), nan and no ValueError when nothing counts (no
+        # diagnosis)
+        "perplexity_shubham_cross_entropy_loss": ("perplexity_no_float_cast",),
+        # torch.take on the flattened log-probabilities: every label indexes row 0's; no float cast;
+        # also no ignore_index, no ValueError (no diagnosis)
+        "perplexity_shubham_take_flat_index": ("perplexity_no_float_cast",),
+        # True at real tokens: not mask_boolean's "True at padding"; no ValueError
+        "key_padding_mask_yata0_sequence_mask": (),
         # also as wide as the longest length, n_src unused, and no ValueError (no diagnosis)
         "key_padding_mask_ocrstack_boolean": ("mask_boolean",),
         # a numpy integer n_src fails its assertion
