@@ -287,6 +287,11 @@ REAL = {  # assignment -> {variant taken from public code: the declared mistakes
         # adds mask * -1e9, reading the additive mask as 1 where hidden: -inf becomes +inf
         # (no diagnosis)
         "sdpa_tf_mask_times_minus_1e9": (),
+        # batch F (labelled before grading):
+        "causal_mask_vit_captioning_masked_fill": ("mask_unchecked",),
+        "sdpa_cloudclub_keep_mask_out_only": ("sdpa_mask_read_as_keep", "sdpa_out_only"),
+        # no divisibility check at all; also the mask is never read (no diagnosis)
+        "tsa_dhamu_vit_mha_qkv_bias": ("tsa_qkv_bias", "tsa_unchecked"),
     },
     "hw2_positions_params": {
         "pe_first_row_left_zero": ("pe_d_unchecked", "pe_types_unchecked"),
@@ -310,6 +315,19 @@ REAL = {  # assignment -> {variant taken from public code: the declared mistakes
         # 6 d^2 + 2 d d_ff: cross-attention as two projections; also no biases and no
         # LayerNorms anywhere (no decoder diagnosis for those)
         "dec_param_calculator_six_d2": ("dec_cross_kv_only", "dec_cross_no_bias"),
+        # batch F (labelled before grading):
+        "pe_nlp_techniques_halves_float_tensor": ("pe_halves", "pe_float32", "pe_d_unchecked",
+                                                  "pe_types_unchecked"),
+        # n_pos = 0 gives an empty tensor that [:, 0::2] cannot index (IndexError)
+        "pe_dvgt_torch_tensor_table": ("pe_float32", "pe_rejects_zero", "pe_d_unchecked",
+                                       "pe_types_unchecked"),
+        # only the Q, K and V biases are missing (3d): not enc_no_biases' "the biases are left out"
+        "enc_badou_bert_qkv_no_bias": (),
+        # 3 * (h / 12) * h is a float; with the two 2(d^2 + d) beside it the attention holds
+        # 3 d^2 too many (no diagnosis)
+        "enc_badou_heads_float_attention": ("enc_float",),
+        # trainable_only defaults to True
+        "count_chebgate_trainable_by_default": ("count_always_trainable",),
     },
     "hw3_bert_pretraining": {
         # batch E: an int(replace_prob) test (0 for 0.1) skips the random branch, which would draw
@@ -405,6 +423,9 @@ REAL = {  # assignment -> {variant taken from public code: the declared mistakes
         "loss_pathvision_clamped_count": (),
         "loss_sdfdepth_mean_of_selected": ("loss_empty_nan",),
         "cls_codelab_predict_proba": ("cls_overflows",),
+        # batch F (labelled before grading):
+        "layer_norm_trading_std_plus_eps": ("ln_eps_outside",),
+        "loss_travel_times_masked_mse": ("loss_empty_nan",),
     },
     "hw6_encoder_decoder": {
         "xavier_torch_out_by_in": ("xavier_transposed", "xavier_not_only_rng"),
@@ -430,6 +451,11 @@ REAL = {  # assignment -> {variant taken from public code: the declared mistakes
                                          "sn_top_k_beyond_vocabulary_raises"),
         # x[:, y] sums whole columns of the shifted logits, not each row's label (no diagnosis)
         "ce_eecs4750_columns_of_labels": (),
+        # batch F (labelled before grading):
+        # torch's global generator (NumPy's once translated); a negative temperature is used, a
+        # top_k of 0 gives an IndexError
+        "sn_nanogpt_generate_multinomial": ("sn_unchecked", "sn_not_only_rng"),
+        "xavier_graphnn_glorot_init": ("xavier_not_only_rng",),
     },
     "exam_midterm": {
         # batch E: F.cross_entropy on the scores as given (int8 raises rather than wraps); also

@@ -1,0 +1,11 @@
+# question: count_parameters
+# fails: test_frozen_counted_by_default
+# public: frozen parameters still count by default
+# source: Minxuan-Hu/chebgate, metrics/params.py (count_parameters)
+import torch.nn as nn
+
+
+def count_parameters(model: nn.Module, trainable_only: bool = True) -> int:
+    if trainable_only:
+        return sum(p.numel() for p in model.parameters() if p.requires_grad)
+    return sum(p.numel() for p in model.parameters())
