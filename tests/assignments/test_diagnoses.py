@@ -289,7 +289,14 @@ REAL = {  # assignment -> {variant taken from public code: the declared mistakes
         "sdpa_tf_mask_times_minus_1e9": (),
         # batch F (labelled before grading):
         "causal_mask_vit_captioning_masked_fill": ("mask_unchecked",),
+        # masked_fill(mask == 0, 1e-15): the allowed keys get a score of ~0, the hidden ones keep
+        # theirs; also torch.bmm, so 3-D inputs only (no diagnosis)
+        "sdpa_psrahul_bmm_keep_fill": ("sdpa_mask_read_as_keep",),
         "sdpa_cloudclub_keep_mask_out_only": ("sdpa_mask_read_as_keep", "sdpa_out_only"),
+        # an assert (AssertionError: labelled tsa_unchecked, the nearest declared mistake then,
+        # until tsa_asserted was declared from timm's); qkv(x) read per head as [q_i k_i v_i]
+        # blocks, and the mask read as a keep-mask (no diagnosis for either)
+        "tsa_khurram_qkv_grouped_per_head": ("tsa_qkv_bias", "tsa_asserted"),
         # no divisibility check at all; also the mask is never read (no diagnosis)
         "tsa_dhamu_vit_mha_qkv_bias": ("tsa_qkv_bias", "tsa_unchecked"),
     },
@@ -426,6 +433,9 @@ REAL = {  # assignment -> {variant taken from public code: the declared mistakes
         # batch F (labelled before grading):
         "layer_norm_trading_std_plus_eps": ("ln_eps_outside",),
         "loss_travel_times_masked_mse": ("loss_empty_nan",),
+        # Q reshaped straight to (1, heads, T, d_k), then the softmax runs over the heads axis; the
+        # output only has d columns when T == heads (no diagnosis)
+        "attention_jtappen_reshape_before_split": (),
     },
     "hw6_encoder_decoder": {
         "xavier_torch_out_by_in": ("xavier_transposed", "xavier_not_only_rng"),
@@ -455,6 +465,8 @@ REAL = {  # assignment -> {variant taken from public code: the declared mistakes
         # torch's global generator (NumPy's once translated); a negative temperature is used, a
         # top_k of 0 gives an IndexError
         "sn_nanogpt_generate_multinomial": ("sn_unchecked", "sn_not_only_rng"),
+        # also labels read with y.shape, so a list of labels raises (no diagnosis)
+        "ce_jeongnna_log_of_softmax": ("ce_naive_softmax",),
         "xavier_graphnn_glorot_init": ("xavier_not_only_rng",),
     },
     "exam_midterm": {

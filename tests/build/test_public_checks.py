@@ -67,28 +67,42 @@ def stand_in(name: str, answer):
     return lambda *args, **kwargs: answer
 
 
-def outcome(test, env: dict) -> str:
-    """"passed", "failed: <message>" or the name of the check's own error."""
+def outcome(test, env: dict, student_file: str | None = None) -> str:
+    """"passed", "failed: <message>" or the name of the check's own error. An error that
+    arose in the student's code (a function of `student_file`), an assert among them,
+    is the student's: it fails the check as the notebook's setup cell shows it, its type
+    and message and the check's line (here: "a line of the check")."""
     args = {name: env[name] for name in test.__code__.co_varnames[:test.__code__.co_argcount]}
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             test(**args)
-    except AssertionError as exc:
-        if _raised_by_the_checked_code(exc):  # as the notebook's setup cell shows it
-            return f"failed: AssertionError: {exc} (raised by a line of the check)"
-        return f"failed: {exc}" if str(exc) else "an assert without a message"
-    except Exception as exc:  # any other error is the check's own
-        return f"{type(exc).__name__}: {exc}"
+    except Exception as exc:
+        if _raised_in(exc, student_file) or (
+                isinstance(exc, AssertionError) and _raised_below_the_check(exc)):
+            return f"failed: {type(exc).__name__}: {exc} (raised by a line of the check)"
+        if isinstance(exc, AssertionError):
+            return f"failed: {exc}" if str(exc) else "an assert without a message"
+        return f"{type(exc).__name__}: {exc}"  # any other error is the check's own
     return "passed"
 
 
-def _raised_by_the_checked_code(exc: BaseException) -> bool:
-    """Whether an assert below the check's own frame raised `exc` (one in the student's
-    code): the notebook then shows its type and the check's line, so that the student
-    does not read their own assert's message as the check's."""
+def _raised_below_the_check(exc: BaseException) -> bool:
+    """Whether `exc` was raised below the check's own frame (an assert in the student's
+    code, or in a library the check called): the notebook then shows its type and the
+    check's line, so that a student does not read their own assert's words as the check's."""
     check = exc.__traceback__.tb_next  # this module's frame, then the check's
     return check is not None and check.tb_next is not None
+
+
+def _raised_in(exc: BaseException, student_file: str | None) -> bool:
+    """Whether a frame of `student_file` is on `exc`'s way up."""
+    tb = exc.__traceback__
+    while student_file and tb is not None:
+        if tb.tb_frame.f_code.co_filename == student_file:
+            return True
+        tb = tb.tb_next
+    return False
 
 
 @pytest.mark.parametrize("assignment_id", ASSIGNMENTS)

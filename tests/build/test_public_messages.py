@@ -5,8 +5,10 @@ what the public checks of its question say about it (`# public: <fragment>`
 lines, or `# public: -` when every one passes; autograder/corpus.py). The
 variant runs here over the solution notebook's names, as a student's cell
 defining the stub would, and every public check of its question is run as otter
-runs it: each that fails must do so with an AssertionError holding one of the
-fragments, and each fragment must be said by some failing check. A check that
+runs it: each that fails must do so with a message holding one of the fragments
+(an assert of the check's, or an error raised in the variant's own code, shown with
+its type as the notebook shows it), and each fragment must be said by some failing
+check. A check that
 fails on a neighbouring property ("a -inf key must get weight 0" when the key
 did get 0 but the row no longer sums to 1) cannot satisfy a fragment that names
 the mistake.
@@ -44,7 +46,7 @@ def public_outcomes(assignment_id: str, path) -> dict[str, str]:
     with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()):
         warnings.simplefilter("ignore")
         exec(compile(path.read_text(), str(path), "exec"), env)
-        return {t.__name__: outcome(t, env)
+        return {t.__name__: outcome(t, env, str(path))
                 for t in _public(assignment_id)[corpus.declared(path).question]}
 
 
