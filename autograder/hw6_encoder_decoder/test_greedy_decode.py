@@ -31,15 +31,20 @@ def _most_calls(max_len: int) -> int:
     return 4 * max_len + 16
 
 
+def _step_arguments(tables, max_len) -> tuple:
+    """make_step's arguments for a decode of at most max_len tokens."""
+    return (*tables, _most_calls(max_len))
+
+
 def _built(student, tables, max_len):
     """A step made in the worker for a decode of at most max_len tokens."""
-    return student.build(STEP_SOURCE, "make_step", *tables, _most_calls(max_len))
+    return student.build(STEP_SOURCE, "make_step", *_step_arguments(tables, max_len))
 
 
 def _twin(student, step, tables, max_len, calls=None):
     """Declares step's twin for the diagnoses: a fresh Step made here from the same code
     and arguments, whose record of its calls a replay must leave as the test read it."""
-    make = lambda: _step_code()["make_step"](*tables, _most_calls(max_len))
+    make = lambda: _step_code()["make_step"](*_step_arguments(tables, max_len))
     if calls is None:
         return student.twin(step, make)
     return student.twin(step, make, read=lambda twin: twin.calls, seen=calls)
