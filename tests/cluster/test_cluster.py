@@ -86,9 +86,13 @@ class _Cluster:
                                      "--scheduler-file", str(self.file), *self.tls,
                                      *(["--protocol", "tls"] if self.tls else []))
         deadline = time.monotonic() + 60
-        while not self.file.exists() and time.monotonic() < deadline:
-            time.sleep(0.1)
-        return json.loads(self.file.read_text())["address"]
+        while True:  # the scheduler writes its file in place: it may be seen empty, or half
+            try:
+                return json.loads(self.file.read_text())["address"]
+            except (FileNotFoundError, json.JSONDecodeError):
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.1)
 
     def start_workers(self, n: int) -> list[subprocess.Popen]:
         started = [self._start("distributed.cli.dask_worker", "--scheduler-file",
