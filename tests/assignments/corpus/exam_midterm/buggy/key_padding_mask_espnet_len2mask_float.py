@@ -1,4 +1,5 @@
 # question: key_padding_mask
+# fails: test_values, test_accepts_integer_array, test_rejects_invalid_lengths
 # split: measure
 # source: espnet/espnet, egs3/ami/diar1/local/utils.py (len2mask: n_src is its max_len and dtype the
 # source: float64 the question asks for, the lengths made a tensor, the answer a numpy array)

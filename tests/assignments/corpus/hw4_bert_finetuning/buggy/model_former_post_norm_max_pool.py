@@ -1,4 +1,6 @@
 # question: TinyBertForClassification
+# fails: test_logits_with_reference_weights, test_logits_with_trained_weights, test_documented_training_run
+# public: -
 # split: measure
 # source: pbloem/former, former/transformers.py and former/modules.py (CTransformer with its defaults
 # source: max_pool=True, dropout=0.0: emb, heads, depth, seq_length, num_tokens, num_classes are h, heads,

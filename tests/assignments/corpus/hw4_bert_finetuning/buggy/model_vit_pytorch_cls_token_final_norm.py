@@ -1,4 +1,7 @@
 # question: TinyBertForClassification
+# fails: test_state_dict_layout, test_parameter_count, test_logits_with_reference_weights, test_logits_with_trained_weights, test_attention_is_bidirectional, test_seeded_construction, test_documented_training_run
+# public: parameters, not 28,994
+# public: must be a registered submodule
 # split: measure
 # source: lucidrains/vit-pytorch, vit_pytorch/vit.py (ViT with its defaults pool='cls', dropout=0.,
 # source: emb_dropout=0.: the patch embedding is tok_emb, dim, depth, heads, num_classes are h, n_layers,

@@ -1,4 +1,7 @@
 # question: train_classifier
+# fails: test_returns_one_loss_per_epoch, test_documented_training_run, test_epochs_and_learning_rate
+# public: epochs=4 gave 10 losses
+# public: list of 5 losses, not 10
 # split: measure
 # source: devastate347/ASLtranslator, datasetAI/modelTraining.py (its loop as the stub: train_loader is the
 # source: one full batch [(ids, labels)]; the running_loss it keeps each epoch is returned, as the stub
