@@ -417,6 +417,35 @@ REAL = {  # assignment -> {variant taken from public code: the declared mistakes
         # a dropout after the GELU and one ending the feed-forward
         "layer_smariful_mlp_dropout": ("bert_dropout",),
         "tc_pytorch_quickstart_sgd": ("tc_sgd",),
+        # batch G1 (labelled before grading):
+        # LayerNorm after each residual sum, ReLU, dropout 0.2 on both sub-layers' outputs; also the
+        # position table created after the layers and a tanh pooler before the head (no diagnosis)
+        "model_d2l_omroot_post_norm_relu": ("bert_post_norm", "bert_relu", "bert_dropout"),
+        # nn.TransformerEncoderLayer (post-norm, dropout 0.1, GELU); also an embedding LayerNorm and
+        # dropout, a token-type row added, xavier init, a tanh pooler (no diagnosis)
+        "model_neetmehta_torch_layer_pooler": ("bert_post_norm", "bert_dropout"),
+        # its dropout is 0.0 (inactive); also max pooling over positions and log_softmax returned
+        # instead of the logits (no diagnosis)
+        "model_former_post_norm_max_pool": ("bert_post_norm", "bert_relu"),
+        # GPT's causal block, a dropout ending the feed-forward; also ln1 and ln2 created before attn
+        "layer_mingpt_block_causal": ("bert_causal", "bert_dropout"),
+        # an extra learned cls vector prepended and read at position 0, a final LayerNorm, Dropout(0.)
+        # modules inside ff (ff.3, not ff.2): none of them declared
+        "model_vit_pytorch_cls_token_final_norm": (),
+        # also its own LayerNorm: unbiased std, eps added to the std (no diagnosis)
+        "layer_hyunwoongko_post_norm_std": ("bert_post_norm", "bert_relu", "bert_dropout"),
+        # also an extra proj Linear after the attention, embedding LayerNorm and dropout, a segment
+        # row added, a tanh pooler (no diagnosis)
+        "model_pytorchic_bert_proj_pooler": ("bert_post_norm", "bert_dropout"),
+        # AdamW(lr=3e-4), 20 epochs, never zero_grad
+        "tc_metaregvit_adamw_no_zero_grad": ("tc_no_zero_grad", "tc_epochs_ignored", "tc_lr_ignored"),
+        # AdamW(lr=1e-5), 3 epochs
+        "tc_zig_lesson_adamw_three_epochs": ("tc_epochs_ignored", "tc_lr_ignored"),
+        "tc_simplecnn_fixed_lr": ("tc_lr_ignored",),
+        # SGD(lr), 3 epochs
+        "tc_proseminar_sgd_three_epochs": ("tc_sgd", "tc_epochs_ignored"),
+        # Adam(lr=0.001), 10 epochs
+        "tc_asltranslator_ten_epochs": ("tc_epochs_ignored", "tc_lr_ignored"),
     },
     "hw5_eeg_bert": {
         "layer_norm_eps_hardcoded": (),
@@ -495,6 +524,24 @@ REAL = {  # assignment -> {variant taken from public code: the declared mistakes
         # the shift subtracted in place in the scores' dtype; also no ignore_index (the -100
         # labels gathered), no ValueError, the caller's array changed (no diagnosis)
         "perplexity_cs336_inplace_shift": ("perplexity_no_float_cast",),
+        # batch G1 (labelled before grading):
+        # True at padding; also no ValueError (a length of 0 masks the whole row)
+        "key_padding_mask_fstas_loop_fill": ("mask_boolean",),
+        # True at real tokens, as wide as the longest length: not mask_boolean's "True at padding"
+        "key_padding_mask_i6_lengths_true_inside": (),
+        # also as wide as the longest length, n_src unused, and no ValueError (no diagnosis)
+        "key_padding_mask_fairseq_lengths_to_padding": ("mask_boolean",),
+        # also no ValueError
+        "key_padding_mask_fastspeech2_ids_ge_lengths": ("mask_boolean",),
+        # float64 1.0 at real tokens, 0.0 at padding: a multiplicative mask, not a boolean one; no
+        # ValueError (no diagnosis)
+        "key_padding_mask_espnet_len2mask_float": (),
+        # log of F.softmax; int8 scores make softmax raise; also a RuntimeError (torch.max of nothing),
+        # not ValueError, when every position is ignored
+        "perplexity_torcheval_softmax_diagonal": ("perplexity_log_of_softmax", "perplexity_no_float_cast"),
+        # log2 of softmax + 1e-10 (capped, not -inf, yet the log of the probabilities); int8 scores make
+        # softmax raise; also ignore_index only honoured when >= 0, so -100 labels make scatter_ raise
+        "perplexity_torchseq_log2_onehot": ("perplexity_log_of_softmax", "perplexity_no_float_cast"),
     },
 }
 
