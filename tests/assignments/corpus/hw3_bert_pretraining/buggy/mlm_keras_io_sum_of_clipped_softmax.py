@@ -1,4 +1,6 @@
 # question: mlm_loss
+# fails: test_matches_cross_entropy, test_large_logits_stay_finite
+# public: the mean over the 3 targets
 # split: measure
 # source: keras-team/keras-io, examples/nlp/masked_language_modeling.py (MaskedLanguageModel.compute_loss:
 # source: the model's softmax output is softmax(logits); SparseCategoricalCrossentropy(reduction=None) on

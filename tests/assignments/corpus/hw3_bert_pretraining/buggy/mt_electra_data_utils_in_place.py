@@ -1,4 +1,6 @@
 # question: mask_tokens
+# fails: test_types_and_shapes, test_labels_and_corruption_rules, test_input_not_modified, test_replacement_split
+# public: modified its input_ids
 # split: measure
 # source: GabrielLaurent/electra, electra/data/data_utils.py (mask_tokens: torch's full, bernoulli and
 # source: randint are NumPy's full and the given rng's binomial and integers, the tokenizer's

@@ -1,4 +1,6 @@
 # question: mask_tokens
+# fails: test_replacement_split, test_random_ids_uniform
+# public: -
 # split: measure
 # source: subramaniam-lab-ucsd/immune-foundation-model, src/scimmune/collate.py
 # source: (DataCollatorForCausalMLM.__call__ on ids already padded: torch's full and bernoulli are NumPy's

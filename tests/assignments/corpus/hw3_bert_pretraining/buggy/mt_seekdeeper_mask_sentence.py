@@ -1,4 +1,7 @@
 # question: mask_tokens
+# fails: test_labels_and_corruption_rules, test_input_not_modified, test_selection_rate, test_replacement_split
+# public: modified its input_ids
+# public: with select_prob=0.0 nothing is selected
 # split: measure
 # source: Kamichanw/SeekDeeper, bert/data.py (PretrainDataset.mask_sentence: python's random.random and
 # source: randint are the given rng's random and integers (randint's inclusive upper bound made

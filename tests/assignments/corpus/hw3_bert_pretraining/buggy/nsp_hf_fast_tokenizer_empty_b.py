@@ -1,4 +1,6 @@
 # question: nsp_pair
+# fails: test_empty_sentences
+# public: -
 # split: measure
 # source: A1ex-Chen/DL_project_log, data/framing-bias-metric/src/transformers/models/bert/tokenization_bert_fast_build_inputs_with_special_tokens.py
 # source: and data/CokeBert/.../transformers/tokenization_bert_create_token_type_ids_from_sequences.py

@@ -1,4 +1,6 @@
 # question: bidirectional_self_attention
+# fails: test_large_scores_stay_finite
+# public: -
 # split: measure
 # source: RasKrebs/llms4code_code_quality, multihead-attention/deepseeker-coder/short.py (MultiHeadAttention
 # source: as functions: its random W_q ... W_o are Wq ... Wo, num_heads heads, x a batch of one; the

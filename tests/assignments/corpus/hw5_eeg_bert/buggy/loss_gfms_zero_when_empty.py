@@ -1,4 +1,6 @@
 # question: masked_reconstruction_loss
+# fails: test_empty_mask_raises
+# public: -
 # split: measure
 # source: octopifriends/gfms-from-scratch.github.io, geogfm/modules/losses/mae_loss.py (masked_mse_loss in
 # source: NumPy on a batch of one, its (C, P, P) patch already flat: its mask is True on the masked

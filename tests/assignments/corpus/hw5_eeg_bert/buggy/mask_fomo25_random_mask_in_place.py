@@ -1,4 +1,6 @@
 # question: mask_patches
+# fails: test_input_not_modified
+# public: modified its input z
 # split: measure
 # source: schmidtkk/fomo25-baseline-mae, src/augmentations/mask.py (random_mask: its boolean mask,
 # source: drawn by generate_random_mask, is True at the given positions; mask_token is mask_vector;

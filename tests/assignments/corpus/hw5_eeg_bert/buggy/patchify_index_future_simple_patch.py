@@ -1,4 +1,7 @@
 # question: patchify
+# fails: test_shape_dtype, test_rows_concatenate_channels, test_rejects_invalid_patch_len
+# public: channel 0's samples of patch p, then channel 1's
+# public: should raise ValueError
 # split: measure
 # source: FerdinandEoverm/Index_Future_Prediction, modules/patch.py (SimplePatch.forward in NumPy: the
 # source: signal transposed to its (seq_len, feature) layout, its (max_patch, patch_size, feature)
