@@ -376,6 +376,36 @@ REAL = {  # assignment -> {variant taken from public code: the declared mistakes
         # every target becomes [MASK] (a bernoulli of 1.0); also corrupts the caller's array in
         # place (no diagnosis)
         "mt_kd_adv_tools_always_mask": ("mt_never_random", "mt_never_kept"),
+        # batch G2 (labelled before grading):
+        # only when tokens_b is empty (`if token_ids_1:`): then the closing [SEP] is missing and
+        # segment_ids is one longer than input_ids
+        "nsp_hf_fast_tokenizer_empty_b": ("nsp_no_final_sep",),
+        "mlm_fairseq_masked_lm_sum": ("mlm_sum",),
+        # also (T, V) logits break its transpose(1, 2) (no diagnosis)
+        "mlm_seekdeeper_nll_transposed": ("mlm_nan_when_nothing",),
+        # also -log of a softmax clipped to [1e-7, 1 - 1e-7], capped near 16.1 (no diagnosis)
+        "mlm_keras_io_sum_of_clipped_softmax": ("mlm_sum",),
+        # d2l's default-mean CrossEntropyLoss runs over every row's padded entries too (position 0,
+        # label 0, weight 0), so a row with fewer targets adds class-0 predictions to the mean
+        "mlm_d2l_padded_pred_positions": ("mlm_class_zero",),
+        # ids <= 2 taken as the specials, random ids from [3, mask_id), 15% / 90% / 1/9 written in
+        # (80/10/10 overall), -1 where nothing is selected
+        "mt_keras_io_get_masked_input": ("mt_label_minus_one", "mt_fixed_probabilities",
+                                         "mt_specials_are_first_ids", "mt_random_special"),
+        # int(select_prob * n + u) targets per row, every position a candidate, random ids from
+        # the ids after the first len(special_ids); also asserts 0 < select_prob < 1 (no diagnosis)
+        "mt_fairseq_mask_tokens_dataset": ("mt_fixed_per_row", "mt_selects_specials",
+                                           "mt_random_special"),
+        # also corrupts the caller's array in place (no diagnosis)
+        "mt_seekdeeper_mask_sentence": ("mt_fixed_probabilities", "mt_selects_specials",
+                                        "mt_random_special"),
+        # every target becomes [MASK]; only mask_id itself is never selected
+        "mt_retention_create_mlm_data": ("mt_never_random", "mt_never_kept",
+                                         "mt_selects_specials"),
+        # 0.8 and 0.5 written in, random ids from the whole vocabulary; also corrupts the caller's
+        # array in place (no diagnosis)
+        "mt_electra_data_utils_in_place": ("mt_fixed_split", "mt_random_special"),
+        "mt_immune_collator_all_mask": ("mt_never_random", "mt_never_kept"),
     },
     "hw4_bert_finetuning": {
         # batch E: LayerNorm after each residual sum, dropout on both sub-layers' outputs
@@ -465,6 +495,29 @@ REAL = {  # assignment -> {variant taken from public code: the declared mistakes
         # Q reshaped straight to (1, heads, T, d_k), then the softmax runs over the heads axis; the
         # output only has d columns when T == heads (no diagnosis)
         "attention_jtappen_reshape_before_split": (),
+        # batch G2 (labelled before grading):
+        # the leading N % patch_len samples dropped, rows flattened sample by sample
+        "patchify_index_future_simple_patch": ("patchify_truncates", "patchify_sample_major",
+                                               "patchify_keeps_dtype"),
+        # non-int or < 1 patch_len refused with ValueError, but one longer than N with assert and
+        # one not dividing N accepted (the trailing samples dropped); rows sample by sample
+        "patchify_index_future_unfold": ("patchify_truncates", "patchify_asserted",
+                                         "patchify_sample_major", "patchify_keeps_dtype"),
+        # writes into z itself and returns it (no diagnosis)
+        "mask_fomo25_random_mask_in_place": (),
+        "loss_harmony_mae_loss": ("loss_empty_nan",),
+        # an empty mask gives 0.0, neither nan nor ValueError (no diagnosis)
+        "loss_gfms_zero_when_empty": (),
+        "attention_llms4code_gpt4_turbo_raw_exp": ("attn_naive_softmax",),
+        "attention_llms4code_codex_no_wo": ("attn_naive_softmax", "attn_no_output_projection"),
+        # the softmax subtracts the maximum over every head and row, not each row's: a row far
+        # below the global maximum underflows to 0 / 0 (no diagnosis)
+        "attention_llms4code_deepseek_global_max": (),
+        # NumPy's mean has no `dim` keyword: a TypeError on every call; its eps 1e-05 also
+        # written in (no diagnosis)
+        "layer_norm_parallelisms_dim_keyword": (),
+        # the logit clipped to [-20, 20]: off by up to 2e-9 beyond (no diagnosis)
+        "cls_cardio_clip_twenty": (),
     },
     "hw6_encoder_decoder": {
         "xavier_torch_out_by_in": ("xavier_transposed", "xavier_not_only_rng"),

@@ -1,0 +1,15 @@
+# question: mlm_loss
+# fails: test_returns_scalar_tensor, test_matches_cross_entropy, test_leading_dimensions, test_ignored_positions_do_not_count, test_nothing_selected_is_zero, test_large_logits_stay_finite, test_gradient_flows_to_logits
+# public: not nan
+# split: measure
+# source: Kamichanw/SeekDeeper, bert/modules/pretrain.py (BERTTrainer.iteration's mask_loss: the
+# source: BERTLM head's LogSoftmax applied to the logits; its NLLLoss(ignore_index=0), 0 being its
+# source: padding label, ignores the contract's -100)
+import torch.nn as nn
+
+
+def mlm_loss(logits, labels):
+    criterion = nn.NLLLoss(ignore_index=-100)
+    mask_lm_output = nn.LogSoftmax(dim=-1)(logits)
+    mask_loss = criterion(mask_lm_output.transpose(1, 2), labels)
+    return mask_loss
