@@ -182,8 +182,10 @@ def sdpa_scaled_otherwise(calls):
 def sdpa_mask_after_softmax(calls):
     """A sign, whatever stands where the mask hides (0, a constant, the mask's own
     values): in every call the weights the mask keeps are the unmasked softmax's, and
-    in one at least the hidden keys held weight, so that those rows sum to less than one."""
-    short = False
+    in one at least a hidden key's weight is not (the mask acted, after the softmax), so
+    that its row no longer sums to one. A mask never read leaves every weight as the
+    unmasked softmax's: that is no mask after the softmax."""
+    moved = False
     for call in _attention_calls(calls):
         if call is None:
             return False
@@ -192,8 +194,8 @@ def sdpa_mask_after_softmax(calls):
         keep = torch.ones_like(soft, dtype=torch.bool) if added is None else added == 0
         if not torch.allclose(weights[keep], soft[keep], rtol=1e-3, atol=1e-6):
             return False
-        short = short or bool((soft.masked_fill(keep, 0).sum(-1) > 1e-3).any())
-    return short
+        moved = moved or bool(((weights - soft).abs()[~keep] > 1e-3).any())
+    return moved
 
 
 def sdpa_mask_read_as_keep(calls):

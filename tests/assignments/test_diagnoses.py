@@ -948,6 +948,8 @@ def test_a_number_equal_to_the_only_d_k_seen_is_not_named_d_k():
 
 
 def test_a_mask_after_the_softmax_is_named_whatever_fills_the_hidden_keys():
+    """Named whatever fills the hidden keys' weights; not for an answer without a mask,
+    nor for one that never reads the mask (its hidden keys keep the softmax's weight)."""
     from autograder.hw1_attention import diagnoses as hw1, reference as ref1
     found = [d for d in hw1.DIAGNOSES if d.question == "scaled_dot_product_attention"]
     named = [d.text() for d in found if d.mistake is hw1.sdpa_mask_after_softmax]
@@ -957,6 +959,10 @@ def test_a_mask_after_the_softmax_is_named_whatever_fills_the_hidden_keys():
     # without a mask the answer is right: nothing to name
     unmasked = _attention_record(_masked_after_softmax(0.0), masked=False)
     assert evidence.diagnose(found, unmasked, ref1.scaled_dot_product_attention) == ""
+    # a mask never read leaves every weight the softmax's: no mask acted after it
+    unread = _attention_record(lambda q, k, v, mask=None: _scaled_by(
+        lambda q: q.shape[-1] ** 0.5)(q, k, v), masked=True)
+    assert evidence.diagnose(found, unread, ref1.scaled_dot_product_attention) == ""
 
 
 def test_a_training_loop_that_ignores_lr_is_named_at_any_rate_it_uses_instead():
