@@ -1,0 +1,6 @@
+# question: count_parameters
+# split: measure
+# source: JSchuurmans/tddl, src/tddl/models/utils.py (count_parameters; the stub's trainable_only is
+# source: taken and never read)
+def count_parameters(model, trainable_only=False):
+    return sum(p.numel() for p in model.parameters() if p.requires_grad) # TODO check if requires_grad is needed
