@@ -1,4 +1,6 @@
 # question: causal_mask
+# fails: test_rejects_invalid_n
+# public: should raise ValueError
 # split: measure
 # source: satwik-kambham/machine-translation, translator/utils.py (generate_square_subsequent_mask)
 import torch

@@ -1,4 +1,7 @@
 # question: scaled_dot_product_attention
+# fails: test_shapes, test_values_without_mask, test_values_with_masks, test_keyword_mask, test_large_scores_stay_finite, test_large_scores_stay_finite_with_mask, test_seed_tables, test_seed_table_causal
+# public: must match the size of tensor b
+# public: must get weight 0
 # split: measure
 # source: Geneww/llm_tools, self_attention.py (the script's soft_max and its three lines score =
 # source: query @ key.T, soft_max(score), score @ value made a function of q, k, v, in torch; the

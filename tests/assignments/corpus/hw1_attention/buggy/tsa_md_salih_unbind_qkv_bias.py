@@ -1,4 +1,7 @@
 # question: TinySelfAttn
+# fails: test_parameters, test_matches_reference_without_mask, test_matches_reference_with_causal_mask, test_bidirectional_influence, test_rejects_indivisible_heads
+# public: parameters are
+# public: AssertionError
 # split: measure
 # source: Md-Salih/Autoencoding, transformer-encoder-autoencoding/attention.py (MultiHeadSelfAttention:
 # source: d_model and n_heads are h and heads; forward returns its output only, as the stub does,

@@ -1,4 +1,7 @@
 # question: TinySelfAttn
+# fails: test_parameters, test_matches_reference_without_mask, test_matches_reference_with_causal_mask, test_bidirectional_influence, test_rejects_indivisible_heads
+# public: parameters are
+# public: should raise ValueError
 # split: measure
 # source: augustwester/tiny-vit, att.py (Attention with dropout 0: dim is h, num_heads heads and
 # source: dim_head h // heads; W and out are the stub's qkv and out; einops' two rearranges written

@@ -1,4 +1,6 @@
 # question: count_parameters
+# fails: test_frozen_counted_by_default
+# public: frozen parameters still count by default
 # split: measure
 # source: ricar0/QLora-fine-tune-LLM, utils/weights.py (print_number_of_trainable_model_parameters,
 # source: without its print; the stub's trainable_only is taken and never read)

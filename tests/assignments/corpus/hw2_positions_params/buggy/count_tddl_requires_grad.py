@@ -1,4 +1,6 @@
 # question: count_parameters
+# fails: test_frozen_counted_by_default
+# public: frozen parameters still count by default
 # split: measure
 # source: JSchuurmans/tddl, src/tddl/models/utils.py (count_parameters; the stub's trainable_only is
 # source: taken and never read)

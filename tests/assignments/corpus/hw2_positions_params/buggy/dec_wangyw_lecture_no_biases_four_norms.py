@@ -1,4 +1,6 @@
 # question: decoder_layer_param_count
+# fails: test_default_width_matches_torch, test_explicit_width_matches_torch, test_lesson_figures
+# public: count every weight and bias
 # split: measure
 # source: wangywUST/wangywust.github.io, Course/lecture_4.md (the "Decoder Layer Parameters (per
 # source: layer)" sum, encoder layer + additional attention layer, written as code for dmodel = d,

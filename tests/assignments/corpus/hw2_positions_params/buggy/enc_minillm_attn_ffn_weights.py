@@ -1,4 +1,6 @@
 # question: encoder_layer_param_count
+# fails: test_default_width_matches_torch, test_explicit_width_matches_torch, test_lesson_figures
+# public: count every weight and bias
 # split: measure
 # source: prp-e/minillm, params_calculator.py (attn_params + ffn_params for n_layers = 1,
 # source: d_model = d; the stub's d_ff=None read as 4d; no embeddings)

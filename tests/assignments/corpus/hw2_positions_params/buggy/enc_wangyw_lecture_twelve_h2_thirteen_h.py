@@ -1,4 +1,6 @@
 # question: encoder_layer_param_count
+# fails: test_explicit_width_matches_torch
+# public: count every weight and bias
 # split: measure
 # source: wangywUST/wangywust.github.io, Course/lecture_4.md (section 2.1's per-layer count
 # source: (4h^2 + 4h) + (8h^2 + 5h) + 4h with h = d; the stub's d_ff is taken and never read, the

@@ -1,4 +1,6 @@
 # question: encoder_layer_param_count
+# fails: test_default_width_matches_torch, test_explicit_width_matches_torch, test_lesson_figures
+# public: count every weight and bias
 # split: measure
 # source: wangywUST/wangywust.github.io, Course/lecture_4.md (the "Encoder Layer Parameters (per
 # source: layer)" sum written as code for dmodel = d, dff = d_ff; the stub's d_ff=None read as 4d)

@@ -1,4 +1,6 @@
 # question: cross_attention
+# fails: test_matches_reference, test_every_encoder_position_visible, test_large_scores_stay_finite
+# public: -
 # split: measure
 # source: cybershiptrooper/CV_bootcamp_SWB, bonus_exercises/attention/soln/attention.py
 # source: (multihead_attention_soln for a batch of one: res_stream is y, the keys and values read from

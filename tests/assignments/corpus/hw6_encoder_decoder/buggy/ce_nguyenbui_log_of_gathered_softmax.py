@@ -1,4 +1,6 @@
 # question: sequence_cross_entropy
+# fails: test_large_logits_stay_finite
+# public: must give a finite loss
 # split: measure
 # source: nguyenbui45/Deep-learning-summary, codes/crossentropy.py (the script's softmax, gather and
 # source: mean of -log made a function of the logits and labels, in NumPy: F.softmax written as the

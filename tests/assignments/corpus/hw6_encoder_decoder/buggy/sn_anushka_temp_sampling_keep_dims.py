@@ -1,4 +1,6 @@
 # question: sample_next
+# fails: test_returns_an_id, test_temperature_distribution, test_top_k_distribution, test_top_k_beyond_vocabulary, test_large_logits, test_uses_only_rng, test_rejects_invalid_arguments
+# public: keep_dims
 # split: measure
 # source: 22anushka/DeepLearning-coding-problems, temperature_sampling.py (temp_sampling with t the
 # source: stub's temperature; the stub's rng and top_k are taken and never read)
