@@ -315,6 +315,10 @@ REAL = {  # assignment -> {variant taken from public code: the declared mistakes
         # q @ k.T unscaled, exp(s) / sum exp(s); the mask is never read and batched inputs fail
         # (k.T reverses every axis) (no diagnosis for those)
         "sdpa_geneww_script_unscaled_naive": ("sdpa_unscaled", "sdpa_naive_softmax"),
+        # the mask is never read (no diagnosis)
+        "sdpa_chandrashekhar_tinaya_mask_unread": (),
+        # the additive mask read as a keep-mask, -1e9 where it is 0 (in place, on the scores)
+        "sdpa_naity_protein_masked_fill_keep": ("sdpa_mask_read_as_keep",),
     },
     "hw2_positions_params": {
         "pe_first_row_left_zero": ("pe_d_unchecked", "pe_types_unchecked"),
