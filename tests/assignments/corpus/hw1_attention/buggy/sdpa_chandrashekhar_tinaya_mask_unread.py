@@ -1,4 +1,6 @@
 # question: scaled_dot_product_attention
+# fails: test_values_with_masks, test_keyword_mask, test_seed_table_causal
+# public: must get weight 0
 # split: measure
 # source: CHANDRASHEKHAR234/NLP, NLP/tinaya.py (attention(q, k, v); the stub's mask is taken and
 # source: never read, as attention has none)

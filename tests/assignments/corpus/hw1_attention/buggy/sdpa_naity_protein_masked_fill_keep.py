@@ -1,4 +1,6 @@
 # question: scaled_dot_product_attention
+# fails: test_values_with_masks, test_seed_table_causal
+# public: must get weight 0
 # split: measure
 # source: naity/protein-transformer, protein_transformer/utils.py (scale_dot_product_attention)
 import numpy as np
