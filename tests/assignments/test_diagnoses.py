@@ -525,6 +525,12 @@ REAL = {  # assignment -> {variant taken from public code: the declared mistakes
         # than its column block (not interleaved columns: no diagnosis)
         "ca_bootcamp_soln_causal_residual": ("ca_causal", "ca_naive_softmax",
                                              "ca_no_output_projection"),
+        # batch G3, third round (labelled before grading):
+        # the decoder input is the whole [sos] + y + [eos], the labels y + [eos]
+        "tf_keras_lstm_seq2seq_target_text": ("tf_eos_in_input",),
+        # step given the last id only, the ids returned without sos_id; also max_len + 1 ids
+        # before it stops at the length (len > max_len) (no diagnosis for that)
+        "gd_keras_decode_sequence_last_token": ("gd_last_token_only", "gd_without_sos"),
     },
     "exam_midterm": {
         # batch E: F.cross_entropy on the scores as given (int8 raises rather than wraps); also
