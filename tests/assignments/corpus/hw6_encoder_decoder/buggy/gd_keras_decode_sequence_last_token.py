@@ -1,4 +1,7 @@
 # question: greedy_decode
+# fails: test_starts_with_sos, test_argmax_each_step, test_step_called_once_per_token
+# public: step must get the ids so far
+# public: must start with sos
 # split: measure
 # source: keras-team/keras-io, examples/nlp/lstm_seq2seq.py (decode_sequence: the decoder model and
 # source: its states become step, given the one-token target sequence; "\t" and "\n" are sos_id

@@ -1,4 +1,6 @@
 # question: teacher_forcing
+# fails: test_lengths, test_decoder_input_shifted_right
+# public: then the target without eos
 # split: measure
 # source: keras-team/keras-io, examples/nlp/lstm_seq2seq.py (the data preparation for one target:
 # source: "\t" and "\n" are sos_id and eos_id, ids in lists stand for the one-hot rows, no padding)
