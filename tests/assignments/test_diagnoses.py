@@ -299,6 +299,26 @@ REAL = {  # assignment -> {variant taken from public code: the declared mistakes
         "tsa_khurram_qkv_grouped_per_head": ("tsa_qkv_bias", "tsa_asserted"),
         # no divisibility check at all; also the mask is never read (no diagnosis)
         "tsa_dhamu_vit_mha_qkv_bias": ("tsa_qkv_bias", "tsa_unchecked"),
+        # batch G3 (labelled before grading):
+        # a biased qkv and an assert; also the mask read as a keep-mask (masked_fill(mask == 0,
+        # -inf)), with no TinySelfAttn diagnosis for it
+        "tsa_md_salih_unbind_qkv_bias": ("tsa_qkv_bias", "tsa_asserted"),
+        "tsa_kartik_chunk_qkv_bias": ("tsa_qkv_bias", "tsa_asserted"),
+        # scale = dim ** -0.5 with dim the model's width; nothing checks h % heads; the mask is
+        # never read (no diagnosis)
+        "tsa_thubz09_vit_scale_by_dim": ("tsa_by_model_width", "tsa_unchecked"),
+        # h // heads per head and no check (10, 3 builds a 27-wide qkv); also out has no bias and
+        # the scores are divided by 1 / sqrt(d_k), i.e. multiplied by sqrt(d_k), and the mask is
+        # never read (no diagnosis for those)
+        "tsa_tiny_vit_divides_by_scale": ("tsa_unchecked",),
+        "causal_mask_satwik_translator_transposed": ("mask_unchecked",),
+        # q @ k.T unscaled, exp(s) / sum exp(s); the mask is never read and batched inputs fail
+        # (k.T reverses every axis) (no diagnosis for those)
+        "sdpa_geneww_script_unscaled_naive": ("sdpa_unscaled", "sdpa_naive_softmax"),
+        # the mask is never read (no diagnosis)
+        "sdpa_chandrashekhar_tinaya_mask_unread": (),
+        # the additive mask read as a keep-mask, -1e9 where it is 0 (in place, on the scores)
+        "sdpa_naity_protein_masked_fill_keep": ("sdpa_mask_read_as_keep",),
     },
     "hw2_positions_params": {
         "pe_first_row_left_zero": ("pe_d_unchecked", "pe_types_unchecked"),
@@ -335,6 +355,24 @@ REAL = {  # assignment -> {variant taken from public code: the declared mistakes
         "enc_badou_heads_float_attention": ("enc_float",),
         # trainable_only defaults to True
         "count_chebgate_trainable_by_default": ("count_always_trainable",),
+        # batch G3 (labelled before grading):
+        # 4 d^2 + 2 d d_ff + 4d: the LayerNorms but no bias anywhere
+        "enc_wangyw_lecture_weights_and_norms": ("enc_no_biases",),
+        # the encoder's no-bias count plus 4 d^2 and 4d more: cross-attention without biases (and
+        # no bias elsewhere), four LayerNorms' worth of 8d where three hold 6d (no diagnosis for
+        # the extra norm)
+        "dec_wangyw_lecture_no_biases_four_norms": ("dec_cross_no_bias",),
+        # 4 d^2 + 2 d d_ff: 12 d^2 at d_ff = 4d, neither biases nor LayerNorms
+        "enc_minillm_attn_ffn_weights": ("enc_no_biases", "enc_no_norms", "enc_12d2"),
+        # 12 d^2 + 13 d whatever d_ff: right for d_ff = None only (no diagnosis for an ignored d_ff)
+        "enc_wangyw_lecture_twelve_h2_thirteen_h": (),
+        "count_tddl_requires_grad": ("count_always_trainable",),
+        "count_qlora_trainable_of_named": ("count_always_trainable",),
+        # torch float32 table converted at the end; an odd d a RuntimeError, d = 0 a
+        # ZeroDivisionError, a float n_pos a TypeError
+        "pe_ustc_readme_torch_float32": ("pe_float32_torch", "pe_d_unchecked", "pe_types_unchecked"),
+        "pe_chess_transformer_torch_table": ("pe_float32_torch", "pe_d_unchecked",
+                                             "pe_types_unchecked"),
     },
     "hw3_bert_pretraining": {
         # batch E: an int(replace_prob) test (0 for 0.1) skips the random branch, which would draw
@@ -550,6 +588,31 @@ REAL = {  # assignment -> {variant taken from public code: the declared mistakes
         # also labels read with y.shape, so a list of labels raises (no diagnosis)
         "ce_jeongnna_log_of_softmax": ("ce_naive_softmax",),
         "xavier_graphnn_glorot_init": ("xavier_not_only_rng",),
+        # batch G3 (labelled before grading):
+        # -log of a (max-shifted) softmax: log 0 where it underflows
+        "ce_nguyenbui_log_of_gathered_softmax": ("ce_naive_softmax",),
+        # NLLLoss(reduction="sum") of log(softmax)
+        "ce_zyt600_nll_sum_of_log_softmax": ("ce_sum", "ce_naive_softmax"),
+        # np.max(..., keep_dims=True) raises TypeError on every call; were it fixed: t = 0 becomes
+        # 0.1 (a negative t is used), np.random.choice, top_k never read
+        "sn_anushka_temp_sampling_keep_dims": ("sn_unchecked", "sn_not_only_rng", "sn_ignores_top_k"),
+        # temperature <= 0 means argmax, top_k = 0 an IndexError, np.random.choice
+        "sn_sebastian_generate_top_k_then_temperature": ("sn_unchecked", "sn_not_only_rng"),
+        # breaks on eos_id before appending it
+        "gd_sebastian_generate_breaks_before_eos": ("gd_drops_eos",),
+        # normal, std 1 / sqrt(fan_in), np.random (no diagnosis for the std)
+        "xavier_da6401_randn_sqrt_one_over_fan_in": ("xavier_normal", "xavier_not_only_rng"),
+        # a tril mask over the (n_tgt, n_src) scores, exp without the max, no Wo (the decoder
+        # states added back instead); also each head reshaped from the flat (n, d) block rather
+        # than its column block (not interleaved columns: no diagnosis)
+        "ca_bootcamp_soln_causal_residual": ("ca_causal", "ca_naive_softmax",
+                                             "ca_no_output_projection"),
+        # batch G3, third round (labelled before grading):
+        # the decoder input is the whole [sos] + y + [eos], the labels y + [eos]
+        "tf_keras_lstm_seq2seq_target_text": ("tf_eos_in_input",),
+        # step given the last id only, the ids returned without sos_id; also max_len + 1 ids
+        # before it stops at the length (len > max_len) (no diagnosis for that)
+        "gd_keras_decode_sequence_last_token": ("gd_last_token_only", "gd_without_sos"),
     },
     "exam_midterm": {
         # batch E: F.cross_entropy on the scores as given (int8 raises rather than wraps); also
