@@ -556,6 +556,24 @@ REAL = {  # assignment -> {variant taken from public code: the declared mistakes
         "layer_norm_parallelisms_dim_keyword": (),
         # the logit clipped to [-20, 20]: off by up to 2e-9 beyond (no diagnosis)
         "cls_cardio_clip_twenty": (),
+        # batch G4 (labelled before grading):
+        # the [C, P, L] channel tokens reshaped to (P, C*L): row by row; the samples past the last
+        # whole patch dropped (a warning printed), patch_len 0 a ZeroDivisionError; the dtype kept
+        "patchify_zwu_ts_channel_tokens": ("patchify_plain_reshape", "patchify_truncates",
+                                           "patchify_keeps_dtype"),
+        # (C, L) windows flattened channel by channel (right), but N // patch_len of them: a
+        # patch_len not dividing N drops samples, 0 a ZeroDivisionError; the dtype kept
+        "patchify_identity_recognition_sliding_window": ("patchify_truncates", "patchify_keeps_dtype"),
+        # zero rows (mask_vector never read) written into z itself (no diagnosis)
+        "mask_aivclab_zeros_in_place": (),
+        # (x - mean) / (std + eps)
+        "layer_norm_dna2sevord_std_plus_eps": ("ln_eps_outside",),
+        # softmax(score, axis=1) on the (heads, T, T) scores: over the queries
+        "attention_daniallegue_softmax_axis_one": ("attn_over_queries",),
+        # exp(s) / np.sum(exp(s), axis=-1) without keepdims (each column divided by another row's
+        # sum), no Wo; one head over the whole width, so heads is ignored and its sqrt(d) is that
+        # one head's sqrt(d_k) (no diagnosis for the head split)
+        "attention_yvsemlani_single_head": ("attn_naive_softmax", "attn_no_output_projection"),
     },
     "hw6_encoder_decoder": {
         "xavier_torch_out_by_in": ("xavier_transposed", "xavier_not_only_rng"),
@@ -613,6 +631,20 @@ REAL = {  # assignment -> {variant taken from public code: the declared mistakes
         # step given the last id only, the ids returned without sos_id; also max_len + 1 ids
         # before it stops at the length (len > max_len) (no diagnosis for that)
         "gd_keras_decode_sequence_last_token": ("gd_last_token_only", "gd_without_sos"),
+        # batch G4 (labelled before grading):
+        # one head over the whole width: heads is ignored, its sqrt(d) is that one head's sqrt(d_k)
+        # (no diagnosis for the head split)
+        "ca_bangbv_single_head": (),
+        # K and V reshaped with y's length (an error unless n_src == n_tgt), and the softmax over
+        # the queries (axis 1 of (heads, n_tgt, n_src)) (no hw6 diagnosis for either)
+        "ca_daniallegue_softmax_axis_one": (),
+        # the keys from the decoder states y, only the values from h
+        "ca_dna2sevord_keys_from_decoder": ("ca_keys_from_decoder",),
+        # np.asarray(None) is not None: the mask branch indexes a 0-d array, an IndexError on every
+        # call (no diagnosis)
+        "ca_amritanshuv_mask_none": (),
+        # the decoder input is [sos] + y + [eos], the labels y + [eos] + [0] (the pad)
+        "tf_tokenpositioning_shift_left_pad": ("tf_eos_in_input",),
     },
     "exam_midterm": {
         # batch E: F.cross_entropy on the scores as given (int8 raises rather than wraps); also
