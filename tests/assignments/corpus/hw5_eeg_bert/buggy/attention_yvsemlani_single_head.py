@@ -1,4 +1,6 @@
 # question: bidirectional_self_attention
+# fails: test_shapes, test_matches_reference, test_rows_sum_to_one_and_see_the_future, test_large_scores_stay_finite
+# public: weights has shape
 # split: measure
 # source: YVSemlani/numpy-transformer, modules/attention.py, functions.py and linear.py
 # source: (SingleHeadAttention.forward on x as a batch of one: its LinearLayer weights are Wq, Wk, Wv

@@ -1,4 +1,6 @@
 # question: mask_patches
+# fails: test_replaces_masked_rows, test_input_not_modified
+# public: should equal the mask vector
 # split: measure
 # source: aivclab/vision, neodroidvision/utilities/torch_utilities/patches/ndim/sampling.py
 # source: (mask_patches in NumPy on z as a batch of one: its random boolean selection is True at the

@@ -1,4 +1,6 @@
 # question: patchify
+# fails: test_shape_dtype, test_rejects_invalid_patch_len
+# public: should raise ValueError
 # split: measure
 # source: CUITCHENSIYU/identity_recognition, utils/sliding.py (sliding_window with win_size =
 # source: step_size = patch_len; its list of (C, patch_len) patches made the array of flat rows

@@ -1,4 +1,7 @@
 # question: patchify
+# fails: test_shape_dtype, test_rows_concatenate_channels, test_rejects_invalid_patch_len
+# public: channel 0's samples of patch p, then channel 1's
+# public: should raise ValueError
 # split: measure
 # source: gedizxc/ZWU_TS, processing/patchify.py (patchify_ts in NumPy on a batch of one, stride =
 # source: patch_len: the signal transposed to its [B, L, C] layout; its [C * num_patches, patch_len]

@@ -1,4 +1,6 @@
 # question: cross_attention
+# fails: test_rectangular_shapes, test_matches_reference, test_every_encoder_position_visible, test_decoder_positions_independent, test_large_scores_stay_finite
+# public: IndexError: too many indices for array
 # split: measure
 # source: AmritanshuV/Numpy-Transformer, layers/combined/self_attention.py, with the Softmax of
 # source: AkiRusProd/numpy-transformer, transformer/activations.py, the project it copies

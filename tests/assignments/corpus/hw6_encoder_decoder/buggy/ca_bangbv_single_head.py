@@ -1,4 +1,6 @@
 # question: cross_attention
+# fails: test_rectangular_shapes, test_matches_reference
+# public: not (heads, n_tgt, n_src)
 # split: measure
 # source: bangbv/AlgorithmInPython, representations/embeddings/cross_attention.py (the script as a
 # source: function in NumPy on a batch of one: T is y, S is h, the bias-free WQ, WK, WV, WO are Wq,

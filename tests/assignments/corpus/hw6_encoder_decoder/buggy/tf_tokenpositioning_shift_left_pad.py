@@ -1,4 +1,6 @@
 # question: teacher_forcing
+# fails: test_lengths, test_decoder_input_shifted_right, test_labels_end_with_eos
+# public: then the target without eos
 # split: measure
 # source: tiffany70072/TokenPositioning, data_generator.py and src/data_loader.py (post_processing's
 # source: decoder sentence [SOS_id] + sent + [EOS_id], unpadded, as the decoder input, and
