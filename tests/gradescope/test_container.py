@@ -15,12 +15,14 @@ the results it writes, the memory its grading leaves the worker); the others
 attack the grader and the sandbox, which every zip holds alike, and run in
 hw1's. In uid mode, hw1's image runs only the attacks on the sandbox
 (SANDBOX_ATTACKS: what a worker may read, write, signal, hold or reach, defended
-differently in each mode); the attacks on the grader's protocol and tests are
-defended by the same code in both modes and run in landlock mode here (and in
-every mode, uid included, in tests/security/test_integrity.py). The attacks run
-with short limits (an image whose config says so); the other cases with the zip's
-own. The figures of each case (mode, score, wall time, memory peak) are printed:
-`pytest -s`.
+differently in each mode); in landlock mode, every attack but those on the
+grader's protocol and tests (PROTOCOL_ATTACKS: what a worker answers, sends or
+keeps between calls), which the grading code in the zip defends as it does
+everywhere: those run in every sandbox mode, container-like ones included, in
+tests/security/test_integrity.py, and the attacks on what Gradescope shows (the
+results' size, encoding and text) run here too. The attacks run with short
+limits (an image whose config says so); the other cases with the zip's own. The
+figures of each case (mode, score, wall time, memory peak) are printed: `pytest -s`.
 """
 from __future__ import annotations
 
@@ -64,6 +66,14 @@ SANDBOX_ATTACKS = (*PER_ZIP_ATTACKS, "busy_loop_ignoring_signals", "detached_kil
 """The attacks on the sandbox (what a worker may read, write, signal, hold or reach, and
 how it is stopped), which each mode defends its own way: hw1's image runs them in uid
 mode too, the rest of the corpus in landlock mode only."""
+PROTOCOL_ATTACKS = ("broadcast_bomb_callback", "exits", "lying_objects", "patch_comparisons",
+                    "raise_everywhere", "read_template_spec", "record_grader_sources",
+                    "replay_lent_attention", "reply_bomb", "reply_bomb_in_answer",
+                    "reply_bomb_then_sleep", "running_mean_attention", "sleep_in_one_answer",
+                    "stale_state_setter", "tensor_subclass")
+"""The attacks on the grader's protocol and tests (what a worker answers, sends, or keeps
+between calls), defended by the same grading code in the zip as on any machine: they run
+in every sandbox mode in tests/security/test_integrity.py, and in no image here."""
 HONEST = "honest"
 """The case every attack is weighed against: the attack's notebook without the attack."""
 
@@ -81,11 +91,13 @@ def _notebook(cells: list[str]) -> bytes:
 
 def attacks(assignment_id: str, mode: str) -> list[Path]:
     """The attacks run in this assignment's image in this mode (PER_ZIP_ATTACKS beyond
-    hw1; SANDBOX_ATTACKS in hw1's uid mode)."""
+    hw1; SANDBOX_ATTACKS in hw1's uid mode; all but PROTOCOL_ATTACKS in its landlock mode)."""
     found = sorted(ATTACKS.glob("*.py"))
     if assignment_id != "hw1_attention":
         return [p for p in found if p.stem in PER_ZIP_ATTACKS]
-    return found if mode == "landlock" else [p for p in found if p.stem in SANDBOX_ATTACKS]
+    if mode == "landlock":
+        return [p for p in found if p.stem not in PROTOCOL_ATTACKS]
+    return [p for p in found if p.stem in SANDBOX_ATTACKS]
 
 
 def _attack_source(path: Path) -> str:
@@ -192,10 +204,13 @@ def test_no_attack_earns_more_than_its_honest_score(graded):
 
 
 def test_every_named_attack_exists():
-    """PER_ZIP_ATTACKS and SANDBOX_ATTACKS name attacks of the corpus (a renamed attack
-    is not dropped silently from hw4's and hw6's images or from hw1's uid mode)."""
+    """PER_ZIP_ATTACKS, SANDBOX_ATTACKS and PROTOCOL_ATTACKS name attacks of the corpus
+    (a renamed attack is not dropped silently from hw4's and hw6's images or from hw1's
+    uid mode), and no attack on the sandbox is taken for one on the protocol."""
     assert {p.stem for p in attacks("hw4_bert_finetuning", "uid")} == set(PER_ZIP_ATTACKS)
     assert {p.stem for p in attacks("hw1_attention", "uid")} == set(SANDBOX_ATTACKS)
+    every = {p.stem for p in ATTACKS.glob("*.py")}
+    assert set(PROTOCOL_ATTACKS) <= every and not set(PROTOCOL_ATTACKS) & set(SANDBOX_ATTACKS)
 
 
 def test_nothing_secret_reaches_any_result(graded):
