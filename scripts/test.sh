@@ -26,12 +26,12 @@ ldconfig -p 2>/dev/null | grep libseccomp.so.2 >/dev/null || missing+=(libseccom
 if [ ${#missing[@]} -gt 0 ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
-# The tests run on pytest-xdist, two workers more than the cores, which keeps the cores busy
+# The tests run on pytest-xdist, one worker more than the cores, which keeps the cores busy
 # while a worker waits on Docker, a container or a timeout (TEST_WORKERS=N for N, 0 for all
 # in this process); tests that share a module- or session-scoped fixture run in one
 # worker, the groups with slow tests first (tests/conftest.py).
 workers=()
-count=${TEST_WORKERS:-$(( $(nproc) + 2 ))}
+count=${TEST_WORKERS:-$(( $(nproc) + 1 ))}
 if [ "$count" != 0 ]; then
   workers=(-n "$count" --dist loadgroup --no-loadscope-reorder)
 fi
