@@ -15,14 +15,14 @@ the results it writes, the memory its grading leaves the worker); the others
 attack the grader and the sandbox, which every zip holds alike, and run in
 hw1's. In uid mode, hw1's image runs only the attacks on the sandbox
 (SANDBOX_ATTACKS: what a worker may read, write, signal, hold or reach, defended
-differently in each mode); in landlock mode, every attack but those on the
+differently in each mode); in landlock mode it runs every attack but those on the
 grader's protocol and tests (PROTOCOL_ATTACKS: what a worker answers, sends or
-keeps between calls), which the grading code in the zip defends as it does
-everywhere: those run in every sandbox mode, container-like ones included, in
-tests/security/test_integrity.py, and the attacks on what Gradescope shows (the
-results' size, encoding and text) run here too. The attacks run with short
-limits (an image whose config says so); the other cases with the zip's own. The
-figures of each case (mode, score, wall time, memory peak) are printed: `pytest -s`.
+keeps between calls). The zip's grading code defends against those as it does on
+any machine, and tests/security/test_integrity.py runs them in every sandbox mode,
+the container-like ones included. The attacks on what Gradescope shows (the
+results' size, encoding and text) run here. The attacks run with short limits (an
+image whose config says so); the other cases with the zip's own. The figures of
+each case (mode, score, wall time, memory peak) are printed: `pytest -s`.
 """
 from __future__ import annotations
 
@@ -65,7 +65,7 @@ SANDBOX_ATTACKS = (*PER_ZIP_ATTACKS, "busy_loop_ignoring_signals", "detached_kil
                    "signal_parents", "sysv_leftover")
 """The attacks on the sandbox (what a worker may read, write, signal, hold or reach, and
 how it is stopped), which each mode defends its own way: hw1's image runs them in uid
-mode too, the rest of the corpus in landlock mode only."""
+mode too, and the rest of the corpus but PROTOCOL_ATTACKS in landlock mode only."""
 PROTOCOL_ATTACKS = ("broadcast_bomb_callback", "exits", "lying_objects", "patch_comparisons",
                     "raise_everywhere", "read_template_spec", "record_grader_sources",
                     "replay_lent_attention", "reply_bomb", "reply_bomb_in_answer",
