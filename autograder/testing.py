@@ -18,12 +18,12 @@ from autograder.checks import (ROUNDING, agrees, as_array, as_int, changed, expe
                                expect_ndarray, expect_number, expect_raises, expect_shape,
                                expect_tensor, seeded)
 from autograder.engine.isolation.callbacks import MAX_ARG_BYTES, MAX_CALLS
-from autograder.engine.driving.diagnose import Diagnosis
+from autograder.engine.driving.diagnose import Diagnosis, combined
 from autograder.engine.driving.fail import Fail, fail
 from autograder.engine.driving.once import once
 from autograder.engine.driving.remote_modules import Memo, StudentModule, lend_module
 from autograder.engine.driving.sent import sent_source
-from autograder.engine.driving.signs import refused_with_assert
+from autograder.engine.driving.signs import accepted_unchecked, refused_with_assert
 from autograder.engine.driving.student import (RemoteFunction, RemoteObject, Student, StudentError,
                                        StudentTimeout)
 from autograder.exam import formats, grading
@@ -48,5 +48,6 @@ __all__ = [
     "grading", "formats",
     # what an assignment's other modules provide (diagnoses.py: known mistakes, explained,
     # and signs any stub may show)
-    "BatchReports", "Examples", "Diagnosis", "refused_with_assert",
+    "BatchReports", "Examples", "Diagnosis", "accepted_unchecked", "combined",
+    "refused_with_assert",
 ]

@@ -16,7 +16,7 @@ import torch
 from torch import nn
 
 from autograder.hw1_attention import reference
-from autograder.testing import Diagnosis, refused_with_assert
+from autograder.testing import Diagnosis, accepted_unchecked, refused_with_assert
 
 PART1 = "Part 1: who may look at whom"
 PART2 = "Part 2: scaled dot-product attention"
@@ -64,10 +64,6 @@ def mask_large_negative(calls):
 def mask_boolean(n):
     _valid(n)
     return torch.ones(n, n, dtype=torch.bool).triu(1)
-
-
-def mask_unchecked(n):
-    return torch.triu(torch.full((n, n), float("-inf")), diagonal=1)
 
 
 _TABLE = 512
@@ -262,11 +258,11 @@ def sdpa_over_queries(q, k, v, mask=None):
 class _Attn(nn.Module):
     """TinySelfAttn with the switches its mistakes flip."""
 
-    checked, qkv_bias, causal, interleaved, order, by_width = True, False, False, False, "qkv", False
+    qkv_bias, causal, interleaved, order, by_width = False, False, False, "qkv", False
 
     def __init__(self, h, heads):
         super().__init__()
-        if self.checked and h % heads:
+        if h % heads:
             raise ValueError(f"h={h} is not divisible by heads={heads}")
         self.heads = heads
         self.qkv = nn.Linear(h, 3 * h, bias=self.qkv_bias)
@@ -299,10 +295,6 @@ class tsa_heads_interleaved(_Attn):
     interleaved = True
 
 
-class tsa_unchecked(_Attn):
-    checked = False
-
-
 class tsa_kqv(_Attn):
     order = "kqv"
 
@@ -331,9 +323,9 @@ DIAGNOSES = [
               "a boolean mask (True where hidden) instead of an additive one; the mask is "
               "added to the scores, so it holds float32 0.0 where allowed and -inf where "
               "hidden", PART1),
-    Diagnosis("causal_mask", mask_unchecked,
-              "the argument is not checked before the mask is built; n must be an int "
-              ">= 1, and anything else raises ValueError", "Question 1"),
+    accepted_unchecked("causal_mask", reference.causal_mask, "Question 1", "mask_unchecked",
+                       "the argument is not checked before the mask is built; n must be an "
+                       "int >= 1, and anything else raises ValueError"),
     refused_with_assert("causal_mask", reference.causal_mask, "Question 1", "mask_asserted"),
     Diagnosis("causal_mask", mask_from_table,
               "the mask is sliced from a table of fixed size; build it for the n asked, "
@@ -387,10 +379,10 @@ DIAGNOSES = [
               "each head takes every heads-th column instead of a block of consecutive "
               "ones; head i uses columns [i*h/heads, (i+1)*h/heads): reshape the last "
               "dimension to (heads, h/heads), then move the head axis", PART3),
-    Diagnosis("TinySelfAttn", tsa_unchecked,
-              "the constructor does not check that h is divisible by heads; when it is "
-              "not, the heads cannot split the features evenly, so raise ValueError",
-              "Question 3"),
+    accepted_unchecked("TinySelfAttn", reference.TinySelfAttn, "Question 3", "tsa_unchecked",
+                       "the constructor does not check that h is divisible by heads; when it "
+                       "is not, the heads cannot split the features evenly, so raise "
+                       "ValueError"),
     refused_with_assert("TinySelfAttn", reference.TinySelfAttn, "Question 3", "tsa_asserted"),
     Diagnosis("TinySelfAttn", tsa_kqv,
               "Q, K and V are taken from self.qkv(x) in another order; its three chunks "

@@ -21,7 +21,7 @@ import numpy as np
 import torch
 
 from autograder.hw2_positions_params import reference
-from autograder.testing import Diagnosis, refused_with_assert
+from autograder.testing import Diagnosis, accepted_unchecked, refused_with_assert
 
 CODE = "Part 1, \"The sinusoidal code\""
 PART3 = "Part 3: an encoder layer, with pen and paper"
@@ -105,31 +105,9 @@ def pe_float32_torch(n_pos, d):
     return pe.numpy().astype(np.float64)
 
 
-def _unchecked_pe(n_pos, d):
-    """The usual vectorised table with no checks: NumPy raises for some bad sizes
-    (an odd d does not broadcast, a float n_pos is no shape), not for all."""
-    angle = np.arange(n_pos)[:, None] / 10000 ** (np.arange(0, d, 2) / d)
-    pe = np.zeros((n_pos, d))
-    pe[:, 0::2] = np.sin(angle)
-    pe[:, 1::2] = np.cos(angle)
-    return pe
-
-
-def pe_d_unchecked(n_pos, d):
-    for x in (n_pos, d):
-        if not isinstance(x, int) or isinstance(x, bool):
-            raise ValueError(x)
-    if n_pos < 0:
-        raise ValueError(n_pos)
-    return _unchecked_pe(n_pos, d)
-
-
-def pe_types_unchecked(n_pos, d):
-    if d <= 0 or d % 2 != 0:
-        raise ValueError(d)
-    if n_pos < 0:
-        raise ValueError(n_pos)
-    return _unchecked_pe(n_pos, d)
+def _ints(args, kwargs) -> bool:
+    """Whether sinusoidal_pe's call has int sizes (a bad one is then a wrong value)."""
+    return all(type(x) is int for x in (*args, *kwargs.values()))
 
 
 def _width(d, d_ff, default=None):
@@ -272,15 +250,15 @@ DIAGNOSES = [
               "the table is computed in torch's default float32 and converted to float64 "
               "at the end; the conversion cannot bring back the digits float32 lost, so "
               "compute in float64 throughout", "Question 1", rtol=0.0, atol=1e-9),
-    Diagnosis(_PE, pe_d_unchecked,
-              "d is not checked: raise ValueError yourself unless d is a positive even "
-              "int; NumPy raises for an odd d only by accident, and not at all for d = 0",
-              "Question 1"),
+    accepted_unchecked(_PE, reference.sinusoidal_pe, "Question 1", "pe_d_unchecked",
+                       "d is not checked: raise ValueError yourself unless d is a positive "
+                       "even int; NumPy raises for an odd d only by accident, and not at "
+                       "all for d = 0", which=_ints),
     refused_with_assert(_PE, reference.sinusoidal_pe, "Question 1", "pe_asserted"),
-    Diagnosis(_PE, pe_types_unchecked,
-              "n_pos and d are not checked to be ints; a float, a string or None must "
-              "raise ValueError (test isinstance first), not the TypeError that comes "
-              "later", "Question 1"),
+    accepted_unchecked(_PE, reference.sinusoidal_pe, "Question 1", "pe_types_unchecked",
+                       "n_pos and d are not checked to be ints; a float, a string or None "
+                       "must raise ValueError (test isinstance first), not the TypeError "
+                       "that comes later", which=lambda args, kwargs: not _ints(args, kwargs)),
     Diagnosis(_ENC, enc_one_ffn_bias,
               "the feed-forward network is counted with one bias; both of its linear maps "
               "have one (d_ff for the first, d for the second)", PART3),

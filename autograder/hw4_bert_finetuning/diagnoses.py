@@ -10,6 +10,7 @@ The corpus's buggy variants (tests/assignments/corpus/hw4_bert_finetuning/buggy/
 make them. Sections are the master's headings.
 """
 import inspect
+import itertools
 import math
 import numbers
 
@@ -19,7 +20,7 @@ from torch import nn
 from autograder.hw4_bert_finetuning import common
 from autograder.hw4_bert_finetuning import reference as ref
 from autograder.hw4_bert_finetuning.provided import TinySelfAttn
-from autograder.testing import Diagnosis, once
+from autograder.testing import Diagnosis, combined, once
 
 PART1 = "Part 1: one encoder layer"
 PART2 = "Part 2: embeddings in, [CLS] out"
@@ -41,11 +42,11 @@ class _Layer(nn.Module):
 
     def forward(self, x):
         m = self.model[0]
-        if m.post_norm:
-            x = self.ln1(x + self.attn(x))
-            return self.ln2(x + self.ff(x))
         T = x.shape[1]
         mask = torch.triu(torch.full((T, T), float("-inf")), diagonal=1) if m.causal else None
+        if m.post_norm:
+            x = self.ln1(x + self.attn(x, mask))
+            return self.ln2(x + self.ff(x))
         a = self.attn(self.ln1(x), mask)
         x = a if m.no_residuals or m.no_attn_residual else x + a
         f = self.ff(self.ln2(x))
@@ -81,7 +82,7 @@ class _Bert(nn.Module):
 
 
 def _mistake(name, **switches):
-    return type(name, (_Bert,), switches)
+    return type(name, (_Bert,), {**switches, "switches": switches})
 
 
 bert_causal = _mistake("bert_causal", causal=True)
@@ -327,3 +328,39 @@ DIAGNOSES = [
               "forward pass the step was computed from (the first one is the untrained "
               "model's)", PART3, replay=False),
 ]
+
+
+# Real students' models often make several of these mistakes at once: they copy the
+# original Transformer's layer (post-norm, ReLU, dropout), whole or in part, and add a
+# mistake of their own. Each such model is declared too (a replay of one mistake alone
+# gives other logits), its feedback naming every mistake it makes.
+TEXTBOOK_LAYER = ("bert_post_norm", "bert_relu", "bert_dropout")
+"""The ways the original Transformer's layer differs from this one."""
+SHAPING = ("bert_ff_2h", "bert_four_heads", "bert_two_layers", "bert_plain_list",
+           "bert_shared_layer", "bert_head_first")
+"""Mistakes in what the model holds or draws, never combined: a test that loads the
+reference's weights fails on them before any forward (the same for every combination),
+one that reads the weights alone cannot see the layer's recipe, so the mistake alone is
+named (the simplest match); with them, a combination could only cost replays."""
+_SINGLES = {d.mistake.__name__: d for d in DIAGNOSES if d.question == _MODEL}
+_UNSEEN = {"bert_post_norm": {"bert_no_residuals", "bert_no_attn_residual"}}
+"""Switches a post-norm layer ignores (it always adds both sub-layers): such a pair
+would give the same logits as its one mistake, and two matches name nothing."""
+
+
+def _combinations():
+    others = [n for n in _SINGLES if n not in TEXTBOOK_LAYER and n not in SHAPING]
+    for size in range(1, len(TEXTBOOK_LAYER) + 1):
+        for layer in itertools.combinations(TEXTBOOK_LAYER, size):
+            for other in ([], *([o] for o in others)):
+                names = (*layer, *other)
+                switches = [globals()[n].switches for n in names]
+                if len(names) < 2 or any(o in _UNSEEN.get(n, ()) for n in names for o in names) \
+                        or len({k for sw in switches for k in sw}) < sum(map(len, switches)):
+                    continue
+                model = _mistake("+".join(names), **{k: v for sw in switches
+                                                      for k, v in sw.items()})
+                yield combined(model, *(_SINGLES[n] for n in names))
+
+
+DIAGNOSES += list(_combinations())

@@ -109,7 +109,7 @@ def _markdown_test(t: TestResult) -> list[str]:
     head = f"- **{_mark(t)}** ({points}): {md_text(t.title)}"
     if t.status == "passed" or _not_run(t):
         return [head]
-    diagnosis = ["  " + md_text(t.diagnosis), ""] if t.diagnosis else []
+    diagnosis = [line for text in t.diagnosis.splitlines() for line in ("  " + md_text(text), "")]
     return [head, "", _indent(_fence(cap(t.output))), "", *diagnosis]
 
 
@@ -163,7 +163,7 @@ def _html_test(t: TestResult) -> str:
             f"{esc(t.title)}")
     if t.status == "passed" or _not_run(t):
         return head + "</li>"
-    diagnosis = f"<p>{esc(t.diagnosis)}</p>" if t.diagnosis else ""
+    diagnosis = "".join(f"<p>{esc(text)}</p>" for text in t.diagnosis.splitlines())
     return head + htmlpage.pre(cap(t.output)) + diagnosis + "</li>"
 
 

@@ -35,7 +35,8 @@ def ranked(results, diagnoses: dict, questions: list[str],
     `group(result, question)`: a key to count apart within a question (an exam's
     variant of it; None when the result has none), rows then per (question, key)
     in key order, each share of the graded submissions of that key."""
-    declared = {(q, d.text()): d for q, ds in diagnoses.items() for d in ds}
+    declared = {(q, p.text()): p for q, ds in diagnoses.items() for d in ds
+                for p in d.parts or (d,)}
     key = group or (lambda result, question: None)
     students: dict[tuple[str, Hashable, str], set[str]] = {}
     graded: Counter = Counter()
@@ -43,8 +44,8 @@ def ranked(results, diagnoses: dict, questions: list[str],
         if not r.error:
             graded.update({(q, key(r, q)) for q in {*questions, *(t.question for t in r.tests)}})
         for t in r.tests:
-            if t.diagnosis:
-                students.setdefault((t.question, key(r, t.question), t.diagnosis),
+            for text in t.diagnosis.splitlines():  # a combined diagnosis: a line a mistake
+                students.setdefault((t.question, key(r, t.question), text),
                                     set()).add(r.submission)
     order = {q: i for i, q in enumerate(questions)}
     rows = []

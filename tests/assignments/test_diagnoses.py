@@ -700,6 +700,12 @@ def _diagnoses(assignment_id: str) -> dict[str, diagnose.Diagnosis]:
     return {d.mistake.__name__: d for ds in loaded.diagnoses.values() for d in ds}
 
 
+def _named(result) -> set[str]:
+    """The mistakes a result's feedback names, each as its Diagnosis.text() (a combined
+    diagnosis names each of its mistakes on a line)."""
+    return {line for t in result.tests for line in t.diagnosis.splitlines()}
+
+
 def _made(assignment_id: str, stem: str) -> tuple[str, ...]:
     """The mistakes a buggy variant makes (each named on the tests it fails)."""
     made = MADE[assignment_id].get(stem, ())
@@ -727,7 +733,7 @@ def _variants():
 def test_every_diagnosis_is_made_by_a_variant(assignment_id):
     """Each declared mistake is some corpus variant's (so the corpus measures it), and
     each name in MADE (or AMBIGUOUS) is a declared mistake of that variant's question."""
-    declared = _diagnoses(assignment_id)
+    declared = {name: d for name, d in _diagnoses(assignment_id).items() if not d.parts}
     ambiguous = AMBIGUOUS.get(assignment_id, {})
     made = {m for stem in MADE[assignment_id] for m in _made(assignment_id, stem)}
     assert made | set(ambiguous.values()) == set(declared)
@@ -751,7 +757,7 @@ fast tier, -m 'not heavy', skips them; the unit tests of the matching rule below
 def test_variant_gets_its_own_diagnosis_only(graded, assignment_id, path):
     """A diagnosed mistake is named, on a failing test, and nothing else ever is."""
     _, result = graded(assignment_id, path)
-    named = {t.diagnosis for t in result.tests if t.diagnosis}
+    named = _named(result)
     assert all(t.status == "failed" for t in result.tests if t.diagnosis)
     if path.stem in REAL.get(assignment_id, {}) and path.parent.name == "buggy":
         # public code: whatever is named is a mistake it makes (it need not be named)
@@ -774,7 +780,7 @@ def test_share_of_buggy_variants_diagnosed(graded, assignment_id, capsys):
     figures = {}
     for part in (corpus_tools.TUNE, corpus_tools.MEASURE):
         paths = [p for p in graded_results if corpus_tools.declared(p).split == part]
-        given = {p: {t.diagnosis for t in graded_results[p].tests if t.diagnosis} for p in paths}
+        given = {p: _named(graded_results[p]) for p in paths}
         real = {p: _real(assignment_id, p) for p in paths}
         buggy = [p for p in paths if p.parent.name == "buggy"]
         covered = [p for p in buggy if given[p] & real[p]]
@@ -1085,6 +1091,79 @@ def test_a_training_loop_that_ignores_lr_is_named_at_any_rate_it_uses_instead():
 def test_two_matching_mistakes_name_none():
     twin = diagnose.Diagnosis("f", lambda n: torch.full((n,), 2.0), "twin", "Part 2")
     assert evidence.diagnose((TWOS, twin), _record((2, torch.full((2,), 2.0))), _ref) == ""
+
+
+def _twos_plus_one(n):
+    return torch.full((n,), 3.0)
+
+
+def test_a_combined_diagnosis_names_each_mistake_and_the_simplest_match_wins():
+    """A combined diagnosis (two mistakes at once) is named, a line for each, where its
+    mistake alone gives the answers; where a single mistake and a combination holding
+    it both do (the test cannot see the other), the single one is named; two
+    unrelated matches still name nothing."""
+    plus_one = diagnose.Diagnosis("f", _twos_plus_one, "plus one", "Part 2")
+    both = diagnose.combined(_twos_plus_one, TWOS, plus_one)
+    assert both.text() == f"{TWOS.text()}\n{plus_one.text()}"
+    threes = _record((2, torch.full((2,), 3.0)))
+    assert evidence.diagnose((TWOS, both), threes, _ref) == both.text()
+    also_twos = diagnose.combined(_twos, TWOS, plus_one)  # the other mistake unseen
+    twos = _record((2, torch.full((2,), 2.0)))
+    assert evidence.diagnose((TWOS, also_twos), twos, _ref) == TWOS.text()
+    twin = diagnose.Diagnosis("f", _twos, "twin", "Part 2")
+    assert evidence.diagnose((TWOS, twin, diagnose.combined(_twos, TWOS, twin)), twos, _ref) == ""
+    with pytest.raises(TypeError):
+        diagnose.combined(_twos, TWOS)  # one mistake is no combination
+    with pytest.raises(TypeError):
+        diagnose.combined(_twos, TWOS, diagnose.Diagnosis("g", _twos, "g", "Part 2"))
+
+
+def test_an_unchecked_argument_is_named_whatever_the_stub_answers_there():
+    """accepted_unchecked's sign names a stub that answers an argument the reference
+    refuses with ValueError (any answer), or fails there with another exception while
+    it raises ValueError nowhere; never a ValueError, an AssertionError (the assert's
+    own diagnosis), a stub with no answer of its own, another kind of bad argument, or
+    a stub that checks with ValueError and lets one more through with a TypeError."""
+    from autograder.hw1_attention import diagnoses as hw1, reference as ref1
+    from autograder.hw2_positions_params import diagnoses as hw2, reference as ref2
+    named = {d.mistake.__name__: d for d in (*hw1.DIAGNOSES, *hw2.DIAGNOSES)}
+    mask, tsa = named["mask_unchecked"], named["tsa_unchecked"]
+    value_error = diagnose.Raised(["ValueError", "Exception"], "n < 1")
+    type_error = diagnose.Raised(["TypeError", "Exception"], "full(): argument 'size'")
+
+    def masks(*calls):
+        return evidence.diagnose((mask,), _record(*calls), ref1.causal_mask)
+
+    valid = (5, ref1.causal_mask(5).bool())  # whatever its valid answers are
+    for answer in (torch.zeros(0, 0, dtype=torch.bool), torch.zeros(0, 0), None, type_error):
+        assert masks(valid, (0, answer)) == mask.text(), answer
+    assert masks(valid, (0, value_error)) == ""
+    assert masks(valid, (0, diagnose.Raised(["AssertionError", "Exception"], "n"))) == ""
+    assert masks((0, torch.zeros(0, 0))) == masks((0, torch.zeros(0, 0)), (7, type_error)) == ""
+    assert masks(valid, (0, value_error), (2.5, type_error)) == ""  # checked, another type
+    assert masks(valid, (0, value_error), (-3, torch.zeros(0, 0))) == mask.text()
+
+    def modules(forward: bool):
+        record = diagnose.Calls("TinySelfAttn")
+        record.seed = 0
+        record.add((12, 3), {}, RemoteObject(None, protocol.Handle(1, "X"), (record, 0)))
+        if forward:
+            x = torch.randn(1, 2, 12, generator=torch.Generator().manual_seed(0))
+            record.add_step(0, "call", (x,), {}, torch.full((1, 2, 12), 0.5))
+        at = len(record.calls)
+        record.add((10, 3), {}, RemoteObject(None, protocol.Handle(at + 1, "X"), (record, at)))
+        return evidence.diagnose((tsa,), record, ref1.TinySelfAttn)
+    assert modules(forward=True) == tsa.text()
+    assert modules(forward=False) == ""  # handles alone: a module with no layers answers them
+
+    d_unchecked, types_unchecked = named["pe_d_unchecked"], named["pe_types_unchecked"]
+    table = ref2.sinusoidal_pe(4, 8)
+    for n_pos, d, found in ((4, 7, d_unchecked), (3.5, 8, types_unchecked)):
+        record = diagnose.Calls("sinusoidal_pe")
+        record.add((4, 8), {}, table)
+        record.add((n_pos, d), {}, table)
+        assert evidence.diagnose((d_unchecked, types_unchecked), record,
+                                 ref2.sinusoidal_pe) == found.text(), (n_pos, d)
 
 
 def test_unreplayable_or_spoiled_records_name_none():

@@ -29,6 +29,16 @@ def test_ranked_per_question_then_by_students_once_each():
     assert {n.graded for n in rows} == {4}
 
 
+def test_a_combined_diagnosis_counts_each_of_its_mistakes():
+    """A diagnosis naming two mistakes at once counts a student under each, once."""
+    from autograder.engine.driving.diagnose import combined
+    both = combined(print, SWAP, ONE)
+    rows = misconceptions.ranked([_result("s1", both, SWAP), _result("s2", ONE)],
+                                 {"pe": (SWAP, ONE, both)}, ["pe"])
+    assert [(n.explanation, n.section, n.students) for n in rows] == [
+        ("positions from one", "Part 2", 2), ("sin and cos swapped", "Part 2", 1)]
+
+
 def test_a_text_no_longer_declared_keeps_its_count():
     rows = misconceptions.ranked([_result("s1", SWAP)], {}, ["pe"])
     assert [(n.explanation, n.section, n.students) for n in rows] == [(SWAP.text(), "", 1)]

@@ -38,6 +38,15 @@ def test_partial_credit_is_called_partial():
     assert "**partial** (1 / 2): checks b" in feedback.markdown(r, CTX)
 
 
+def test_a_diagnosis_of_two_mistakes_shows_each_on_its_own():
+    """A combined diagnosis (a line per mistake) is a paragraph per mistake, escaped."""
+    r = result("x", {"b": 0.0})
+    r.tests[1].diagnosis = "This looks like: x (see P1)\nThis looks like: <y> (see P2)"
+    md, html = feedback.markdown(r, CTX), feedback.html(r, CTX)
+    assert "  This looks like: x (see P1)\n\n  This looks like: \\<y\\> (see P2)\n" in md
+    assert "<p>This looks like: x (see P1)</p><p>This looks like: &lt;y&gt; (see P2)</p>" in html
+
+
 def test_fence_cannot_be_closed_by_the_message():
     text = "a ```` b"
     fenced = feedback._fence(text)

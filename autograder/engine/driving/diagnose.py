@@ -15,7 +15,8 @@ the same exception type, and a message of the same class: see Raised). The test
 is a function of those answers, so a mistake that matches fails the test in the
 same way; it must also differ from the reference somewhere on those inputs (else
 the test's inputs do not reveal it). Feedback names the mistake only when exactly
-one matches and no stand-in (a stub nobody wrote) explains the answers as well
+one matches (or one whose mistakes every other match makes too: combined()) and no
+stand-in (a stub nobody wrote) explains the answers as well
 (engine/driving/evidence.py); a test that passes costs one list append per call.
 
 A handle among the arguments (an object in the worker) is replayed through its
@@ -109,8 +110,27 @@ class Diagnosis:
     diagnosed, when lower than the default (MAX_ELEMENTS, or MAX_SIGN_ELEMENTS for
     signs): for a stub whose answers cost more per entry to replay (a table of sines)."""
 
+    parts: tuple["Diagnosis", ...] = ()
+    """A combined diagnosis's declared mistakes (combined()), each named on a line of its own."""
+
     def text(self) -> str:
+        """What feedback shows: one line per mistake ("This looks like: ...")."""
+        if self.parts:
+            return "\n".join(p.text() for p in self.parts)
         return f"This looks like: {self.explanation} (see {self.section})"
+
+
+def combined(mistake: Callable, *parts: Diagnosis) -> Diagnosis:
+    """The diagnosis of an answer that makes several declared mistakes of one question at
+    once (a student's layer that is post-norm and uses ReLU): `mistake` makes them all,
+    the feedback names each. Matched as any replay is; a single part's replay does not
+    give such an answer, so without it nothing would be said."""
+    if len(parts) < 2 or len({p.question for p in parts}) != 1 or \
+            any(p.parts or not p.replay for p in parts):
+        raise TypeError("combined() takes two or more replayed diagnoses of one question")
+    return Diagnosis(parts[0].question, mistake, "; ".join(p.explanation for p in parts),
+                     parts[0].section, rtol=min(p.rtol for p in parts),
+                     atol=min(p.atol for p in parts), parts=parts)
 
 
 class Raised:

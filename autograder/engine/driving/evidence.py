@@ -39,10 +39,10 @@ KINDS = ("untouched", "raises", "echo", "zeros", "ones")
 
 def diagnose(candidates: tuple[d_.Diagnosis, ...], record: d_.Calls, reference: Callable) -> str:
     """The one matching diagnosis's text, "" when none or several match (or the
-    record cannot be replayed). A mistake matches when it gives every recorded
-    answer and, on one call at least, not the reference's answer (the `reference`
-    stub): a mistake that the test's inputs do not reveal explains nothing. Never
-    raises: a mistake that breaks is no match."""
+    record cannot be replayed; _simplest says when several are still one). A mistake
+    matches when it gives every recorded answer and, on one call at least, not the
+    reference's answer (the `reference` stub): a mistake that the test's inputs do not
+    reveal explains nothing. Never raises: a mistake that breaks is no match."""
     record.expand()
     if record.spoiled or not record.calls:
         return ""
@@ -51,14 +51,25 @@ def diagnose(candidates: tuple[d_.Diagnosis, ...], record: d_.Calls, reference: 
     try:
         matching = [d for d in candidates
                     if d_._matches(d, record, reference, reference_run, mistaken)]
-        if len(matching) != 1:
+        named = _simplest(matching)
+        if named is None:
             return ""
-        if explained(matching[0], record, reference, reference_run,
-                              mistaken.get(id(matching[0]))):
+        if explained(named, record, reference, reference_run, mistaken.get(id(named))):
             return ""  # a stand-in gives those answers too: no evidence of the mistake
     except d_.Unreplayable:
         return ""
-    return matching[0].text()
+    return named.text()
+
+
+def _simplest(matching: list[d_.Diagnosis]) -> d_.Diagnosis | None:
+    """The one match, or the match whose mistakes every other match makes too (the
+    test's inputs show those, not whether the others are made as well: a model whose
+    head is built first, with or without ReLU); None when none, or none such."""
+    parts = {id(d): {id(p) for p in d.parts or (d,)} for d in matching}
+    least = min(matching, key=lambda d: len(parts[id(d)]), default=None)
+    if least is None or any(not parts[id(least)] <= parts[id(d)] for d in matching):
+        return None
+    return least
 
 
 def explained(d: d_.Diagnosis, record: d_.Calls, reference: Callable, reference_run: list,

@@ -37,3 +37,39 @@ def refused_with_assert(question: str, reference: Callable, section: str,
     shows.__name__ = shows.__qualname__ = name
     return Diagnosis(question, shows, ASSERTED, section, replay=False)
 
+
+
+def accepted_unchecked(question: str, reference: Callable, section: str, name: str,
+                       explanation: str,
+                       which: Callable[[tuple, dict], bool] = lambda args, kwargs: True
+                       ) -> Diagnosis:
+    """The diagnosis, its mistake named `name`, of a stub that does not check its
+    arguments: whichever way it is written, it answers a call that `reference` refuses
+    with ValueError, or fails there with another exception while it raises ValueError
+    nowhere (an exception of its own type, or the library's that comes later). A sign,
+    read on the calls `which(args, kwargs)` selects (one kind of bad argument: a refused
+    call of another kind the stub lets through is another diagnosis's, and then this
+    one is not named); the stub must also have answered a call the reference answers
+    (an attempt, not a stand-in). AssertionError is refused_with_assert's; a call
+    holding a handle cannot be given to the reference: no sign."""
+    def shows(calls) -> bool:
+        attempted = unchecked = False
+        checks = any(isinstance(a, Raised) and "ValueError" in a.type_names for *_, a in calls)
+        for args, kwargs, answer in calls:
+            try:  # on copies of the arguments, as a mistake is replayed
+                expected = diagnose._replay(reference, args, kwargs)
+            except diagnose.Unreplayable:
+                return False
+            if not (isinstance(expected, Raised) and "ValueError" in expected.type_names):
+                attempted = attempted or not isinstance(answer, Raised)
+                continue
+            if isinstance(answer, Raised) and ("ValueError" in answer.type_names or checks
+                                               or answer.type_names[0] == "AssertionError"):
+                continue
+            if not which(args, kwargs):
+                return False
+            unchecked = True
+        return attempted and unchecked
+
+    shows.__name__ = shows.__qualname__ = name
+    return Diagnosis(question, shows, explanation, section, replay=False)
