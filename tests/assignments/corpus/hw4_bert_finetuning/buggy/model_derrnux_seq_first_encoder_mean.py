@@ -1,4 +1,7 @@
 # question: TinyBertForClassification
+# fails: test_state_dict_layout, test_parameter_count, test_logits_with_reference_weights, test_logits_with_trained_weights, test_attention_is_bidirectional, test_seeded_construction, test_documented_training_run
+# public: parameters, not 28,994
+# public: must be a registered submodule
 # split: measure
 # source: Derrnux/Antibiotic-Resistance-Prediction, classifier.py (SEQClassifier under the stub's names:
 # source: vocab_size, embed_dim, attention_layers are vocab, h, n_layers, dim_feedforward 4h; embedding,

@@ -1,4 +1,6 @@
 # question: train_classifier
+# fails: test_documented_training_run, test_epochs_and_learning_rate
+# public: the first loss should be the untrained model's
 # split: measure
 # source: pytorch/examples, mnist/main.py (train and the loop of main: optimizer Adadelta(lr=args.lr)
 # source: and StepLR(step_size=1, gamma=0.7) as main builds them, args.lr and args.epochs the stub's lr

@@ -1,4 +1,7 @@
 # question: train_classifier
+# fails: test_returns_one_loss_per_epoch, test_documented_training_run, test_epochs_and_learning_rate, test_gradients_start_from_zero
+# public: epochs=4 gave 1 losses
+# public: a list of 5 losses, not 1
 # split: measure
 # source: rasbt/LLMs-from-scratch, ch06/01_main-chapter-code/gpt_class_finetune.py (train_classifier_simple,
 # source: evaluate_model, calc_loss_loader and calc_loss_batch with the optimizer its script builds,
