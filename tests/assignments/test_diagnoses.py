@@ -514,6 +514,66 @@ REAL = {  # assignment -> {variant taken from public code: the declared mistakes
         "tc_proseminar_sgd_three_epochs": ("tc_sgd", "tc_epochs_ignored"),
         # Adam(lr=0.001), 10 epochs
         "tc_asltranslator_ten_epochs": ("tc_epochs_ignored", "tc_lr_ignored"),
+        # batch H1 (labelled before grading):
+        # LayerNorm after each residual sum, ReLU, dropout 0.5 on both sub-layers' outputs; also fixed
+        # sinusoidal positions, layers deep-copied from an extra registered one, a head on all
+        # max_len positions flattened (no diagnosis)
+        "model_chinese_textcls_flatten_post_norm": ("bert_post_norm", "bert_relu", "bert_dropout"),
+        # the feed-forward (h wide, a GELU after each Linear) ends with an active Dropout(0.1); also
+        # seven layers and eight heads whatever n_layers and heads say (not the declared two and four),
+        # a prepended cls vector, a LayerNorm in the head (no diagnosis)
+        "model_omihub_vit_cifar_seven_blocks": ("bert_dropout",),
+        # CLIP's causal mask; also the head reads the position of the largest token id, a final
+        # LayerNorm, QuickGELU, its own initialisation (no diagnosis)
+        "model_clip_text_causal_eot_pooling": ("bert_causal",),
+        # GPT's causal block and the last position read; also a final LayerNorm
+        "model_rasbt_gpt_classifier_last_token": ("bert_causal", "bert_last_token"),
+        # neither sub-layer adds to its input (each is LayerNorm-ed), the feed-forward ends with an
+        # active dropout; also one layer whatever n_layers says, a 36-wide feed-forward with the
+        # dropout before its GELU, a segment row added, an embedding LayerNorm (no diagnosis)
+        "model_coaxsoft_single_encoder_no_residuals": ("bert_no_residuals", "bert_dropout"),
+        # the Mlp ends with an active Dropout(0.1); also a prepended cls vector, a final LayerNorm,
+        # deep-copied layers, xavier init, eps 1e-6 (no diagnosis)
+        "model_jeonsworld_vit_cls_token_dropout": ("bert_dropout",),
+        # LayerNorm after each residual sum, the feed-forward ends with an active dropout; also fixed
+        # sinusoidal positions, a LayerNorm on [CLS] before the head (no diagnosis)
+        "model_mnayyal_post_norm_sinusoidal": ("bert_post_norm", "bert_dropout"),
+        # also fixed sinusoidal positions (no diagnosis)
+        "model_xingyang_post_norm_relu_sinusoidal": ("bert_post_norm", "bert_relu"),
+        # nn.TransformerEncoder (post-norm, GELU, dropout 0.1) with nhead=4 written in, no positions,
+        # the mean over positions; also sequence-first, so attention runs across the batch, and a
+        # head with 2 outputs whatever n_classes says (no diagnosis)
+        "model_derrnux_seq_first_encoder_mean": ("bert_post_norm", "bert_dropout", "bert_four_heads",
+                                                 "bert_mean_pooling", "bert_no_positions"),
+        # a prepended zero cls vector, a final LayerNorm, a zero-initialised head, xavier ff init,
+        # eps 1e-6, layers named encoder_layer_i: none of them declared
+        "model_torchvision_vit_zero_head": (),
+        # the feed-forward ends with an active Dropout(0.1); also an embedding LayerNorm and
+        # Dropout(0.5), a dropout on [CLS] before the head (no diagnosis)
+        "model_bastrob_anatomy_embedding_norm_dropout": ("bert_dropout",),
+        # LayerNorm after each residual sum, ReLU, an active dropout on the feed-forward's output, the
+        # mean over positions; also sinusoidal positions added twice, a final LayerNorm (no diagnosis)
+        "model_devesssi_double_positions_mean_pool": ("bert_post_norm", "bert_relu", "bert_dropout",
+                                                      "bert_mean_pooling"),
+        # the mean over positions; also a prepended cls vector, a LayerNorm in the head, an
+        # nn.Sequential model (no diagnosis)
+        "model_zuppichini_vit_sequential_mean_head": ("bert_mean_pooling",),
+        # AdamW(lr=5e-5, weight_decay=0.1) written in, the loss measured again (in eval mode) after
+        # the step, and only every 50th step (no diagnosis for the count)
+        "tc_rasbt_train_classifier_simple": ("tc_lr_ignored", "tc_loss_after_step"),
+        # Adam(model.parameters()): its default 1e-3; also a NumPy array returned (no diagnosis)
+        "tc_mnayyal_numpy_losses_default_adam": ("tc_lr_ignored",),
+        # AdamW(lr=2e-4) with a cosine schedule and clipping, 5 epochs
+        "tc_xingyang_adamw_cosine_five_epochs": ("tc_epochs_ignored", "tc_lr_ignored"),
+        # Adadelta(lr) with StepLR and nll_loss on the logits (not log-probabilities): none declared
+        "tc_pytorch_examples_mnist_adadelta_nll": (),
+        # Adam(lr, weight_decay=0.1) and fixed mini-batches of 50 (narrow fails below 50 rows): none
+        # declared
+        "tc_riccardocadei_adam_weight_decay_minibatch": (),
+        # AdamW(lr=5e-5) with a linear decay, 3 epochs; zero_grad after the step (no diagnosis)
+        "tc_mldovakin_adamw_linear_schedule": ("tc_epochs_ignored", "tc_lr_ignored"),
+        # Adam(lr=1e-4), 10 epochs
+        "tc_granikd_fixed_lr_ten_epochs": ("tc_epochs_ignored", "tc_lr_ignored"),
     },
     "hw5_eeg_bert": {
         "layer_norm_eps_hardcoded": (),
