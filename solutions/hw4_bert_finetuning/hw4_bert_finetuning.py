@@ -395,7 +395,9 @@ def test_train_first_loss_before_any_update(train_classifier, torch, nn):
     assert isinstance(losses, list) and len(losses) == 5, \
         f"epochs=5 should give a list of 5 losses, not {len(losses) if isinstance(losses, list) else losses!r}"
     assert all(isinstance(v, (int, float)) for v in losses), "each loss should be a float (loss.item())"
-    assert abs(losses[0] - untrained) < 1e-6, "the first loss should be the untrained model's"
+    assert abs(losses[0] - untrained) < 1e-6, \
+        f"the first loss should be the untrained model's cross-entropy, {untrained:.4f}, " \
+        f"not {losses[0]:.4f}: nn.CrossEntropyLoss on the logits, before the first step"
     assert losses[-1] < losses[0], "the loss did not go down"
 
 # %% [raw]
