@@ -140,6 +140,26 @@ def main(argv: list[str] | None = None) -> int:
     gradescope.add_argument("--unsafe-no-sandbox", action="store_true",
                             help="grade even where no sandbox works (see grade --help)")
 
+    try_zip = commands.add_parser(
+        "try-zip", help="run a built Gradescope zip on one notebook, before uploading it",
+        description="Unpack ZIP into a fresh folder laid out as Gradescope's /autograder, "
+                    "put NOTEBOOK in its submission/ and run the zip's own run_autograder "
+                    "with this Python (which needs the zip's requirements), as Gradescope "
+                    "runs it; print results.json as the instructor sees it and as a student "
+                    "does before the due date, after it and once grades are published. "
+                    "Exit 1 when the zip could not grade the notebook.",
+        epilog="example: python -m autograder try-zip build/gradescope/hw1_attention.zip "
+               "examples/hw1_attention/full_solution.ipynb")
+    try_zip.add_argument("zip", type=Path, metavar="ZIP", help="a zip `build` wrote")
+    try_zip.add_argument("notebook", type=Path, metavar="NOTEBOOK", help="the upload")
+    try_zip.add_argument("--metadata", type=Path, default=None, metavar="FILE",
+                         help="a submission_metadata.json to put beside it (default: one "
+                              "upload by one made-up student, no due date)")
+    try_zip.add_argument("--python", default=None, metavar="PATH",
+                         help="the interpreter run_autograder uses (default: this one)")
+    try_zip.add_argument("--keep", type=Path, default=None, metavar="DIR",
+                         help="copy the /autograder folder there afterwards")
+
     bench = commands.add_parser(
         "bench", help="time our grader against `otter run` on generated submissions",
         description="Grade N generated submissions of each assignment with this grader "
@@ -180,6 +200,10 @@ def main(argv: list[str] | None = None) -> int:
         from autograder.gradescope.run import main as run_gradescope
         return run_gradescope(assignment_id=args.assignment, root=args.root,
                               allow_unsafe=args.unsafe_no_sandbox)
+    if args.command == "try-zip":
+        from autograder.gradescope.try_zip import main as try_zip_main
+        return try_zip_main(zip_path=args.zip, notebook=args.notebook, python=args.python,
+                            metadata=args.metadata, keep=args.keep)
     if args.command == "bench":
         from autograder.bench import main as run_bench
         return run_bench(assignments=args.assignment, n=args.n, otter_n=args.otter_n,

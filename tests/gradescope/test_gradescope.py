@@ -17,7 +17,7 @@ import pytest
 from autograder import cli, registry
 from autograder.build import solution_notebook
 from autograder.engine import assignment as assignment_mod
-from autograder.gradescope import package, run
+from autograder.gradescope import package, run, try_zip
 from tests.conftest import FAST_LIMITS
 from tests.build.test_build import SCORED
 
@@ -310,17 +310,11 @@ def test_staging_copies_a_bounded_upload_in_chunks(tmp_path, monkeypatch):
 
 def run_script(zip_path: Path, root: Path, python: str):
     """Unpack the zip into root/source as Gradescope does and run its
-    run_autograder with bash (root and interpreter redirected)."""
-    import os
-    import subprocess
-    with zipfile.ZipFile(zip_path) as zf:
-        zf.extractall(root / "source")
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    env.update(AUTOGRADER_ROOT=str(root), AUTOGRADER_PYTHON=python)
-    proc = subprocess.run(["bash", str(root / "source" / "run_autograder")], env=env,
-                          capture_output=True, text=True, timeout=600)
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    return json.loads((root / "results" / "results.json").read_text()), proc.stderr
+    run_autograder with bash (root and interpreter redirected), as try-zip does."""
+    try_zip.unpack_zip(zip_path, root / "source")
+    status, output = try_zip.run(root, python)
+    assert status == 0, output[-2000:]
+    return json.loads((root / "results" / "results.json").read_text()), output
 
 
 @pytest.mark.parametrize("assignment_id", SCORED)
