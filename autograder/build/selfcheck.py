@@ -4,16 +4,20 @@ get every point, the untouched student notebook none.
 A hidden test that the solution fails is a bug of the test (a typo in the
 reference's name, a dtype written as a numpy type where the check wants a
 string), and it would fail every student alike; one the untouched notebook
-passes gives points for nothing. `build` runs this check and refuses an
-assignment that fails it, naming the tests; `grade` runs it before grading
-anyone where the master is at hand, unless `build` already checked these very
-sources (a stamp in build/selfcheck/). What must stay true: a stamp is
+passes gives points for nothing. A test that raises on its own side on the
+solution is named with its exception and its own line, as its author reads it
+(runner.grader_detail), without the traceback or the words meant for students.
+`build` runs this check and refuses an assignment that fails it, naming the
+tests; `grade` runs it before grading anyone where the master is at hand, unless
+`build` already checked these very sources (a stamp in build/selfcheck/). What must stay true: a stamp is
 written only after a check found nothing, and it names a digest of every
 source the check depends on (master, config, the package folder).
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import logging
 import re
 import shutil
 import tempfile
@@ -45,6 +49,7 @@ def problems(assignment_id: str, solution: nbformat.NotebookNode, untouched: byt
     """The tests the solution loses points on and those the untouched notebook
     earns points on, as sentences; [] when there are none."""
     from autograder.engine import batch
+    from autograder.engine.driving import runner
     claim = CLAIM.search("\n".join(c.source for c in solution.cells if c.cell_type == "code"))
     name = claim.group(1) if claim else "solution"  # an exam grades the identity it claims
     work = Path(tempfile.mkdtemp(prefix="autograder-selfcheck-"))
@@ -53,15 +58,19 @@ def problems(assignment_id: str, solution: nbformat.NotebookNode, untouched: byt
         subs.mkdir()
         nbformat.write(solution, subs / f"{name}.ipynb")
         (subs / "untouched.ipynb").write_bytes(untouched)
-        graded = batch.grade_folder(assignment_id, subs, work / "out", jobs=2, progress=False,
-                                    announce=False, allow_unsafe=allow_unsafe)
+        with _quiet(runner.log):  # a test's own error is said below, without a traceback
+            graded = batch.grade_folder(assignment_id, subs, work / "out", jobs=2,
+                                        progress=False, announce=False,
+                                        allow_unsafe=allow_unsafe)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     found = []
     for result in graded.results:
         wanted_full = result.submission != "untouched"
         for t in result.tests:
-            if wanted_full and t.score < t.max_score:
+            if wanted_full and t.grader_error:  # the test's own bug, as its author reads it
+                found.append(f"{t.question}::{t.name}: your test raised {t.grader_detail}")
+            elif wanted_full and t.score < t.max_score:
                 found.append(f"the master's solution loses {t.max_score - t.score:g} point(s) "
                              f"on {t.question}::{t.name}: {t.output[:300]}")
             elif not wanted_full and t.score > 0:
@@ -71,6 +80,17 @@ def problems(assignment_id: str, solution: nbformat.NotebookNode, untouched: byt
             found.append(f"the {'solution' if wanted_full else 'untouched notebook'} could not "
                          f"be graded: {result.error}")
     return found
+
+
+@contextlib.contextmanager
+def _quiet(logger: logging.Logger):
+    """`logger`'s warnings kept off the console for a while (its errors still shown)."""
+    level = logger.level
+    logger.setLevel(logging.ERROR)
+    try:
+        yield
+    finally:
+        logger.setLevel(level)
 
 
 def stamp_path(assignment_id: str) -> Path:

@@ -39,6 +39,9 @@ class TestResult:
     grader_error: str = ""
     """The test raised on its own side (a bug of the test, not of the answer): the
     exception's type; its points are withheld, not lost, until a regrade."""
+    grader_detail: str = ""
+    """For the author, never the student: that exception, and the line of the test's
+    own file it came from."""
     diagnosis: str = ""
     """Where the failing test's answers are those of one known mistake
     (engine/driving/diagnose.py): what it is and the section to reread. Shown

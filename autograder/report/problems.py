@@ -31,8 +31,9 @@ def of_result(r: SubmissionResult) -> list[Problem]:
     found += [Problem(r.submission, t.stopped, f"{t.question}: {t.output}")
               for t in r.tests if t.stopped]
     found += [Problem(r.submission, "needs regrade",
-                      f"{t.question}::{t.name} raised {t.grader_error} on the grader's side: "
-                      "fix the test (audit shows such tests), then grade again")
+                      f"{t.question}::{t.name} raised {t.grader_detail or t.grader_error} on "
+                      "the grader's side: fix the test (audit shows such tests), then grade "
+                      "again")
               for t in r.needs_regrade]
     return found
 

@@ -164,10 +164,22 @@ def test_skeleton_runs_under_pytest_with_its_parametrized_cases(course):
     assert untouched.returncode == 1 and "1 failed" in untouched.stdout
 
 
+WRONG_CALL = '''
+
+def test_rejects_empty(student):
+    """raises ValueError for an empty input"""
+    from autograder.testing import expect_raises
+    expect_raises(ValueError, lambda: student.softmax(np.array([])), "softmax([])")
+'''
+"""A check called as it is not written (expect_raises is a context manager)."""
+
+
 def test_build_and_grade_refuse_tests_that_fail_their_own_solution(course, tmp_path):
-    """A hidden test with a typo on its own side (`ref.softmx`) would fail every
-    student alike: build writes nothing and names the test; grade refuses before
-    grading anyone, with the same words; fixed, both go ahead."""
+    """Hidden tests that break on their own side (a typo, `ref.softmx`; a check called
+    the wrong way) would fail every student alike: build writes nothing and tells the
+    author what each test raised, and where, without a traceback or the words meant for
+    students; grade refuses before grading anyone, with the same words; fixed, both go
+    ahead."""
     root = copy_of_repository(tmp_path / "copy")
     shutil.copytree(course[0] / "solutions" / ID, root / "solutions" / ID)
     shutil.copytree(course[0] / "autograder" / ID, root / "autograder" / ID)
@@ -175,15 +187,25 @@ def test_build_and_grade_refuse_tests_that_fail_their_own_solution(course, tmp_p
     (root / "grading_config" / f"{ID}.toml").write_text(
         (course[0] / "grading_config" / f"{ID}.toml").read_text())
     test = root / "autograder" / ID / "test_softmax.py"
-    good = test.read_text()
-    test.write_text(good.replace("ref.softmax(large)", "ref.softmx(large)"))
+    config = root / "grading_config" / f"{ID}.toml"
+    good, points = test.read_text(), config.read_text()
+    test.write_text(good.replace("ref.softmax(large)", "ref.softmx(large)") + WRONG_CALL)
+    config.write_text(points.replace("test_large_scores = 0.5",
+                                     "test_large_scores = 0.5\ntest_rejects_empty = 1"))
     build = autograder(root, "build", ID)
     grade = autograder(root, "grade", f"examples/{ID}", "--assignment", ID, "--out", "out")
     assert build.returncode == 1 and grade.returncode == 2, build.stderr + grade.stderr
-    named = "the master's solution loses 0.5 point(s) on softmax::test_large_scores"
-    assert named in build.stderr and named in grade.stderr
+    for named in ("softmax::test_large_scores: your test raised AttributeError: module "
+                  "'autograder.hw7_layernorm.reference' has no attribute 'softmx' "
+                  "(test_softmax.py, line ",
+                  "softmax::test_rejects_empty: your test raised TypeError: expect_raises() "
+                  "takes 2 positional arguments but 3 were given (test_softmax.py, line "):
+        assert named in build.stderr and named in grade.stderr, build.stderr
+    for said in (build.stderr, grade.stderr):
+        assert "Traceback" not in said and "withheld" not in said, said
     assert not (root / "assignments" / ID).exists() and not (root / "out").exists()
     test.write_text(good)
+    config.write_text(points)
     assert autograder(root, "build", ID).returncode == 0
     graded = autograder(root, "grade", f"examples/{ID}", "--assignment", ID, "--out", "out")
     assert graded.returncode == 0, graded.stderr

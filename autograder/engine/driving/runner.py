@@ -10,6 +10,8 @@ from __future__ import annotations
 import logging
 import re
 import time
+import traceback
+from pathlib import Path
 
 from autograder import protocol
 from autograder.engine.driving import budget, diagnose, evidence
@@ -232,6 +234,7 @@ def run_case(case: Case, session: NotebookSession) -> TestResult:
     except Exception as exc:  # the test broke on its own side: the grader's error, not the answer's
         log.warning("%s %s: %s", session.result.submission, case.id, exc, exc_info=True)
         result.grader_error = type(exc).__name__
+        result.grader_detail = grader_detail(exc, getattr(case.collected.func, "__code__", None))
         result.output = WITHHELD
     result.seconds = time.perf_counter() - start
     if record is not None and record.answered:
@@ -239,6 +242,16 @@ def run_case(case: Case, session: NotebookSession) -> TestResult:
     if meters:
         result.profile = meters[0].read()
     return result
+
+
+def grader_detail(exc: BaseException, code) -> str:
+    """`exc` as the test's author reads it: its type and message, and the line of the
+    test's own file (`code`: the test function's) where it came from, else the last."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    own = [f for f in frames if code is not None and f.filename == code.co_filename]
+    at = (own or frames)[-1:]
+    where = "".join(f" ({Path(f.filename).name}, line {f.lineno}: {f.line})" for f in at)
+    return f"{type(exc).__name__}: {str(exc)[:300]}{where[:300]}"
 
 
 def _diagnosis(candidates, record, reference, seconds: float) -> str:
