@@ -635,7 +635,9 @@ REAL = {  # assignment -> {variant taken from public code: the declared mistakes
         # one head's sqrt(d_k) (no diagnosis for the head split)
         "attention_yvsemlani_single_head": ("attn_naive_softmax", "attn_no_output_projection"),
         # batch blind-H3 (labelled before grading):
-        "cls_duncanchiu_sigmoid_function": ("cls_overflows",),
+        # moved from correct/ after grading: rejects any x that is not 2-D (ValueError), though
+        # the stub normalises the last axis of any shape (no declared mistake)
+        "layer_norm_mlbites_forward": (),
         # N // patch_len np.split sections: a patch_len of 0 a ZeroDivisionError, a non-int one a
         # TypeError (np.zeros of a float shape); other bad ones np.split's or numpy's ValueError
         "patchify_eeg_emotion_np_split": (),

@@ -1,4 +1,6 @@
 # question: encoder_params
+# fails: test_parameter_count
+# public: -
 # split: measure
 # source: hqyang/BertTest, Test/verify.py (calSize's count for one layer, ((3+4)*H*H)*l with l = 1 and
 # source: H = d_model: Query, Key, Value 3*H*H and Intermediate 4*H*H; its embedding and pooler terms

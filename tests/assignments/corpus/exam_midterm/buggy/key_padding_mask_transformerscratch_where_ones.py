@@ -1,4 +1,6 @@
 # question: key_padding_mask
+# fails: test_values, test_rejects_invalid_lengths
+# public: -
 # split: measure
 # source: atikul-islam-sajib/TransformerScratch, src/mask.py (padding_mask on the batch's 0/1 mask,
 # source: 1.0 for the first lengths[b] positions of each row; its (B, 1, 1, n_src) result read back

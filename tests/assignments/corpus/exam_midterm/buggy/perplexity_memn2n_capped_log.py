@@ -1,4 +1,6 @@
 # question: perplexity
+# fails: test_ignored_positions, test_large_logits_stay_finite, test_rejects_nothing_to_score
+# public: -
 # split: measure
 # source: nicklhy/MemN2N, metric_factory.py (Perplexity(label, pred), pred being the network's softmax
 # source: output: the logits put through a max-shifted float64 softmax first; the answer a float)

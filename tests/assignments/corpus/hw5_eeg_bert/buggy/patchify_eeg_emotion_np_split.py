@@ -1,4 +1,6 @@
 # question: patchify
+# fails: test_rejects_invalid_patch_len
+# public: -
 # split: measure
 # source: KBhandari11/EEG_Emotion_Classification, abc.py (the script's np.split of each channel into
 # source: its segments, on a batch of one, with N // patch_len segments instead of its fixed 4; the

@@ -1,4 +1,6 @@
 # question: cross_attention
+# fails: test_matches_reference
+# public: -
 # split: measure
 # source: eliben/deep-learning-samples, transformer-attention/multiheadattention.py
 # source: (multihead_cross_attention_list and softmax.py's softmax_lastdim on a batch of one: the

@@ -1,4 +1,6 @@
 # question: greedy_decode
+# fails: test_argmax_each_step
+# public: allows 3 ids after sos
 # split: measure
 # source: southern-cross-ai/Data, English2French/testing.py (greedy_decode: the model's encode/decode and
 # source: generator become step(ids), torch.max over the vocabulary np.argmax, start_symbol sos_id,

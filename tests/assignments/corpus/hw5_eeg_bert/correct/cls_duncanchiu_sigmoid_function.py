@@ -1,4 +1,3 @@
-# question: cls_probability
 # split: measure
 # source: duncanchiu409/myMLlib, myMLlib/LogisticRegression.py (sigmoid_function called on
 # source: z = h_cls . w + b, the class's broken __init__ (no self) left as it is; the 0-d answer a float)

@@ -1,3 +1,6 @@
+# question: layer_norm
+# fails: test_values
+# public: -
 # split: measure
 # source: taesiri/MLBites, db/layernorm_forward_backward_numpy/solution.py (layernorm_forward with
 # source: gamma = ones and beta = zeros, its cache dropped: the stub has no scale or shift)
