@@ -634,6 +634,15 @@ REAL = {  # assignment -> {variant taken from public code: the declared mistakes
         # sum), no Wo; one head over the whole width, so heads is ignored and its sqrt(d) is that
         # one head's sqrt(d_k) (no diagnosis for the head split)
         "attention_yvsemlani_single_head": ("attn_naive_softmax", "attn_no_output_projection"),
+        # batch blind-H3 (labelled before grading):
+        # moved from correct/ after grading: rejects any x that is not 2-D (ValueError), though
+        # the stub normalises the last axis of any shape (no declared mistake)
+        "layer_norm_mlbites_forward": (),
+        # N // patch_len np.split sections: a patch_len of 0 a ZeroDivisionError, a non-int one a
+        # TypeError (np.zeros of a float shape); other bad ones np.split's or numpy's ValueError
+        "patchify_eeg_emotion_np_split": (),
+        # (loss * mask).sum() / mask.sum(): 0 / 0 when nothing is masked
+        "loss_stable_ssl_mae_reconstruction": ("loss_empty_nan",),
     },
     "hw6_encoder_decoder": {
         "xavier_torch_out_by_in": ("xavier_transposed", "xavier_not_only_rng"),
@@ -705,6 +714,23 @@ REAL = {  # assignment -> {variant taken from public code: the declared mistakes
         "ca_amritanshuv_mask_none": (),
         # the decoder input is [sos] + y + [eos], the labels y + [eos] + [0] (the pad)
         "tf_tokenpositioning_shift_left_pad": ("tf_eos_in_input",),
+        # batch blind-H3 (labelled before grading):
+        # -log(softmax + 1e-9) of the max-shifted logits, in float32: capped near 20.7 where the
+        # softmax underflows, never -inf (no diagnosis, as ce_hm1_log_of_softmax_plus_eps)
+        "ce_aiframework_log_softmax_plus_eps": (),
+        # zip(Wks, Wqs, Wvs) bound to (Wq, Wk, Wv): the queries are y @ Wk, the keys h @ Wq (the
+        # roles of y and h are right; no declared mistake)
+        "ca_eliben_cross_attention_list_zip_swapped": (),
+        "xavier_akirary_glorot_uniform_shape": ("xavier_not_only_rng",),
+        # always max_len steps, never stops at eos_id (no declared mistake)
+        "gd_shubhams821_inference_no_eos": (),
+        # range(max_len - 1), breaks after appending EOS_IDX
+        "gd_southern_cross_testing_max_len_minus_one": ("gd_max_len_counts_sos",),
+        # torch's global generator; no check of temperature or top_k (a negative temperature is
+        # used, 0 gives nan probabilities); torch.topk raises for a top_k beyond the vocabulary;
+        # also the temperature ignored whenever top_k is given (no diagnosis for that)
+        "sn_ngram_llm_top_k_sample_torch": ("sn_not_only_rng", "sn_unchecked",
+                                            "sn_top_k_beyond_vocabulary_raises"),
     },
     "exam_midterm": {
         # batch E: F.cross_entropy on the scores as given (int8 raises rather than wraps); also
@@ -750,6 +776,21 @@ REAL = {  # assignment -> {variant taken from public code: the declared mistakes
         # log2 of softmax + 1e-10 (capped, not -inf, yet the log of the probabilities); int8 scores make
         # softmax raise; also ignore_index only honoured when >= 0, so -100 labels make scatter_ raise
         "perplexity_torchseq_log2_onehot": ("perplexity_log_of_softmax", "perplexity_no_float_cast"),
+        # batch blind-H3 (labelled before grading):
+        # (3+4)*H*H: weight matrices only (no bias, no LayerNorm), the feed-forward width taken
+        # as 4d; also the output projection and the second feed-forward matrix left out (7 d^2)
+        "encoder_params_hqyang_calsize": ("params_12_d_squared",),
+        # -log(1/vocab_size): uniform over every id, the special ones included
+        "chance_level_makemore_part3_uniform": ("chance_whole_vocabulary",),
+        # -log(max(1e-10, softmax)): the log of the probabilities (capped, not -inf); also
+        # ignore_index unused and no ValueError (no diagnosis)
+        "perplexity_memn2n_capped_log": ("perplexity_log_of_softmax",),
+        # 1.0 at real tokens, -inf at padding: neither boolean nor sliced from a table; no
+        # ValueError (no diagnosis)
+        "key_padding_mask_transformerscratch_where_ones": (),
+        # mask.type(dtype)'s result discarded: boolean True at real tokens, not mask_boolean's
+        # "True at padding"; no ValueError
+        "key_padding_mask_sgd_sequence_mask_type_dropped": (),
     },
 }
 
