@@ -55,6 +55,11 @@ def patchify_sample_major(signal, patch_len):
 
 
 def patchify_truncates(signal, patch_len):
+    # Refuses what is no int >= 1, as the task says: only an answer to a patch_len that
+    # does not divide N shows samples dropped. Without that check, the test stops at
+    # patch_len 0 on a ZeroDivisionError, which many stubs raise and which drops nothing.
+    if isinstance(patch_len, bool) or not isinstance(patch_len, numbers.Integral) or patch_len < 1:
+        raise ValueError(patch_len)
     signal = np.asarray(signal, dtype=np.float64)
     C, N = signal.shape
     P = N // patch_len
@@ -239,9 +244,9 @@ DIAGNOSES = [
               "the samples are interleaved across channels; a patch is flattened channel by "
               "channel: first the L samples of channel 0, then those of channel 1", PART1),
     Diagnosis("patchify", patchify_truncates,
-              "a patch_len that does not divide N (or is not an int >= 1) is accepted and "
-              "samples are dropped; raise ValueError instead, silently dropping samples "
-              "would hide a bug", "Question 1"),
+              "a patch_len that does not divide N is accepted and samples are dropped; "
+              "raise ValueError instead, silently dropping samples would hide a bug",
+              "Question 1"),
     refused_with_assert("patchify", reference.patchify, "Question 1", "patchify_asserted"),
     Diagnosis("patchify", patchify_generator,
               "a generator of rows is returned; build the array from them (np.array, "
