@@ -1,0 +1,11 @@
+# question: decoder_layer_param_count
+# split: measure
+# source: Punith/Machine_learning_notes (git.putinpi.com), Deep learning/Mitesh kapra notes/Decoder
+# source: block of transformer.md (its "No. of parameters" sum written as code, 512 being d and
+# source: 2048 the stub's d_ff, 4d when None)
+def decoder_layer_param_count(d, d_ff=None):
+    d_ff = 4 * d if d_ff is None else d_ff
+    masked_self_attention = 3 * (d * d) + (d * d)
+    cross_attention = 3 * (d * d) + (d * d)
+    feedforward = 2 * (d * d_ff) + d_ff + d
+    return masked_self_attention + cross_attention + feedforward
