@@ -1,4 +1,8 @@
 # question: causal_mask
+# fails: test_type_shape_dtype, test_values, test_masked_value_is_minus_inf, test_rejects_invalid_n
+# public: dtype torch.bool
+# public: diagonal must be 0.0
+# public: should raise ValueError
 # split: measure
 # source: DrHomeRender/karai_cast, util/maskSelfAttention.py (generateSquareSubsequentMask: seq_len is n)
 import torch

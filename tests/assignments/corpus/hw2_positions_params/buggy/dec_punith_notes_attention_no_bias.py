@@ -1,4 +1,6 @@
 # question: decoder_layer_param_count
+# fails: test_default_width_matches_torch, test_explicit_width_matches_torch, test_lesson_figures
+# public: count every weight and bias
 # split: measure
 # source: Punith/Machine_learning_notes (git.putinpi.com), Deep learning/Mitesh kapra notes/Decoder
 # source: block of transformer.md (its "No. of parameters" sum written as code, 512 being d and

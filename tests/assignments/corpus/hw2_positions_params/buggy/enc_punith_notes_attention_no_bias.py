@@ -1,4 +1,6 @@
 # question: encoder_layer_param_count
+# fails: test_default_width_matches_torch, test_explicit_width_matches_torch, test_lesson_figures
+# public: count every weight and bias
 # split: measure
 # source: Punith/Machine_learning_notes (git.putinpi.com), Deep learning/Mitesh kapra notes/Encoder
 # source: block of transformer.md (the "total number of parameters" sum W_Q, W_K, W_V, W_O, W_1, b_1,

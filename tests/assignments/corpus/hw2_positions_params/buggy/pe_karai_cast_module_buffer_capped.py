@@ -1,4 +1,6 @@
 # question: sinusoidal_pe
+# fails: test_values, test_large_positions, test_relative_position_figures, test_rejects_bad_d, test_rejects_negative_n_pos, test_rejects_non_integers
+# public: must match the existing size
 # split: measure
 # source: DrHomeRender/karai_cast, util/PositionalEncoding.py (PositionalEncoding's pe buffer, built
 # source: with its defaults, d_model = d, and sliced to n_pos rows as its forward does; returned as the

@@ -1,4 +1,7 @@
 # question: mask_tokens
+# fails: test_labels_and_corruption_rules, test_selection_rate, test_replacement_split, test_selection_is_independent
+# public: -100 or the original id
+# public: with select_prob=0.0 nothing is selected
 # split: measure
 # source: Ryanakml/BERT, python/pretrain.py (apply_mlm, run on each row: random.sample, random.random
 # source: and random.choice are the given rng's choice without replacement, random and choice; its

@@ -1,4 +1,6 @@
 # question: nsp_pair
+# fails: test_empty_sentences
+# public: -
 # split: measure
 # source: nyu-mll/jiant, jiant/huggingface_transformers_interface/modules.py (BertEmbedderModule's
 # source: apply_boundary_tokens on ids, "[CLS]" and "[SEP]" being cls_id and sep_id, then get_seg_ids
