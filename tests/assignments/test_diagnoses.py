@@ -332,6 +332,7 @@ REAL = {  # assignment -> {variant taken from public code: the declared mistakes
         # a biased qkv and an assert; also the mask read as a keep-mask (masked_fill(mask == 0,
         # -1e9)), with no TinySelfAttn diagnosis for it
         "tsa_karai_cast_masked_mha_keep_mask": ("tsa_qkv_bias", "tsa_asserted"),
+        "causal_mask_deepvac_full_triu_unchecked": ("mask_unchecked",),
     },
     "hw2_positions_params": {
         "pe_first_row_left_zero": ("pe_d_unchecked", "pe_types_unchecked"),
@@ -403,6 +404,11 @@ REAL = {  # assignment -> {variant taken from public code: the declared mistakes
         # float n_pos a TypeError; also only 100 rows whatever n_pos (no diagnosis)
         "pe_karai_cast_module_buffer_capped": ("pe_float32_torch", "pe_d_unchecked",
                                                "pe_types_unchecked"),
+        # the state dict's tensors: buffers counted, a tied weight under each of its names, and
+        # trainable_only never read
+        "count_vad_state_dict_nelement": ("count_with_buffers", "count_tied_twice",
+                                          "count_ignores_trainable_only"),
+        "count_malfusion_named_parameters_all": ("count_ignores_trainable_only",),
     },
     "hw3_bert_pretraining": {
         # batch E: an int(replace_prob) test (0 for 0.1) skips the random branch, which would draw
