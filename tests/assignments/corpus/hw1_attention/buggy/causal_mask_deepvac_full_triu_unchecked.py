@@ -1,4 +1,6 @@
 # question: causal_mask
+# fails: test_rejects_invalid_n
+# public: should raise ValueError
 # split: measure
 # source: DeepVAC/transformer, modules/utils.py (generate_square_subsequent_mask: sz is n)
 import torch

@@ -1,4 +1,6 @@
 # question: count_parameters
+# fails: test_trainable_only
+# public: the frozen bias should not count
 # split: measure
 # source: Asichurter/MalFusionFSL, utils/stat.py (statParamNumber, its printed total returned)
 import torch
