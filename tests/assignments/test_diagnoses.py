@@ -319,6 +319,20 @@ REAL = {  # assignment -> {variant taken from public code: the declared mistakes
         "sdpa_chandrashekhar_tinaya_mask_unread": (),
         # the additive mask read as a keep-mask, -1e9 where it is 0 (in place, on the scores)
         "sdpa_naity_protein_masked_fill_keep": ("sdpa_mask_read_as_keep",),
+        # batch blind-H2 (labelled before grading):
+        # True where allowed: not mask_boolean's "True where hidden"
+        "causal_mask_karai_cast_bool_keep": ("mask_unchecked",),
+        "sdpa_karai_cast_masked_fill_keep": ("sdpa_mask_read_as_keep",),
+        # no divisibility check; also the mask is never read and dropout (0.1 on the weights, 0.2
+        # on the output) stays on in training mode (no diagnosis)
+        "tsa_alimanjotho_pose_mhsa_mask_unread": ("tsa_unchecked",),
+        # a biased qkv, no divisibility check; also any mask given is replaced by a causal one of
+        # its own (its values never read), none given stays bidirectional (no diagnosis)
+        "tsa_hkproj_sd_in_proj_bias": ("tsa_qkv_bias", "tsa_unchecked"),
+        # a biased qkv and an assert; also the mask read as a keep-mask (masked_fill(mask == 0,
+        # -1e9)), with no TinySelfAttn diagnosis for it
+        "tsa_karai_cast_masked_mha_keep_mask": ("tsa_qkv_bias", "tsa_asserted"),
+        "causal_mask_deepvac_full_triu_unchecked": ("mask_unchecked",),
     },
     "hw2_positions_params": {
         "pe_first_row_left_zero": ("pe_d_unchecked", "pe_types_unchecked"),
@@ -373,6 +387,28 @@ REAL = {  # assignment -> {variant taken from public code: the declared mistakes
         "pe_ustc_readme_torch_float32": ("pe_float32_torch", "pe_d_unchecked", "pe_types_unchecked"),
         "pe_chess_transformer_torch_table": ("pe_float32_torch", "pe_d_unchecked",
                                              "pe_types_unchecked"),
+        # batch blind-H2 (labelled before grading):
+        # 4 d^2 + 2 d d_ff + d_ff + d: no LayerNorm, and the attention's four biases left out while
+        # both feed-forward biases are kept (not enc_no_biases' "the biases are left out")
+        "enc_punith_notes_attention_no_bias": ("enc_no_norms",),
+        # 8 d^2 + 2 d d_ff + d_ff + d: cross-attention without biases; also self-attention without
+        # biases and no LayerNorm at all (no decoder diagnosis for those)
+        "dec_punith_notes_attention_no_bias": ("dec_cross_no_bias",),
+        # MHA with biases and two LayerNorms, 4 d^2 + 8d: the feed-forward network is left out (no
+        # diagnosis)
+        "enc_jimmy_shen_blog_mha_and_norms": (),
+        # two MHA with biases and three LayerNorms, 8 d^2 + 14d: the feed-forward network is left
+        # out (no diagnosis)
+        "dec_jimmy_shen_blog_mha_and_norms": (),
+        # torch float32 table converted at the end; an odd d a RuntimeError, d = 0 an empty table, a
+        # float n_pos a TypeError; also only 100 rows whatever n_pos (no diagnosis)
+        "pe_karai_cast_module_buffer_capped": ("pe_float32_torch", "pe_d_unchecked",
+                                               "pe_types_unchecked"),
+        # the state dict's tensors: buffers counted, a tied weight under each of its names, and
+        # trainable_only never read
+        "count_vad_state_dict_nelement": ("count_with_buffers", "count_tied_twice",
+                                          "count_ignores_trainable_only"),
+        "count_malfusion_named_parameters_all": ("count_ignores_trainable_only",),
     },
     "hw3_bert_pretraining": {
         # batch E: an int(replace_prob) test (0 for 0.1) skips the random branch, which would draw
@@ -444,6 +480,18 @@ REAL = {  # assignment -> {variant taken from public code: the declared mistakes
         # array in place (no diagnosis)
         "mt_electra_data_utils_in_place": ("mt_fixed_split", "mt_random_special"),
         "mt_immune_collator_all_mask": ("mt_never_random", "mt_never_kept"),
+        # batch blind-H2 (labelled before grading):
+        # only when tokens_b is empty (`if s2:`): then the closing [SEP] is missing
+        "nsp_jiant_boundary_tokens_seg_cumsum": ("nsp_no_final_sep",),
+        # max(1, int(select_prob * n)) targets per row (choice without replacement), -1 where
+        # nothing is selected, 0.8 and 0.9 written in, random ids from the whole vocabulary; also at
+        # least one target even with select_prob = 0 (no diagnosis)
+        "mt_ryanakml_apply_mlm_sample_minus_one": ("mt_label_minus_one", "mt_fixed_per_row",
+                                                   "mt_fixed_split", "mt_random_special"),
+        # -log(softmax + 1e-10), mean over the targets, 0 when none: capped near 23 for a target
+        # whose probability underflows (no diagnosis; mlm_log_of_softmax's log 0 = -inf never
+        # happens)
+        "mlm_ryanakml_numpy_loss_eps": (),
     },
     "hw4_bert_finetuning": {
         # batch E: LayerNorm after each residual sum, dropout on both sub-layers' outputs
