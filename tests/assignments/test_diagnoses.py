@@ -17,6 +17,7 @@ from __future__ import annotations
 import importlib
 import inspect
 
+import numpy as np
 import pytest
 import torch
 
@@ -1313,6 +1314,29 @@ def test_an_unchecked_argument_is_named_whatever_the_stub_answers_there():
         record.add((n_pos, d), {}, table)
         assert evidence.diagnose((d_unchecked, types_unchecked), record,
                                  ref2.sinusoidal_pe) == found.text(), (n_pos, d)
+
+
+def _overflows(n):
+    return torch.full((n,), float(np.exp(np.float64(1000.0))))
+
+
+def _overflow_sign(calls):
+    return bool(np.exp(np.float64(1000.0)) > 0 and calls)
+
+
+def test_a_replay_or_sign_warns_nothing_on_the_console():
+    """A mistake's or a sign's NumPy overflow is its answer: no RuntimeWarning reaches
+    the grader's console, and the grading thread's own error state is left as it was."""
+    import warnings
+    inf = _record((2, torch.full((2,), float("inf"))))
+    replayed = diagnose.Diagnosis("f", _overflows, "overflows", "Part 1")
+    sign = diagnose.Diagnosis("f", _overflow_sign, "a sign", "Part 1", replay=False)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert evidence.diagnose((replayed,), inf, _ref) == replayed.text()
+        assert evidence.diagnose((sign,), inf, _ref) == sign.text()
+    assert not [w for w in caught if issubclass(w.category, RuntimeWarning)], caught
+    assert np.geterr()["over"] == "warn"
 
 
 def test_unreplayable_or_spoiled_records_name_none():

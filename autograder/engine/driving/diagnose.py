@@ -372,7 +372,8 @@ def _matches(d: Diagnosis, record: Calls, reference: Callable, reference_run: li
     the states it left) are kept in mistaken_of[id(d)]."""
     if not d.replay:
         try:  # the stub's own calls: a sign reads answers, not what was done to them
-            return bool(d.mistake(record.own()))
+            with quiet_numpy():
+                return bool(d.mistake(record.own()))
         except Exception:  # the author's sign broke on an answer it did not foresee
             log.warning("diagnosis of %s: %s broke", d.question, d.mistake.__name__,
                         exc_info=True)
@@ -637,9 +638,17 @@ def _replay(mistake: Callable, args, kwargs, twins: dict[int, object] | None = N
     memo = dict(twins)  # deepcopy leaves what it finds here: the twins, uncopied
     args, kwargs = copy.deepcopy(args, memo), copy.deepcopy(kwargs, memo)
     try:
-        return mistake(*args, **kwargs)
+        with quiet_numpy():
+            return mistake(*args, **kwargs)
     except Exception as exc:  # what the student's code may raise too
         return Raised.of(exc, renamed)
+
+
+def quiet_numpy():
+    """Around a replay or a sign: NumPy's floating-point warnings (an overflow in exp, a
+    division by zero) are the mistake's answer, not news for the grader's console.
+    NumPy's error state is per thread and context: the other grading threads keep theirs."""
+    return np.errstate(all="ignore")
 
 
 def _plain(value, twins: dict[int, object]) -> None:
