@@ -250,3 +250,33 @@ def test_a_test_that_raises_on_its_own_side_withholds_points(course, tmp_path):
         scores = [r[-1] for r in csv.reader(f)][2:]
     assert sorted(scores) == ["", "", "2"]  # the withheld ones wait for the regrade
     assert "need a regrade" in (root / "out" / "report.html").read_text()
+
+
+def test_the_docs_complete_diagnoses_file_names_its_mistake(course, tmp_path):
+    """docs/authoring.md's complete diagnoses.py, dropped into the skeleton, names the
+    mistake of a notebook whose softmax forgets the maximum (scores near 1000 overflow),
+    in the feedback only, and the full solution still gets nothing but its marks."""
+    docs = (paths.ROOT / "docs" / "authoring.md").read_text()
+    example = docs.split("### A complete diagnoses.py", 1)[1].split("```python\n", 1)[1]
+    root = copy_of_repository(tmp_path / "copy")
+    for folder in ("solutions", "autograder", "examples"):
+        shutil.copytree(course[0] / folder / ID, root / folder / ID)
+    (root / "grading_config" / f"{ID}.toml").write_text(
+        (course[0] / "grading_config" / f"{ID}.toml").read_text())
+    (root / "autograder" / ID / "diagnoses.py").write_text(example.split("```", 1)[0])
+    subs = root / "subs"
+    subs.mkdir()
+    shutil.copyfile(root / "examples" / ID / "full_solution.ipynb", subs / "full.ipynb")
+    full = json.loads((subs / "full.ipynb").read_text())
+    for cell in full["cells"]:
+        if "".join(cell["source"]).lstrip().startswith("def softmax"):
+            cell["source"] = ("import numpy as np\n\ndef softmax(x):\n"
+                              "    e = np.exp(np.asarray(x, dtype=np.float64))\n"
+                              "    return e / e.sum(axis=-1, keepdims=True)\n")
+    (subs / "unshifted.ipynb").write_text(json.dumps(full))
+    graded = autograder(root, "grade", "subs", "--assignment", ID, "--out", "out", *LIMITS)
+    assert graded.returncode == 0, graded.stderr
+    assert "RuntimeWarning" not in graded.stderr  # the replay's overflow stays quiet
+    feedback = (root / "out" / "unshifted" / "feedback.md").read_text()
+    assert "This looks like: the maximum is not subtracted before exp" in feedback
+    assert "This looks like" not in (root / "out" / "full" / "feedback.md").read_text()
