@@ -251,7 +251,8 @@ def grader_detail(exc: BaseException, code) -> str:
     own = [f for f in frames if code is not None and f.filename == code.co_filename]
     at = (own or frames)[-1:]
     where = "".join(f" ({Path(f.filename).name}, line {f.lineno}: {f.line})" for f in at)
-    return f"{type(exc).__name__}: {str(exc)[:300]}{where[:300]}"
+    # the message may quote an answer (a key, a type's name): cleaned as the student's text
+    return f"{type(exc).__name__}: {untrusted.text(str(exc), 300)}{where[:300]}"
 
 
 def _diagnosis(candidates, record, reference, seconds: float) -> str:
