@@ -345,7 +345,7 @@ named (the simplest match); with them, a combination could only cost replays."""
 _SINGLES = {d.mistake.__name__: d for d in DIAGNOSES if d.question == _MODEL}
 _UNSEEN = {"bert_post_norm": {"bert_no_residuals", "bert_no_attn_residual"}}
 """Switches a post-norm layer ignores (it always adds both sub-layers): such a pair
-would give the same logits as its one mistake, and two matches name nothing."""
+gives the logits of its one mistake, a replay for nothing."""
 
 
 def _combinations():
@@ -354,7 +354,7 @@ def _combinations():
         for layer in itertools.combinations(TEXTBOOK_LAYER, size):
             for other in ([], *([o] for o in others)):
                 names = (*layer, *other)
-                switches = [globals()[n].switches for n in names]
+                switches = [_SINGLES[n].mistake.switches for n in names]
                 if len(names) < 2 or any(o in _UNSEEN.get(n, ()) for n in names for o in names) \
                         or len({k for sw in switches for k in sw}) < sum(map(len, switches)):
                     continue

@@ -38,7 +38,6 @@ def refused_with_assert(question: str, reference: Callable, section: str,
     return Diagnosis(question, shows, ASSERTED, section, replay=False)
 
 
-
 def accepted_unchecked(question: str, reference: Callable, section: str, name: str,
                        explanation: str,
                        which: Callable[[tuple, dict], bool] = lambda args, kwargs: True
