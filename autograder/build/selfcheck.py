@@ -9,9 +9,10 @@ solution is named with its exception and its own line, as its author reads it
 (runner.grader_detail), without the traceback or the words meant for students.
 `build` runs this check and refuses an assignment that fails it, naming the
 tests; `grade` runs it before grading anyone where the master is at hand, unless
-`build` already checked these very sources (a stamp in build/selfcheck/). What must stay true: a stamp is
-written only after a check found nothing, and it names a digest of every
-source the check depends on (master, config, the package folder).
+`build` already checked these very sources (a stamp in build/selfcheck/). What
+must stay true: a stamp is written only after a check found nothing, and it
+names a digest of every source the check depends on (master, config, the
+package folder).
 """
 from __future__ import annotations
 

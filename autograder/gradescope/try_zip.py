@@ -52,7 +52,8 @@ def unpack(zip_path: Path, notebook: Path, root: Path, metadata: dict) -> None:
 
 
 def unpack_zip(zip_path: Path, source: Path) -> None:
-    """The zip's files in `source`, with the modes it gives them (run_autograder's x)."""
+    """The zip's files in `source`, with the modes it gives them (run_autograder's x), as
+    Gradescope unpacks it (tests/gradescope/container.py builds its images so too)."""
     try:
         with zipfile.ZipFile(zip_path) as zf:
             if "run_autograder" not in zf.namelist():
@@ -64,7 +65,7 @@ def unpack_zip(zip_path: Path, source: Path) -> None:
                     raise TryError(f"{zip_path}: {info.filename!r} points outside the zip")
                 zf.extract(info, source)
                 mode = info.external_attr >> 16
-                if mode and not info.is_dir():
+                if mode:
                     target.chmod(mode & 0o777)
     except (zipfile.BadZipFile, OSError) as exc:
         raise TryError(f"{zip_path} cannot be read as a zip: {exc}") from exc
@@ -107,18 +108,17 @@ def student_views(results: dict) -> list[str]:
     over the top level's), and the total only while no test is hidden from them."""
     top = results.get("visibility", "visible")
     lines = []
+    tests = results.get("tests", [])
     for moment, shown in MOMENTS:
-        visible = shown.__contains__
-        tests = results.get("tests", [])
-        seen = [t for t in tests if visible(t.get("visibility", top))]
-        total = (f"score {results.get('score')}" if len(seen) == len(tests) and visible(top)
+        seen = [t for t in tests if t.get("visibility", top) in shown]
+        total = (f"score {results.get('score')}" if len(seen) == len(tests) and top in shown
                  else "no total shown (a test is hidden from them)" if len(seen) < len(tests)
                  else "no total shown (the results' visibility)")
         lines.append(f"As a student sees it {moment}: {len(seen)} of {len(tests)} tests, {total}")
         for t in seen:
             lines.append(f"  {t.get('name')}: {t.get('score')} / {t.get('max_score')}")
             lines += ["    " + line for line in str(t.get("output", "")).splitlines()[:12]]
-        if visible(top) and results.get("output"):
+        if top in shown and results.get("output"):
             lines += ["  " + line for line in str(results["output"]).splitlines()]
     return lines
 

@@ -52,10 +52,10 @@ import shutil
 import subprocess
 import tempfile
 import time
-import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from autograder.gradescope import try_zip
 from tests.security.cgroup import MemoryLimit
 from tests.security.system_python import BASE  # the workers read the images' venv
 
@@ -64,8 +64,6 @@ MEMORY = 768 * 2**20
 """Gradescope's default memory for a container."""
 CPU = 0.5
 """Gradescope's default CPU for a container: half a vCPU."""
-TIME_LIMIT = 600
-"""Gradescope's default time for one submission, in seconds."""
 PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 MOUNT_POINT = Path("/autograder")
 HIDDEN = ("/home", "/work", "/opt", "/srv", "/mnt", "/media")
@@ -180,12 +178,7 @@ class Images:
     def _unpack(self, zip_path: Path, name: str) -> "Image":
         image = Image(self, self.base / name)
         image.folder.mkdir(mode=0o755)
-        with zipfile.ZipFile(zip_path) as zf:
-            for info in zf.infolist():
-                zf.extract(info, image.folder / "source")
-                mode = info.external_attr >> 16
-                if mode:
-                    os.chmod(image.folder / "source" / info.filename, mode & 0o777)
+        try_zip.unpack_zip(zip_path, image.folder / "source")
         for mount_point in ("venv", "submission", "results"):
             (image.folder / mount_point).mkdir(mode=0o755)
         (image.folder / "submission_metadata.json").touch()
@@ -254,7 +247,7 @@ class Image:
             resident = 0
             while proc.poll() is None:  # the peak of what page cache reclaim cannot give back
                 resident = max(resident, limit.resident() or 0)
-                if time.monotonic() - start > TIME_LIMIT + 300:
+                if time.monotonic() - start > try_zip.TIME_LIMIT + 300:
                     proc.kill()
                 time.sleep(0.05)
             seconds = time.monotonic() - start
