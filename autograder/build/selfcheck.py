@@ -67,7 +67,6 @@ def problems(assignment_id: str, solution: nbformat.NotebookNode, untouched: byt
     the tests declared about the answer's format), as sentences; [] when there
     are none. One batch grades them all."""
     from autograder.build import stand_ins
-    from autograder.checks import is_format_test
     from autograder.engine import assignment as assignment_mod
     from autograder.engine import batch
     from autograder.engine.driving import runner
@@ -94,18 +93,9 @@ def problems(assignment_id: str, solution: nbformat.NotebookNode, untouched: byt
                                         allow_unsafe=allow_unsafe)
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    functions = {(c.question, c.name): c.collected.func for c in loaded.cases}
-    found, paid = [], {}
+    found = []
     for result in graded.results:
         if result.submission.startswith(STAND_IN):
-            kind = result.submission.removeprefix(STAND_IN)
-            for t in result.tests:
-                if t.score > 0 and t.question in stubbed \
-                        and not is_format_test(functions.get((t.question, t.name))):
-                    paid.setdefault(f"{t.question}::{t.name}", []).append((kind, t.score))
-            if result.error:
-                found.append(f"a stand-in {stand_ins.SAID[kind]} could not be graded: "
-                             f"{result.error}")
             continue
         wanted_full = result.submission != "untouched"
         for t in result.tests:
@@ -120,11 +110,33 @@ def problems(assignment_id: str, solution: nbformat.NotebookNode, untouched: byt
         if result.error:
             found.append(f"the {'solution' if wanted_full else 'untouched notebook'} could not "
                          f"be graded: {result.error}")
-    for test, kinds in paid.items():  # one sentence a test, however many stand-ins it pays
-        said = [stand_ins.SAID[kind] for kind in stand_ins.KINDS if kind in dict(kinds)]
+    return found + stand_in_problems(graded.results, loaded.cases, stubbed)
+
+
+def stand_in_problems(results, cases, stubbed: set[str]) -> list[str]:
+    """The tests of a stubbed question that a stand-in's notebook (among `results`,
+    named STAND_IN + kind) earns points on, but those whose function (`cases`: the
+    loaded assignment's, read here in the trusted process) is declared a format test,
+    one sentence a test; and a stand-in's notebook that could not be graded."""
+    from autograder.build import stand_ins
+    from autograder.checks import is_format_test
+    functions = {(c.question, c.name): c.collected.func for c in cases}
+    found, paid = [], {}
+    for result in results:
+        if not result.submission.startswith(STAND_IN):
+            continue
+        kind = result.submission.removeprefix(STAND_IN)
+        for t in result.tests:
+            if t.score > 0 and t.question in stubbed \
+                    and not is_format_test(functions.get((t.question, t.name))):
+                paid.setdefault(f"{t.question}::{t.name}", {})[kind] = t.score
+        if result.error:
+            found.append(f"a stand-in {stand_ins.SAID[kind]} could not be graded: {result.error}")
+    for test, kinds in paid.items():  # however many stand-ins a test pays
+        said = [stand_ins.SAID[kind] for kind in stand_ins.KINDS if kind in kinds]
         who = (f"a stand-in {said[0]} earns" if len(said) == 1 else
                f"stand-ins ({'; '.join(said)}) earn")
-        found.append(f"{who} {max(score for _, score in kinds):g} point(s) on {test}: {ADVICE}")
+        found.append(f"{who} {max(kinds.values()):g} point(s) on {test}: {ADVICE}")
     return found
 
 

@@ -22,7 +22,7 @@ from collections.abc import Iterable
 KINDS = ("untouched", "raises", "echo", "zeros", "ones")
 """Generic stand-ins of a stub (stand_ins): its body left as the notebook gives it
 (None; a class: a module with no layers answering None), an exception of every
-type a test of bad input expects (ValueError, TypeError, LookupError, ...), its
+type a test of bad input expects (ValueError, TypeError, IndexError, ...), its
 first argument returned (a module with no layers returning its input), or the
 right answer (computed on copies of the arguments) with every number made 0, or 1
 (a class: the reference's layers, its forward's answer made so)."""
@@ -35,8 +35,8 @@ SAID = {"untouched": "answering None (a class: a module with no layers)",
 """What each kind does, as a sentence to an author says it (a stand-in ...)."""
 
 _HELPERS = '''
-class _NoAnswer(NotImplementedError, ValueError, TypeError, LookupError, ArithmeticError,
-                AssertionError):
+class _NoAnswer(NotImplementedError, ValueError, TypeError, IndexError, KeyError,
+                ZeroDivisionError, OverflowError, AssertionError):
     """Whatever a test of bad input expects: no answer, of every type."""
 
 
