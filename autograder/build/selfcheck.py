@@ -19,7 +19,7 @@ tests; `grade` runs it before grading anyone where the master is at hand, unless
 `build` already checked these very sources (a stamp in build/selfcheck/). What
 must stay true: a stamp is written only after a check found nothing, and it
 names a digest of every source the check depends on (master, config, the
-package folder).
+package folder, the check's own code and stand-ins).
 """
 from __future__ import annotations
 
@@ -48,13 +48,15 @@ ADVICE = ("a test must first check that a valid call answers (and that the answe
 
 
 def digest(assignment_id: str) -> str:
-    """Of the master, the config, the files the master pastes from and every
-    file of the package folder."""
+    """Of the master, the config, the files the master pastes from, every file of
+    the package folder, and the check's own stand-ins (this file's and stand_ins.py:
+    a stamp made before they changed checked less)."""
     from autograder.build import copies
     record = registry.get(assignment_id)
     pasted = copies.sources(record.master.read_text()) if record.master.is_file() else []
+    check = [Path(__file__), Path(__file__).with_name("stand_ins.py")]
     h = hashlib.sha256()
-    for path in [record.master, record.config, *pasted, *record.package_files()]:
+    for path in [record.master, record.config, *pasted, *record.package_files(), *check]:
         h.update(str(path).encode() + b"\0")
         h.update(path.read_bytes() if path.is_file() else b"(none)")
     return h.hexdigest()
