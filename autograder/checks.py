@@ -265,3 +265,23 @@ def _describe(value) -> str:
 def _short(value) -> str:
     text = repr(value) if not isinstance(value, RemoteObject) else f"a {value.type_name}"
     return text if len(text) <= 80 else text[:77] + "..."
+
+
+FORMAT_TEST = "autograder_format_test"
+"""The attribute format_test sets on a test function."""
+
+
+def format_test(test):
+    """Declares a hidden test about the answer's format only (its type, shape, dtype):
+    one that a constant of the right type and shape passes, as it should. `build`
+    grades stand-ins of every stub (raising, returning their input, answering zeros
+    or ones of the right shape) and refuses any test they earn a point on, but these
+    (autograder.build.selfcheck). Returns the test itself, marked."""
+    setattr(test, FORMAT_TEST, True)
+    return test
+
+
+def is_format_test(test) -> bool:
+    """Whether `test` (a loaded test function, read in the trusted process) is
+    declared a format test."""
+    return getattr(test, FORMAT_TEST, False) is True

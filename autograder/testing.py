@@ -16,7 +16,7 @@ from autograder.binomial import ALPHA, interval, pmf
 from autograder.checks import (ROUNDING, agrees, as_array, as_int, changed, expect_close,
                                expect_dtype, expect_equal, expect_finite, expect_int,
                                expect_ndarray, expect_number, expect_raises, expect_shape,
-                               expect_tensor, seeded)
+                               expect_tensor, format_test, seeded)
 from autograder.engine.isolation.callbacks import MAX_ARG_BYTES, MAX_CALLS
 from autograder.engine.driving.diagnose import Diagnosis, combined
 from autograder.engine.driving.fail import Fail, fail
@@ -34,6 +34,8 @@ __all__ = [
     "Fail", "fail", "seeded", "as_array", "as_int", "agrees", "changed", "expect_close",
     "expect_dtype", "expect_equal", "expect_finite", "expect_int", "expect_ndarray",
     "expect_number", "expect_raises", "expect_shape", "expect_tensor", "ROUNDING",
+    # a test about the answer's format only, which stand-ins may pass (build checks the rest)
+    "format_test",
     # statistical tests: exact binomial intervals, ALPHA the false-fail probability per test
     "ALPHA", "interval", "pmf",
     # a value computed once per batch (references that do not depend on the submission)

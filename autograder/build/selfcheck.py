@@ -1,10 +1,17 @@
 """Hidden tests checked against their own answers: the master's solution must
-get every point, the untouched student notebook none.
+get every point, the untouched student notebook none, and stand-ins of the
+stubs (autograder.build.stand_ins: raising, returning their input, answering
+None, or the right answer made zeros or ones) none but on the tests declared
+about the answer's format (autograder.checks.format_test).
 
 A hidden test that the solution fails is a bug of the test (a typo in the
 reference's name, a dtype written as a numpy type where the check wants a
 string), and it would fail every student alike; one the untouched notebook
-passes gives points for nothing. A test that raises on its own side on the
+passes gives points for nothing, and so does one a stand-in passes: a test of
+bad input that never first checks that a valid call answers is paid by
+`raise ValueError`, whatever the docs say (the stand-ins count only on the
+questions whose stub the solution defines: an exam's short answers stay the
+solution's in those notebooks). A test that raises on its own side on the
 solution is named with its exception and its own line, as its author reads it
 (runner.grader_detail), without the traceback or the words meant for students.
 `build` runs this check and refuses an assignment that fails it, naming the
@@ -12,12 +19,14 @@ tests; `grade` runs it before grading anyone where the master is at hand, unless
 `build` already checked these very sources (a stamp in build/selfcheck/). What
 must stay true: a stamp is written only after a check found nothing, and it
 names a digest of every source the check depends on (master, config, the
-package folder).
+package folder, the check's own code and stand-ins).
 """
 from __future__ import annotations
 
 import contextlib
+import copy
 import hashlib
+import inspect
 import logging
 import re
 import shutil
@@ -30,16 +39,24 @@ from autograder import paths, registry
 
 STAMPS = paths.ROOT / "build" / "selfcheck"
 CLAIM = re.compile(r'^STUDENT_ID\s*=\s*"([^"]+)"', re.M)
+STAND_IN = "stand_in__"
+"""How the stand-ins' notebooks are named (stand_in__<kind>)."""
+ADVICE = ("a test must first check that a valid call answers (and that the answer is the "
+          "stub's work done, not a constant or its input); a test only of the answer's "
+          "type, shape or dtype may say so with @format_test (docs/authoring.md)")
+"""What an author does about a test a stand-in earns points on."""
 
 
 def digest(assignment_id: str) -> str:
-    """Of the master, the config, the files the master pastes from and every
-    file of the package folder."""
+    """Of the master, the config, the files the master pastes from, every file of
+    the package folder, and the check's own stand-ins (this file's and stand_ins.py:
+    a stamp made before they changed checked less)."""
     from autograder.build import copies
     record = registry.get(assignment_id)
     pasted = copies.sources(record.master.read_text()) if record.master.is_file() else []
+    check = [Path(__file__), Path(__file__).with_name("stand_ins.py")]
     h = hashlib.sha256()
-    for path in [record.master, record.config, *pasted, *record.package_files()]:
+    for path in [record.master, record.config, *pasted, *record.package_files(), *check]:
         h.update(str(path).encode() + b"\0")
         h.update(path.read_bytes() if path.is_file() else b"(none)")
     return h.hexdigest()
@@ -47,18 +64,31 @@ def digest(assignment_id: str) -> str:
 
 def problems(assignment_id: str, solution: nbformat.NotebookNode, untouched: bytes,
              allow_unsafe: bool = False) -> list[str]:
-    """The tests the solution loses points on and those the untouched notebook
-    earns points on, as sentences; [] when there are none."""
+    """The tests the solution loses points on, those the untouched notebook earns
+    points on, and those a stand-in of the solution's stubs earns points on (but
+    the tests declared about the answer's format), as sentences; [] when there
+    are none. One batch grades them all."""
+    from autograder.build import stand_ins
+    from autograder.engine import assignment as assignment_mod
     from autograder.engine import batch
     from autograder.engine.driving import runner
-    claim = CLAIM.search("\n".join(c.source for c in solution.cells if c.cell_type == "code"))
+    code = [c.source for c in solution.cells if c.cell_type == "code"]
+    claim = CLAIM.search("\n".join(code))
     name = claim.group(1) if claim else "solution"  # an exam grades the identity it claims
+    loaded = assignment_mod.load(assignment_id)
+    reference = inspect.getsource(loaded.reference)
+    stubbed = set(stand_ins.stubs(reference, loaded.questions)) & stand_ins.defined(code)
     work = Path(tempfile.mkdtemp(prefix="autograder-selfcheck-"))
     try:
         subs = work / "submissions"
         subs.mkdir()
         nbformat.write(solution, subs / f"{name}.ipynb")
         (subs / "untouched.ipynb").write_bytes(untouched)
+        if stubbed:  # the solution with each kind of stand-in as a last cell
+            for kind, cell in stand_ins.stand_ins(reference, stubbed).items():
+                standing = copy.deepcopy(solution)
+                standing.cells.append(nbformat.v4.new_code_cell(cell))
+                nbformat.write(standing, subs / f"{STAND_IN}{kind}.ipynb")
         with _quiet(runner.log):  # a test's own error is said below, without a traceback
             graded = batch.grade_folder(assignment_id, subs, work / "out", jobs=2,
                                         progress=False, announce=False,
@@ -67,6 +97,8 @@ def problems(assignment_id: str, solution: nbformat.NotebookNode, untouched: byt
         shutil.rmtree(work, ignore_errors=True)
     found = []
     for result in graded.results:
+        if result.submission.startswith(STAND_IN):
+            continue
         wanted_full = result.submission != "untouched"
         for t in result.tests:
             if wanted_full and t.grader_error:  # the test's own bug, as its author reads it
@@ -80,6 +112,33 @@ def problems(assignment_id: str, solution: nbformat.NotebookNode, untouched: byt
         if result.error:
             found.append(f"the {'solution' if wanted_full else 'untouched notebook'} could not "
                          f"be graded: {result.error}")
+    return found + stand_in_problems(graded.results, loaded.cases, stubbed)
+
+
+def stand_in_problems(results, cases, stubbed: set[str]) -> list[str]:
+    """The tests of a stubbed question that a stand-in's notebook (among `results`,
+    named STAND_IN + kind) earns points on, but those whose function (`cases`: the
+    loaded assignment's, read here in the trusted process) is declared a format test,
+    one sentence a test; and a stand-in's notebook that could not be graded."""
+    from autograder.build import stand_ins
+    from autograder.checks import is_format_test
+    functions = {(c.question, c.name): c.collected.func for c in cases}
+    found, paid = [], {}
+    for result in results:
+        if not result.submission.startswith(STAND_IN):
+            continue
+        kind = result.submission.removeprefix(STAND_IN)
+        for t in result.tests:
+            if t.score > 0 and t.question in stubbed \
+                    and not is_format_test(functions.get((t.question, t.name))):
+                paid.setdefault(f"{t.question}::{t.name}", {})[kind] = t.score
+        if result.error:
+            found.append(f"a stand-in {stand_ins.SAID[kind]} could not be graded: {result.error}")
+    for test, kinds in paid.items():  # however many stand-ins a test pays
+        said = [stand_ins.SAID[kind] for kind in stand_ins.KINDS if kind in kinds]
+        who = (f"a stand-in {said[0]} earns" if len(said) == 1 else
+               f"stand-ins ({'; '.join(said)}) earn")
+        found.append(f"{who} {max(kinds.values()):g} point(s) on {test}: {ADVICE}")
     return found
 
 

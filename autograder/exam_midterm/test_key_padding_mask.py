@@ -3,10 +3,12 @@ import numpy as np
 
 from autograder.testing import (as_array, expect_close, expect_dtype, expect_ndarray,
                                 expect_raises, expect_shape, fail, grading, once)
+from autograder.testing import format_test
 
 QUESTION = "key_padding_mask"
 
 
+@format_test
 def test_type_shape_dtype(student):
     """Returns a float64 numpy array with one row per sequence and one column per source position"""
     m = expect_ndarray(student.key_padding_mask([2, 3], 4), "key_padding_mask([2, 3], 4)")

@@ -3,10 +3,12 @@ import numpy as np
 
 from autograder.testing import (changed, expect_close, expect_number, expect_raises, fail, formats,
                                 grading, once)
+from autograder.testing import format_test
 
 QUESTION = "perplexity"
 
 
+@format_test
 def test_returns_float(student):
     """Returns one number, at least 1, for a small batch (a float, a numpy or 0-d torch one)"""
     value = student.perplexity(np.zeros((2, 4)), np.array([0, 3]))  # the public check's call

@@ -12,6 +12,7 @@ import torch
 
 from autograder.testing import (RemoteObject, changed, expect_close, expect_equal,
                                 expect_raises, expect_shape, expect_tensor, fail, once, seeded)
+from autograder.testing import format_test
 from autograder.hw1_attention import reference
 from autograder.hw1_attention.lent_attention import LentAttention
 
@@ -69,6 +70,7 @@ def _loaded(ref, student, h, heads, seed):
     return m, reference
 
 
+@format_test
 def test_parameters(student):
     """has exactly qkv.weight (3h, h), out.weight (h, h) and out.bias (h,)"""
     m = _module(student, 32, 4)

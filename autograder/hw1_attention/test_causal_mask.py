@@ -4,6 +4,7 @@ import torch
 
 from autograder.testing import (as_array, expect_close, expect_dtype, expect_raises, expect_shape,
                                 expect_tensor, fail)
+from autograder.testing import format_test
 
 QUESTION = "causal_mask"
 ANSWER_BYTES = 1 << 16  # a mask of up to 40 x 40 in any dtype; a bigger answer stops the worker
@@ -23,6 +24,7 @@ def _mask(student, n):
     return values, what
 
 
+@format_test
 def test_type_shape_dtype(student):
     """returns a float32 torch.Tensor of shape (n, n)"""
     for n in (1, 4, 9):

@@ -3,6 +3,7 @@ import torch
 
 from autograder.testing import (agrees, changed, expect_close, expect_finite, expect_shape,
                                 expect_tensor, fail)
+from autograder.testing import format_test
 
 QUESTION = "scaled_dot_product_attention"
 SHAPES = [  # (batch dims, n_q, n_k, d_k, d_v)
@@ -27,6 +28,7 @@ def _pair(result, what):
     return (expect_tensor(result[0], what + " out"), expect_tensor(result[1], what + " weights"))
 
 
+@format_test
 def test_shapes(student):
     """out is (..., n_q, d_v) and weights (..., n_q, n_k), batched and rectangular"""
     for batch, n_q, n_k, d_k, d_v in SHAPES:

@@ -15,6 +15,7 @@ import torch
 
 from autograder.testing import (RemoteObject, as_int, expect_equal, expect_int, once, seeded,
                                 sent_source)
+from autograder.testing import format_test
 
 QUESTION = "count_parameters"
 MODELS = sent_source(__file__, "models")
@@ -98,6 +99,7 @@ def _check(ref, student, spec, trainable_only=None):
     expect_equal(as_int(got, what), want, what)
 
 
+@format_test
 def test_returns_int(student):
     """returns an int (a Python int or a numpy integer) for a Linear(3, 2)"""
     model = student.twin(student.new("torch.nn.Linear", 3, 2), _local_linear)

@@ -13,6 +13,7 @@ import numbers
 from autograder.hw2_positions_params import layer_counts, reference
 from autograder.hw2_positions_params.layer_counts import PAIRS, WIDTHS
 from autograder.testing import as_int, expect_equal, expect_int
+from autograder.testing import format_test
 
 QUESTION = "decoder_layer_param_count"
 LAYER = "TransformerDecoderLayer"
@@ -72,6 +73,7 @@ def _check(student, want, d, *d_ff):
     layer_counts.check(student, QUESTION, want, d, *d_ff)
 
 
+@format_test
 def test_returns_int(student):
     """returns an int for a small layer, with and without d_ff"""
     student = _student(student)

@@ -9,6 +9,7 @@ build, the reference's closed form, which the other tests hold to torch's counts
 from autograder.hw2_positions_params import layer_counts
 from autograder.hw2_positions_params.layer_counts import PAIRS, WIDTHS
 from autograder.testing import expect_int
+from autograder.testing import format_test
 
 QUESTION = "encoder_layer_param_count"
 LAYER = "TransformerEncoderLayer"
@@ -18,6 +19,7 @@ def _check(student, want, d, *d_ff):
     layer_counts.check(student, QUESTION, want, d, *d_ff)
 
 
+@format_test
 def test_returns_int(student):
     """returns an int for a small layer, with and without d_ff"""
     for args in ((8,), (8, 16)):

@@ -13,6 +13,7 @@ import numpy as np
 
 from autograder.testing import (agrees, as_array, changed, expect_close, expect_dtype,
                                 expect_ndarray, expect_raises, expect_shape, fail, once)
+from autograder.testing import format_test
 
 QUESTION = "sinusoidal_pe"
 GRID = [(1, 2), (6, 8), (2, 4), (9, 6), (50, 16), (33, 10), (100, 64), (17, 2), (128, 128),
@@ -41,6 +42,7 @@ def _expect_a_table(pe, what):
         fail(f"{what}: an entry lies outside [-1, 1]: the table is not sines and cosines")
 
 
+@format_test
 def test_type_shape_dtype(student):
     """returns a float64 numpy array of shape (n_pos, d)"""
     for n_pos, d in ((4, 8), (1, 2), (10, 6)):
@@ -83,6 +85,7 @@ def test_large_positions(ref, student):
             _expect_a_table(pe.astype(np.float64), what)
 
 
+@format_test
 def test_no_positions(student):
     """n_pos = 0 gives an empty array of shape (0, d)"""
     for d in (2, 16):

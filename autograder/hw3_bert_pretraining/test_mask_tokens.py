@@ -17,6 +17,7 @@ import numpy as np
 
 from autograder.testing import (ALPHA, as_array, expect_dtype, expect_ndarray, expect_shape, fail,
                                 interval, once, sent_source)
+from autograder.testing import format_test
 
 QUESTION = "mask_tokens"
 
@@ -164,6 +165,7 @@ def _split_probabilities(mask_prob, random_prob):
     return mask_prob, random_prob * (M - 1) / M, keep_prob + random_prob / M
 
 
+@format_test
 def test_types_and_shapes(student):
     """returns a tuple of two int64 numpy arrays of the input's shape (1-D, 2-D, 3-D, int32 input)"""
     # The other tests read any integer arrays (_call): the types are checked here in the
@@ -196,6 +198,7 @@ def test_labels_and_corruption_rules(student):
         _check_rules(ids, corrupted, labels, what)
 
 
+@format_test
 def test_input_not_modified(student):
     """input_ids is left unchanged and both outputs are new arrays"""
     f = student.value("mask_tokens")
@@ -229,6 +232,7 @@ TYPED_CALLS = (  # ((vocab_size, mask_id, special_ids), probabilities, described
 )
 
 
+@format_test
 def test_numpy_and_int_arguments(student):
     """numpy integers, integer probabilities (0, 1) and numpy floats give what the plain Python values give"""
     # Compared with the student's own output for the same values as Python ints and floats,

@@ -9,6 +9,7 @@ import torch.nn.functional as F
 
 from autograder.testing import (agrees, as_array, expect_close, expect_number, expect_shape,
                                expect_tensor, fail, sent_source)
+from autograder.testing import format_test
 
 QUESTION = "mlm_loss"
 SHAPES = [(14, 11), (13, 5), (72, 9), (1, 4)]  # (N, V): the leading dimensions have their own test
@@ -43,6 +44,7 @@ def _same(a, b, rtol=1e-6, atol=1e-7) -> bool:
     return bool(np.isclose(a, b, rtol=rtol, atol=atol, equal_nan=True))
 
 
+@format_test
 def test_returns_scalar_tensor(student):
     """returns a 0-d torch.Tensor for logits (N, V) and labels (N,), also when nothing is selected"""
     logits, labels = _inputs((10, 7), seed=0)

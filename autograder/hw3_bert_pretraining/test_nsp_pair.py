@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from autograder.testing import expect_equal, fail, sent_source
+from autograder.testing import format_test
 
 QUESTION = "nsp_pair"
 CLS, SEP = 101, 102
@@ -25,6 +26,7 @@ def _expected(a, b, cls_id=CLS, sep_id=SEP):
     return [cls_id, *a, sep_id, *b, sep_id], [0] * (len(a) + 2) + [1] * (len(b) + 1)
 
 
+@format_test
 def test_returns_two_lists(student):
     """returns a tuple of two lists of the same length"""
     (ids, seg), what = _pair(student, [7, 8], [9])

@@ -12,6 +12,7 @@ import torch
 
 from autograder.testing import (StudentError, StudentModule, changed, expect_close, expect_equal,
                                 expect_int, expect_shape, expect_tensor, fail, once)
+from autograder.testing import format_test
 from autograder.hw4_bert_finetuning import common
 from autograder.hw4_bert_finetuning import reference as ref
 from autograder.hw4_bert_finetuning.common import DEEP, DEFAULTS, MODEL_SEED, SMALL
@@ -83,6 +84,7 @@ def _trained_cases():
         return state, [(name, x, reference(x)) for name, x in inputs]
 
 
+@format_test
 def test_state_dict_layout(student):
     """state_dict keys are exactly the required ones, in order, with the right shapes"""
     for config in (DEFAULTS, DEEP):
@@ -98,6 +100,7 @@ def test_state_dict_layout(student):
                          f"{what}: {key}")
 
 
+@format_test
 def test_parameter_count(student):
     """the number of parameters, with the default sizes and with others"""
     for config in CONFIGS:
@@ -147,6 +150,7 @@ def test_attention_is_bidirectional(student):
              "position 0")
 
 
+@format_test
 def test_seeded_construction(student):
     """built right after torch.manual_seed(s), its weights equal the reference's"""
     for seed, config in ((MODEL_SEED, DEFAULTS), (5, DEEP)):

@@ -16,6 +16,7 @@ import torch
 
 from autograder.testing import (Memo, RemoteObject, changed, expect_number, expect_tensor, fail,
                                 lend_module, once, sent_source)
+from autograder.testing import format_test
 from autograder.hw4_bert_finetuning import common
 from autograder.hw4_bert_finetuning.common import DEFAULTS, MODEL_SEED, SMALL
 
@@ -61,6 +62,7 @@ def _check_ids(given: torch.Tensor, inputs: list) -> None:
                          "train_classifier (rows of them)")
 
 
+@format_test
 def test_returns_one_loss_per_epoch(student):
     """returns a list with one float loss per epoch"""
     ids, labels = common.data(*SMALL_DATA)

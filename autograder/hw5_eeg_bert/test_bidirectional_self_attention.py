@@ -2,6 +2,7 @@
 import numpy as np
 
 from autograder.testing import agrees, changed, expect_close, expect_ndarray, expect_shape, fail
+from autograder.testing import format_test
 
 QUESTION = "bidirectional_self_attention"
 CONFIGS = [(9, 8, 2), (5, 12, 3), (7, 16, 4), (4, 6, 1), (6, 8, 8), (3, 10, 5)]  # (T, d, heads)
@@ -21,6 +22,7 @@ def _call(student, args, heads, what):
     return expect_ndarray(result[0], what + ": out"), expect_ndarray(result[1], what + ": weights")
 
 
+@format_test
 def test_shapes(student):
     """out is (T, d) and weights (heads, T, T)"""
     for seed, (T, d, heads) in enumerate(CONFIGS[:3]):

@@ -2,6 +2,7 @@
 import numpy as np
 
 from autograder.testing import changed, expect_close, expect_number, expect_raises, fail
+from autograder.testing import format_test
 
 QUESTION = "masked_reconstruction_loss"
 CASES = [(8, 16, [3, 7]), (8, 16, [0]), (5, 4, [0, 2, 4]), (6, 9, [5, 1])]  # (P, L, masked)
@@ -17,6 +18,7 @@ def _loss(student, recon, target, masked, what):
     return expect_number(student.masked_reconstruction_loss(recon, target, masked), what)
 
 
+@format_test
 def test_returns_a_number(student):
     """returns one number for (P, L) arrays and a list of masked rows"""
     recon, target = _pair(8, 16, 0)

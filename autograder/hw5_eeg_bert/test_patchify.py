@@ -3,6 +3,7 @@ import numpy as np
 
 from autograder.testing import (as_array, expect_close, expect_dtype, expect_ndarray,
                                 expect_raises, expect_shape, fail)
+from autograder.testing import format_test
 
 QUESTION = "patchify"
 CASES = [(2, 64, 8), (1, 12, 3), (3, 20, 5), (4, 16, 16), (2, 10, 1), (5, 36, 6)]  # (C, N, L)
@@ -12,6 +13,7 @@ def _signal(C, N, seed):
     return np.random.default_rng(seed).normal(size=(C, N))
 
 
+@format_test
 def test_shape_dtype(student):
     """returns a float64 array of shape (N // patch_len, C * patch_len)"""
     for C, N, L in CASES[:3]:

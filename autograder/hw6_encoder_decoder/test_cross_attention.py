@@ -2,6 +2,7 @@
 import numpy as np
 
 from autograder.testing import agrees, changed, expect_close, expect_ndarray, expect_shape, fail
+from autograder.testing import format_test
 
 QUESTION = "cross_attention"
 CONFIGS = [(7, 9, 8, 2), (9, 7, 8, 2), (3, 11, 12, 3), (5, 5, 16, 4), (1, 6, 6, 1), (4, 2, 16, 8)]
@@ -27,6 +28,7 @@ def _what(n_tgt, n_src, d, heads):
     return f"y of shape {(n_tgt, d)}, h of shape {(n_src, d)}, heads={heads}"
 
 
+@format_test
 def test_rectangular_shapes(student):
     """7 decoder positions reading 9 encoder positions: out (7, d), weights (heads, 7, 9)"""
     for seed, (n_tgt, n_src, d, heads) in enumerate(CONFIGS[:3]):

@@ -10,6 +10,7 @@ on which a failing test's diagnoses replay the student's calls.
 import numpy as np
 
 from autograder.testing import StudentError, expect_equal, fail, once, sent_source
+from autograder.testing import format_test
 
 QUESTION = "greedy_decode"
 STEP_SOURCE = sent_source(__file__, "step")
@@ -103,6 +104,7 @@ def _run(student, tables, sos, max_len, what):
     return (ids if ids[:1] == [sos] else [sos] + ids), calls
 
 
+@format_test
 def test_starts_with_sos(student):
     """returns a list of ids whose first element is sos_id"""
     tables = _tables(0)

@@ -23,6 +23,7 @@ import numpy as np
 
 from autograder.testing import (ALPHA, Fail, StudentError, expect_int, expect_raises, fail,
                                 interval)
+from autograder.testing import format_test
 
 QUESTION = "sample_next"
 LOGITS = np.array([2.0, 1.0, 0.5, 0.0, -1.0, 1.5])
@@ -77,6 +78,7 @@ def _check_frequencies(cases, student):
                      "softmax(logits / temperature)")
 
 
+@format_test
 def test_returns_an_id(student):
     """returns one int id within range, also for an int temperature and a numpy integer top_k"""
     rng = student.new("numpy.random.default_rng", 0)

@@ -2,6 +2,7 @@
 import numpy as np
 
 from autograder.testing import expect_equal, fail
+from autograder.testing import format_test
 
 QUESTION = "teacher_forcing"
 CASES = [([127, 340, 68, 57, 412, 322], 1, 2), ([5], 1, 2), ([], 1, 2), ([9, 9, 4], 0, 3),
@@ -21,6 +22,7 @@ def _pair(result, what):
     return pair
 
 
+@format_test
 def test_lengths(student):
     """both lists are one longer than the continuation"""
     what = "teacher_forcing(the lesson's 6-token continuation, 1, 2)"

@@ -9,6 +9,7 @@ import math
 import numpy as np
 
 from autograder.testing import expect_dtype, expect_ndarray, expect_shape, fail
+from autograder.testing import format_test
 
 QUESTION = "xavier_uniform"
 
@@ -21,6 +22,7 @@ def _draw(student, fan_in, fan_out, seed):
     return w, what
 
 
+@format_test
 def test_shape_dtype_bounds(student):
     """returns float64 weights of shape (fan_in, fan_out), all within [-a, a]"""
     for fan_in, fan_out in ((8, 8), (16, 8), (3, 500), (500, 8)):

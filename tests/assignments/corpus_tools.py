@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from autograder import protocol
+from autograder.build.stand_ins import stand_ins
 from autograder.corpus import MEASURE, TUNE, Declared, cells, declared, submission_id, variants  # noqa: F401
 from autograder.engine import assignment as assignment_mod
 from tests.conftest import grade, write_notebook
@@ -67,7 +68,8 @@ class Graded:
 
     def stand_ins(self, assignment_id: str) -> dict:
         """{kind: result} of the notebooks whose every stub is a stand-in of that kind
-        (stand_ins), the raise-everywhere one's as RAISES."""
+        (autograder.build.stand_ins, as build grades them), the raise-everywhere one's
+        as RAISES."""
         extra = self._graded(assignment_id)[2]
         return {name.removeprefix(STAND_IN): result for name, result in extra.items()
                 if name.startswith(STAND_IN) or name == RAISES}
@@ -123,65 +125,3 @@ def raise_everywhere(reference: str) -> str:
             cells.append(f"class {node.name}:\n    def __init__(self, *args, **kwargs):\n"
                          f"        {raises}\n")
     return "\n\n".join(cells)
-
-
-STAND_IN_KINDS = ("untouched", "raises", "echo", "zeros", "ones")
-"""Generic stand-ins of a stub (stand_ins): its body left as the notebook gives it
-(None, a module with no layers), NotImplementedError, its first argument returned
-(a module with no layers returning its input), or the reference's answer with every
-number made 0, or 1 (a module whose forward does that to the reference's)."""
-
-_ANSWER_AS = '''
-def _answer_as(value, fill):
-    """value with every number made `fill` (its types, dtypes and shapes kept)."""
-    import numpy as np
-    try:
-        import torch
-    except ImportError:
-        torch = None
-    if torch is not None and isinstance(value, torch.Tensor):
-        return torch.full_like(value, fill)
-    if isinstance(value, np.ndarray):
-        return np.full_like(value, fill)
-    if isinstance(value, (tuple, list)):
-        return type(value)(_answer_as(v, fill) for v in value)
-    if isinstance(value, (bool, np.bool_)):
-        return bool(fill)
-    if isinstance(value, (int, float, np.number)):
-        return type(value)(fill)
-    return value
-'''
-
-
-def stand_ins(reference: str, questions) -> dict[str, str]:
-    """{kind: a notebook cell} making every stub among `questions` that the reference
-    defines (a function or a class) the stand-in of that kind (STAND_IN_KINDS); the
-    cell goes after the reference's own, whose answers zeros and ones read."""
-    stubs = [node for node in ast.parse(reference).body
-             if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and node.name in questions]
-    return {kind: "\n\n".join([_ANSWER_AS] + [_stand_in(node, kind) for node in stubs])
-            for kind in STAND_IN_KINDS}
-
-
-def _stand_in(node, kind: str) -> str:
-    name = node.name
-    if isinstance(node, ast.FunctionDef):
-        body = {"untouched": "return None", "raises": "raise NotImplementedError",
-                "echo": "return args[0] if args else None",
-                "zeros": f"return _answer_as(_reference_{name}(*args, **kwargs), 0)",
-                "ones": f"return _answer_as(_reference_{name}(*args, **kwargs), 1)"}[kind]
-        return f"_reference_{name} = {name}\ndef {name}(*args, **kwargs):\n    {body}\n"
-    module = any(ast.unparse(b).endswith("Module") for b in node.bases)
-    base = "torch.nn.Module" if module else "object"
-    init = ("        raise NotImplementedError\n" if kind == "raises" else
-            "        super().__init__()\n")
-    forward = {"untouched": "return None", "raises": "return None",
-               "echo": "return args[0] if args else None",
-               "zeros": "return _answer_as(super().forward(*args, **kwargs), 0)",
-               "ones": "return _answer_as(super().forward(*args, **kwargs), 1)"}[kind]
-    if kind in ("zeros", "ones"):  # the reference's layers, its answers made constant
-        return (f"_reference_{name} = {name}\nclass {name}(_reference_{name}):\n"
-                f"    def forward(self, *args, **kwargs):\n        {forward}\n")
-    return (f"import torch\nclass {name}({base}):\n"
-            f"    def __init__(self, *args, **kwargs):\n{init}"
-            f"    def forward(self, *args, **kwargs):\n        {forward}\n")

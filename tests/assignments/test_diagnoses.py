@@ -24,6 +24,7 @@ import torch
 from autograder import checks, protocol
 from autograder.engine import assignment as assignment_mod
 from autograder.engine.driving import diagnose, evidence
+from autograder.build.stand_ins import KINDS as STAND_IN_KINDS
 from autograder.engine.driving.student import RemoteObject
 from autograder.engine import results
 from autograder.report import feedback
@@ -958,10 +959,10 @@ def test_share_of_buggy_variants_diagnosed(graded, assignment_id, capsys):
 def test_stand_ins_are_never_diagnosed(graded, assignment_id):
     """Does a stub nobody wrote ever hear "This looks like"? Every stub at once left
     untouched, raising, handing back its input, answering the reference's answer made
-    zeros or ones (corpus_tools.stand_ins), or raising ValueError everywhere: graded
+    zeros or ones (autograder.build.stand_ins), or raising ValueError everywhere: graded
     with the corpus, they fail tests of diagnosed questions and are never named."""
     stand_ins = graded.stand_ins(assignment_id)
-    assert len(stand_ins) == len(corpus_tools.STAND_IN_KINDS) + 1
+    assert len(stand_ins) == len(STAND_IN_KINDS) + 1
     diagnosed = set(_diagnoses(assignment_id)[m].question for m in _diagnoses(assignment_id))
     for kind, result in stand_ins.items():  # the check can fail: they fail diagnosed tests
         assert any(t.status == "failed" and t.question in diagnosed for t in result.tests), kind

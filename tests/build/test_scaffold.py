@@ -211,6 +211,69 @@ def test_build_and_grade_refuse_tests_that_fail_their_own_solution(course, tmp_p
     assert graded.returncode == 0, graded.stderr
 
 
+STAND_IN_FRIENDLY = '''
+
+def test_rejects_empty(student):
+    """raises ValueError for an empty input"""
+    from autograder.testing import expect_raises
+    with expect_raises(ValueError, "softmax([])"):
+        student.softmax(np.array([]))
+'''
+"""A test of bad input that never checks a valid call answers: `raise ValueError` pays."""
+
+ANSWERS_FIRST = '''
+
+def test_rejects_empty(student):
+    """answers a valid x, and raises ValueError for an empty input"""
+    from autograder.testing import as_array, expect_raises, fail
+    p = as_array(student.softmax(np.array([1.0, 2.0, 3.0])), "softmax([1, 2, 3])")
+    if p.shape != (3,) or not np.isfinite(p).all() or len(set(p.tolist())) < 3:
+        fail("softmax([1, 2, 3]) is not three different probabilities: rejecting bad input "
+             "pays only beside an answer")
+    with expect_raises(ValueError, "softmax([])"):
+        student.softmax(np.array([]))
+'''
+"""The same test fixed: a valid call must answer first, and not with a constant."""
+
+
+def test_build_refuses_a_test_a_stand_in_earns_points_on(course, tmp_path):
+    """A new assignment's validation test that a stub raising everywhere passes: the
+    solution gets every point and the untouched notebook none, yet build writes nothing
+    and names the stand-in and the test (grade refuses too); fixed to check a valid call
+    first, it builds and grades."""
+    root = copy_of_repository(tmp_path / "copy")
+    for folder in ("solutions", "autograder", "examples"):
+        shutil.copytree(course[0] / folder / ID, root / folder / ID)
+    config = root / "grading_config" / f"{ID}.toml"
+    config.write_text((course[0] / "grading_config" / f"{ID}.toml").read_text()
+                      .replace("test_large_scores = 0.5", "test_large_scores = 0.5\n"
+                               "test_rejects_empty = 1"))
+    test = root / "autograder" / ID / "test_softmax.py"
+    good = test.read_text()
+    test.write_text(good + STAND_IN_FRIENDLY)
+    build = autograder(root, "build", ID)
+    grade = autograder(root, "grade", f"examples/{ID}", "--assignment", ID, "--out", "out")
+    assert build.returncode == 1 and grade.returncode == 2, build.stderr + grade.stderr
+    # the raising stand-in, and those answering zeros or ones (which raise where the
+    # reference does): one sentence for the test
+    named = ("stand-ins (raising everywhere; answering the right answer with every number "
+             "made 0; answering the right answer with every number made 1) earn 1 point(s) on "
+             "softmax::test_rejects_empty: a test must first check that a valid call answers")
+    assert named in build.stderr and named in grade.stderr, build.stderr
+    assert build.stderr.count("point(s) on") == 1  # the skeleton's own tests pay no stand-in
+    assert "loses" not in build.stderr and "untouched notebook" not in build.stderr
+    assert not (root / "assignments" / ID).exists() and not (root / "out").exists()
+    test.write_text(good + ANSWERS_FIRST)
+    fixed = autograder(root, "build", ID)
+    assert fixed.returncode == 0, fixed.stderr
+    graded = autograder(root, "grade", f"examples/{ID}", "--assignment", ID, "--out", "out",
+                        "--quiet", *LIMITS)
+    assert graded.returncode == 0, graded.stderr
+    with open(root / "out" / "grades.csv", newline="") as f:
+        totals = {r["submission"]: r["total"] for r in csv.DictReader(f)}
+    assert totals == {"full_solution": "3.0", "untouched": "0.0"}
+
+
 def test_a_test_that_raises_on_its_own_side_withholds_points(course, tmp_path):
     """A hidden test that reshapes the answer before checking it breaks, on the
     grader's side, on an answer of the wrong size: that is the test's fault.
