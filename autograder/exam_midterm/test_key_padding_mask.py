@@ -2,8 +2,7 @@
 import numpy as np
 
 from autograder.testing import (as_array, expect_close, expect_dtype, expect_ndarray,
-                                expect_raises, expect_shape, fail, grading, once)
-from autograder.testing import format_test
+                                expect_raises, expect_shape, fail, format_test, grading, once)
 
 QUESTION = "key_padding_mask"
 

@@ -1,9 +1,8 @@
 """perplexity(logits, labels, ignore_index=-100): exp of the mean cross-entropy."""
 import numpy as np
 
-from autograder.testing import (changed, expect_close, expect_number, expect_raises, fail, formats,
-                                grading, once)
-from autograder.testing import format_test
+from autograder.testing import (changed, expect_close, expect_number, expect_raises, fail,
+                                format_test, formats, grading, once)
 
 QUESTION = "perplexity"
 

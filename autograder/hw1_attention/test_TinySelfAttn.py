@@ -10,9 +10,8 @@ code chose, such as one kept from another question's hidden tests.
 """
 import torch
 
-from autograder.testing import (RemoteObject, changed, expect_close, expect_equal,
-                                expect_raises, expect_shape, expect_tensor, fail, once, seeded)
-from autograder.testing import format_test
+from autograder.testing import (RemoteObject, changed, expect_close, expect_equal, expect_raises,
+                                expect_shape, expect_tensor, fail, format_test, once, seeded)
 from autograder.hw1_attention import reference
 from autograder.hw1_attention.lent_attention import LentAttention
 

@@ -3,8 +3,7 @@ import numpy as np
 import torch
 
 from autograder.testing import (as_array, expect_close, expect_dtype, expect_raises, expect_shape,
-                                expect_tensor, fail)
-from autograder.testing import format_test
+                                expect_tensor, fail, format_test)
 
 QUESTION = "causal_mask"
 ANSWER_BYTES = 1 << 16  # a mask of up to 40 x 40 in any dtype; a bigger answer stops the worker

@@ -2,8 +2,7 @@
 import torch
 
 from autograder.testing import (agrees, changed, expect_close, expect_finite, expect_shape,
-                                expect_tensor, fail)
-from autograder.testing import format_test
+                                expect_tensor, fail, format_test)
 
 QUESTION = "scaled_dot_product_attention"
 SHAPES = [  # (batch dims, n_q, n_k, d_k, d_v)

@@ -13,9 +13,8 @@ which a failing test's diagnoses count in its place.
 
 import torch
 
-from autograder.testing import (RemoteObject, as_int, expect_equal, expect_int, once, seeded,
-                                sent_source)
-from autograder.testing import format_test
+from autograder.testing import (RemoteObject, as_int, expect_equal, expect_int, format_test, once,
+                                seeded, sent_source)
 
 QUESTION = "count_parameters"
 MODELS = sent_source(__file__, "models")

@@ -12,8 +12,7 @@ import numbers
 
 from autograder.hw2_positions_params import layer_counts, reference
 from autograder.hw2_positions_params.layer_counts import PAIRS, WIDTHS
-from autograder.testing import as_int, expect_equal, expect_int
-from autograder.testing import format_test
+from autograder.testing import as_int, expect_equal, expect_int, format_test
 
 QUESTION = "decoder_layer_param_count"
 LAYER = "TransformerDecoderLayer"

@@ -8,8 +8,7 @@ build, the reference's closed form, which the other tests hold to torch's counts
 
 from autograder.hw2_positions_params import layer_counts
 from autograder.hw2_positions_params.layer_counts import PAIRS, WIDTHS
-from autograder.testing import expect_int
-from autograder.testing import format_test
+from autograder.testing import expect_int, format_test
 
 QUESTION = "encoder_layer_param_count"
 LAYER = "TransformerEncoderLayer"

@@ -12,8 +12,8 @@ import math
 import numpy as np
 
 from autograder.testing import (agrees, as_array, changed, expect_close, expect_dtype,
-                                expect_ndarray, expect_raises, expect_shape, fail, once)
-from autograder.testing import format_test
+                                expect_ndarray, expect_raises, expect_shape, fail, format_test,
+                                once)
 
 QUESTION = "sinusoidal_pe"
 GRID = [(1, 2), (6, 8), (2, 4), (9, 6), (50, 16), (33, 10), (100, 64), (17, 2), (128, 128),

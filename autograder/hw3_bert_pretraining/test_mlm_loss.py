@@ -8,8 +8,7 @@ import torch
 import torch.nn.functional as F
 
 from autograder.testing import (agrees, as_array, expect_close, expect_number, expect_shape,
-                               expect_tensor, fail, sent_source)
-from autograder.testing import format_test
+                                expect_tensor, fail, format_test, sent_source)
 
 QUESTION = "mlm_loss"
 SHAPES = [(14, 11), (13, 5), (72, 9), (1, 4)]  # (N, V): the leading dimensions have their own test

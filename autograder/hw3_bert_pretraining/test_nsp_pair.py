@@ -1,8 +1,7 @@
 """Hidden tests: nsp_pair, exact."""
 from __future__ import annotations
 
-from autograder.testing import expect_equal, fail, sent_source
-from autograder.testing import format_test
+from autograder.testing import expect_equal, fail, format_test, sent_source
 
 QUESTION = "nsp_pair"
 CLS, SEP = 101, 102

@@ -11,8 +11,7 @@ a bug in train_classifier costs nothing here.
 import torch
 
 from autograder.testing import (StudentError, StudentModule, changed, expect_close, expect_equal,
-                                expect_int, expect_shape, expect_tensor, fail, once)
-from autograder.testing import format_test
+                                expect_int, expect_shape, expect_tensor, fail, format_test, once)
 from autograder.hw4_bert_finetuning import common
 from autograder.hw4_bert_finetuning import reference as ref
 from autograder.hw4_bert_finetuning.common import DEEP, DEFAULTS, MODEL_SEED, SMALL

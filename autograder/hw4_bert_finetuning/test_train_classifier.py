@@ -15,8 +15,7 @@ import numbers
 import torch
 
 from autograder.testing import (Memo, RemoteObject, changed, expect_number, expect_tensor, fail,
-                                lend_module, once, sent_source)
-from autograder.testing import format_test
+                                format_test, lend_module, once, sent_source)
 from autograder.hw4_bert_finetuning import common
 from autograder.hw4_bert_finetuning.common import DEFAULTS, MODEL_SEED, SMALL
 

@@ -1,8 +1,8 @@
 """Hidden tests: bidirectional_self_attention."""
 import numpy as np
 
-from autograder.testing import agrees, changed, expect_close, expect_ndarray, expect_shape, fail
-from autograder.testing import format_test
+from autograder.testing import (agrees, changed, expect_close, expect_ndarray, expect_shape, fail,
+                                format_test)
 
 QUESTION = "bidirectional_self_attention"
 CONFIGS = [(9, 8, 2), (5, 12, 3), (7, 16, 4), (4, 6, 1), (6, 8, 8), (3, 10, 5)]  # (T, d, heads)

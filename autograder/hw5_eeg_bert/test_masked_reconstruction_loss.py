@@ -1,8 +1,8 @@
 """Hidden tests: masked_reconstruction_loss."""
 import numpy as np
 
-from autograder.testing import changed, expect_close, expect_number, expect_raises, fail
-from autograder.testing import format_test
+from autograder.testing import (changed, expect_close, expect_number, expect_raises, fail,
+                                format_test)
 
 QUESTION = "masked_reconstruction_loss"
 CASES = [(8, 16, [3, 7]), (8, 16, [0]), (5, 4, [0, 2, 4]), (6, 9, [5, 1])]  # (P, L, masked)

@@ -2,8 +2,7 @@
 import numpy as np
 
 from autograder.testing import (as_array, expect_close, expect_dtype, expect_ndarray,
-                                expect_raises, expect_shape, fail)
-from autograder.testing import format_test
+                                expect_raises, expect_shape, fail, format_test)
 
 QUESTION = "patchify"
 CASES = [(2, 64, 8), (1, 12, 3), (3, 20, 5), (4, 16, 16), (2, 10, 1), (5, 36, 6)]  # (C, N, L)

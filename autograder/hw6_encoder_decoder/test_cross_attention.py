@@ -1,8 +1,8 @@
 """Hidden tests: cross_attention."""
 import numpy as np
 
-from autograder.testing import agrees, changed, expect_close, expect_ndarray, expect_shape, fail
-from autograder.testing import format_test
+from autograder.testing import (agrees, changed, expect_close, expect_ndarray, expect_shape, fail,
+                                format_test)
 
 QUESTION = "cross_attention"
 CONFIGS = [(7, 9, 8, 2), (9, 7, 8, 2), (3, 11, 12, 3), (5, 5, 16, 4), (1, 6, 6, 1), (4, 2, 16, 8)]

@@ -9,8 +9,7 @@ on which a failing test's diagnoses replay the student's calls.
 """
 import numpy as np
 
-from autograder.testing import StudentError, expect_equal, fail, once, sent_source
-from autograder.testing import format_test
+from autograder.testing import StudentError, expect_equal, fail, format_test, once, sent_source
 
 QUESTION = "greedy_decode"
 STEP_SOURCE = sent_source(__file__, "step")

@@ -22,8 +22,7 @@ probability far below 1e-30.
 import numpy as np
 
 from autograder.testing import (ALPHA, Fail, StudentError, expect_int, expect_raises, fail,
-                                interval)
-from autograder.testing import format_test
+                                format_test, interval)
 
 QUESTION = "sample_next"
 LOGITS = np.array([2.0, 1.0, 0.5, 0.0, -1.0, 1.5])

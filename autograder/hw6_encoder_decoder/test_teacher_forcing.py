@@ -1,8 +1,7 @@
 """Hidden tests: teacher_forcing."""
 import numpy as np
 
-from autograder.testing import expect_equal, fail
-from autograder.testing import format_test
+from autograder.testing import expect_equal, fail, format_test
 
 QUESTION = "teacher_forcing"
 CASES = [([127, 340, 68, 57, 412, 322], 1, 2), ([5], 1, 2), ([], 1, 2), ([9, 9, 4], 0, 3),

@@ -8,8 +8,7 @@ import math
 
 import numpy as np
 
-from autograder.testing import expect_dtype, expect_ndarray, expect_shape, fail
-from autograder.testing import format_test
+from autograder.testing import expect_dtype, expect_ndarray, expect_shape, fail, format_test
 
 QUESTION = "xavier_uniform"
 
