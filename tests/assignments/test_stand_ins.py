@@ -12,11 +12,11 @@ None, raising, the input, zeros and ones, are build's: autograder/build/stand_in
 """
 from __future__ import annotations
 
-import ast
 import inspect
 
 import pytest
 
+from autograder.build import stand_ins
 from autograder.checks import is_format_test
 from autograder.engine import assignment as assignment_mod
 
@@ -220,8 +220,7 @@ def test_stand_ins_earn_only_format_points(grade_notebooks, assignment_id):
 def test_plausible_stand_ins_earn_only_format_points(grade_notebooks, assignment_id, name):
     source = PARTIAL_STAND_INS[assignment_id, name]
     a = assignment_mod.load(assignment_id)
-    defined = {node.name for node in ast.parse(source).body
-               if isinstance(node, (ast.FunctionDef, ast.ClassDef))} & set(a.questions)
+    defined = stand_ins.defined([source]) & set(a.questions)
     result = grade_notebooks(assignment_id, {"stand_in": [inspect.getsource(a.reference),
                                                       source]})["stand_in"]
     earned = {f"{t.question}::{t.name}" for t in result.tests
