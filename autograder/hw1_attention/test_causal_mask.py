@@ -3,7 +3,7 @@ import numpy as np
 import torch
 
 from autograder.testing import (as_array, expect_close, expect_dtype, expect_raises, expect_shape,
-                                expect_tensor, fail, format_test)
+                                expect_tensor, fail, format_test, once)
 
 QUESTION = "causal_mask"
 ANSWER_BYTES = 1 << 16  # a mask of up to 40 x 40 in any dtype; a bigger answer stops the worker
@@ -64,13 +64,21 @@ def test_masked_value_is_minus_inf(student):
             fail(f"{what}: the mask is all 0 or all -inf: it hides nothing or everything")
 
 
+@once
+def _reference(ref, n):
+    """The reference's mask as an array, read by every submission's test_large_n."""
+    mask = ref.causal_mask(n).numpy()
+    mask.flags.writeable = False
+    return mask
+
+
 def test_large_n(ref, student):
     """answers n = 600 too (beyond a 512 x 512 table), with the values it gives small n"""
     # The values for n beyond a table a solution might build once are this test's subject:
     # a mask that is wrong for small n too (the other tests' subject) need only be a
     # (600, 600) mask that is not constant here.
     small, _ = _mask(student, SIZES[-1])
-    small_right = bool(np.array_equal(small, ref.causal_mask(SIZES[-1]).numpy()))
+    small_right = bool(np.array_equal(small, _reference(ref, SIZES[-1])))
     what = f"causal_mask({LARGE})"
     patient = student.allowing(LARGE_SECONDS).at_most(LARGE_BYTES)
     values = as_array(patient.causal_mask(LARGE), what)
@@ -80,7 +88,7 @@ def test_large_n(ref, student):
     if (values == values.flat[0]).all():
         fail(f"{what}: every entry is the same: such a mask hides nothing or everything")
     if small_right:
-        expect_close(values, ref.causal_mask(LARGE).numpy(), what + f" (causal_mask({SIZES[-1]}) is "
+        expect_close(values, _reference(ref, LARGE), what + f" (causal_mask({SIZES[-1]}) is "
                      "right: the mask must not come from a table of fixed size)", rtol=0, atol=0)
 
 
