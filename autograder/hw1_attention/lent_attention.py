@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import torch
 from torch.nn import functional as F
 
@@ -66,48 +67,51 @@ class LentAttention:
     def __call__(self, q, k, v, mask=None):
         _check_types(q, k, v, mask)
         _check_work(q, k, v, mask)
-        for t, name in ((q, "q"), (k, "k"), (v, "v")):
-            if not self._allowed(t):
-                raise ValueError(REFUSED.format(name=name))
+        if not (q.shape[-1] == v.shape[-1] and self._allowed(q, k, v)):  # one pass, usually
+            for t, name in ((q, "q"), (k, "k"), (v, "v")):
+                if not self._allowed(t):
+                    raise ValueError(REFUSED.format(name=name))
         with torch.no_grad():
             return self._attention(q, k, v, mask)
 
-    def _allowed(self, t: torch.Tensor) -> bool:
-        d = t.shape[-1]
-        rows = t.detach().reshape(-1, d).double()
+    def _allowed(self, *tensors: torch.Tensor) -> bool:
+        """Whether every row of the tensors (all of one last dimension d) is allowed."""
+        d = tensors[0].shape[-1]
+        rows = torch.cat([t.detach().reshape(-1, d) for t in tensors]).double().numpy()
         allowed, sums, width = self._allowed_rows(d)
         if len(rows) * len(allowed) * d > MAX_COMPARED:
             raise ValueError("q, k or v has more rows than TinySelfAttn's forward sends")
         if not len(allowed):
             return False
         # A row close to an allowed one, entry by entry, has a sum within `width` of
-        # its sum: only the allowed rows whose sums are that near are compared (a
-        # handful each, not all of them; the same verdict).
+        # its sum: only the allowed rows whose sums are that near are compared (one or
+        # two each, not all of them; the same verdict). In numpy: a call costs torch's
+        # dispatch several times over, for arrays this small.
         totals = rows.sum(-1)
-        lo = torch.searchsorted(sums, totals - width)
-        counts = torch.searchsorted(sums, totals + width, right=True) - lo
-        if not bool((counts > 0).all()):  # nan and inf rows included
+        lo = np.searchsorted(sums, totals - width)
+        counts = np.searchsorted(sums, totals + width, side="right") - lo
+        if not (counts > 0).all():  # nan and inf rows included
             return False
-        row = torch.repeat_interleave(torch.arange(len(rows)), counts)
-        first = torch.repeat_interleave(lo - (counts.cumsum(0) - counts), counts)
-        candidate = first + torch.arange(len(row))
-        found = torch.zeros(len(rows), dtype=torch.bool)
+        row = np.repeat(np.arange(len(rows)), counts)
+        candidate = np.repeat(lo - (counts.cumsum() - counts), counts) + np.arange(len(row))
+        found = np.zeros(len(rows), dtype=bool)
         step = max(1, MAX_COMPARED // (4 * d))
-        for r, a in zip(row.split(step), candidate.split(step)):
-            near = allowed[a]
-            found[r[((rows[r] - near).abs() <= ATOL + RTOL * near.abs()).all(-1)]] = True
+        for at in range(0, len(row), step):
+            r, near = row[at:at + step], allowed[candidate[at:at + step]]
+            found[r[(np.abs(rows[r] - near) <= ATOL + RTOL * np.abs(near)).all(-1)]] = True
         return bool(found.all())
 
-    def _allowed_rows(self, d: int) -> tuple[torch.Tensor, torch.Tensor, float]:
+    def _allowed_rows(self, d: int) -> tuple[np.ndarray, np.ndarray, float]:
         """Every allowed row of d entries, sorted by its sum; the sums; and how far
         the sum of a row that matches one (within RTOL and ATOL) can be from its sum."""
         if d not in self._rows:
-            rows = torch.cat([_heads(p, d) for p in self._projections]) \
-                if self._projections else torch.empty(0, d, dtype=torch.float64)
-            sums, order = rows.sum(-1).sort()
-            largest = float(rows.abs().sum(-1).max()) if len(rows) else 0.0
+            rows = torch.cat([_heads(p, d) for p in self._projections]).numpy() \
+                if self._projections else np.empty((0, d))
+            order = np.argsort(rows.sum(-1), kind="stable")
+            rows = rows[order]
+            largest = float(np.abs(rows).sum(-1).max()) if len(rows) else 0.0
             width = (d * ATOL + RTOL * largest) * (1 + 1e-6)  # float64's rounding of the sums
-            self._rows[d] = rows[order], sums, width
+            self._rows[d] = rows, rows.sum(-1), width
         return self._rows[d]
 
 

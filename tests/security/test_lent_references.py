@@ -131,6 +131,21 @@ def test_the_test_s_own_heads_are_answered_however_they_are_split():
     lent(*(t.double() for t in heads))  # computed in float64
 
 
+@pytest.mark.parametrize("scale, answered", [(0.9, True), (1.1, False)])
+def test_rows_are_answered_up_to_the_tolerance_and_no_further(scale, answered):
+    """Each entry moved up by `scale` times the tolerance (ATOL + RTOL x |entry|): the
+    rows' sums move as far as they can, and a lookup by sum must still find (or not)
+    the row they came from."""
+    lent, q, k, v, _ = _declared()
+    heads = [_split(t, 2).double() for t in (q, k, v)]
+    moved = heads[0] + scale * (lent_attention.ATOL + lent_attention.RTOL * heads[0].abs())
+    if answered:
+        lent(moved, *heads[1:])
+    else:
+        with pytest.raises(ValueError, match="answers only q, k and v made of this test"):
+            lent(moved, *heads[1:])
+
+
 @pytest.mark.parametrize("what", ["hidden input", "another input", "perturbed", "mixed"])
 def test_inputs_the_test_did_not_make_are_refused(what):
     lent, q, k, v, weight = _declared()
