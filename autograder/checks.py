@@ -12,7 +12,7 @@ import numbers
 
 import numpy as np
 
-from autograder.engine.threads import GLOBAL_RNG
+from autograder.engine import threads
 from autograder.engine.threads import torch  # None without torch (numpy-only installations)
 
 from autograder.engine.driving.fail import Fail, fail
@@ -20,19 +20,7 @@ from autograder.engine.driving.student import RemoteObject, StudentError
 
 
 
-@contextlib.contextmanager
-def seeded(seed: int):
-    """Use torch's and numpy's global RNGs in the trusted process, seeded,
-    without racing the tests of other submissions graded in other threads.
-    Never call the student inside: the lock would wait for the worker."""
-    with GLOBAL_RNG, torch.random.fork_rng(devices=[]):
-        state = np.random.get_state()
-        torch.manual_seed(seed)
-        np.random.seed(seed)
-        try:
-            yield
-        finally:
-            np.random.set_state(state)
+seeded = threads.seeded
 
 
 def as_array(value, what: str) -> np.ndarray:

@@ -48,7 +48,6 @@ beside the output by the feedback and by results.json's test output.
 """
 from __future__ import annotations
 
-import contextlib
 import copy
 import hashlib
 import importlib
@@ -67,7 +66,7 @@ import numpy as np
 
 from autograder import protocol
 from autograder.engine.intake import untrusted
-from autograder.engine.threads import GLOBAL_RNG
+from autograder.engine import threads
 from autograder.engine.threads import torch  # None without torch (numpy-only installations)
 
 log = logging.getLogger(__name__)
@@ -537,36 +536,15 @@ def _drive(stub: Callable, record: Calls, accept: Callable) -> tuple[list, bool]
     answers: list = []
     seeds = dict(record.seeds)  # of two seeds before one call, the call saw the last
     renamed = (getattr(stub, "__name__", ""), record.name)  # in torch's messages
-    with _seeded(record.seed):
+    with threads.seeded(0 if record.seed is None else record.seed):
         for i, entry in enumerate(record.calls):
             if i in seeds:
-                _seed(seeds[i])
+                threads.seed_global_rngs(seeds[i])
             objects.append(_step(stub, objects, entry, renamed))
             answers.append(_delivered(objects[-1]))
             if not accept(i, answers[-1]):
                 return answers, False
     return answers, True
-
-
-@contextlib.contextmanager
-def _seeded(seed: int | None):
-    """The trusted process's global RNGs seeded as the worker's were (checks.seeded,
-    but for the CPU alone: torch.manual_seed's lazy seeding of absent devices costs
-    a millisecond a call)."""
-    forked = contextlib.nullcontext() if torch is None else torch.random.fork_rng(devices=[])
-    with GLOBAL_RNG, forked:
-        state = np.random.get_state()
-        try:
-            _seed(0 if seed is None else seed)
-            yield
-        finally:
-            np.random.set_state(state)
-
-
-def _seed(seed: int) -> None:
-    if torch is not None:
-        torch.default_generator.manual_seed(seed)
-    np.random.seed(seed)
 
 
 def _step(stub: Callable, objects: list, entry: tuple, renamed: tuple[str, str]):
