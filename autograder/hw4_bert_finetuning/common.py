@@ -10,6 +10,7 @@ torch.randint(0, 2, (50,)); Adam lr 1e-3, 30 full-batch epochs.
 from __future__ import annotations
 
 import inspect
+import threading
 from pathlib import Path
 
 import torch
@@ -83,6 +84,24 @@ def reference_model(seed: int, config: tuple = DEFAULTS, state: dict | None = No
     with seeded(0):  # its initial weights are overwritten; the global RNG is shared
         model = ref.TinyBertForClassification(**dict(config))
     model.load_state_dict(state if state is not None else reference_state(seed, config))
+    return model
+
+
+_LENT = threading.local()
+
+
+def lent_reference_model(seed: int, config: tuple = DEFAULTS):
+    """reference_model(seed, config) for lend_module, which overwrites its parameters
+    with the worker's at every forward: one module per grading thread and config,
+    its state reset here at each call. A model built for every lend cost a fifth of
+    hw4's grading CPU. A test holds it only while it runs (tests of a thread run one
+    at a time); a test that lends twice lends the same module twice."""
+    models = _LENT.__dict__.setdefault("models", {})
+    model = models.get((seed, config))
+    if model is None:
+        model = models[seed, config] = reference_model(seed, config)
+    else:
+        model.load_state_dict(reference_state(seed, config))
     return model
 
 

@@ -38,7 +38,7 @@ def _reference_model(student, ids, labels, seed=MODEL_SEED, config=DEFAULTS):
     """A model in the worker with the reference's weights, computed by the grader for
     the rows of `ids` (each forward also answers the gradients of the cross-entropy
     against labels)."""
-    return lend_module(student, common.reference_model(seed, config),
+    return lend_module(student, common.lent_reference_model(seed, config),
                        functools.partial(_check_ids, ids), _memo(config), targets=labels)
 
 
