@@ -25,6 +25,18 @@ PAD, CLS, SEP, MASK = 0, 7, 19, 31      # not the first ids: "specials are 0..3"
 SPECIALS = [PAD, CLS, SEP, MASK]
 ORDINARY = np.setdiff1d(np.arange(VOCAB), SPECIALS)  # the 46 ids a random replacement may take
 M = len(ORDINARY)
+IS_SPECIAL = np.isin(np.arange(VOCAB), SPECIALS)  # read by id: a tenth of np.isin's time
+
+
+def _special(ids):
+    """Whether each id of a test's input (ids in [0, VOCAB)) is a special one."""
+    return IS_SPECIAL[ids]
+
+
+def _ordinary(values):
+    """Whether each value of a student's answer (any integers) is an ordinary id."""
+    inside = (values >= 0) & (values < VOCAB)
+    return inside & ~IS_SPECIAL[np.where(inside, values, 0)]
 PROBS = ("select_prob", "mask_prob", "random_prob")
 DEFAULTS = (0.15, 0.8, 0.1)             # the contract's defaults
 SETTINGS = ((None, (1, 2, 3, 4)),       # (probabilities, None for the defaults; batch seeds)
@@ -94,7 +106,7 @@ def _check_rules(ids, corrupted, labels, what):
     """The exact rules; a correct sampler never breaks them. Checked by
     test_labels_and_corruption_rules only: the other tests read the counts
     whatever the rules say (each test fails only on its own property)."""
-    special = np.isin(ids, SPECIALS)
+    special = _special(ids)
     labelled = labels != -100
 
     def first(bad, message):
@@ -105,7 +117,7 @@ def _check_rules(ids, corrupted, labels, what):
     first(labelled & (labels != ids), "a label is neither -100 nor the position's original id")
     first(labelled & special, "a special token was selected (it has a label)")
     first(~labelled & (corrupted != ids), "a position without a label was changed")
-    allowed = (corrupted == MASK) | (corrupted == ids) | np.isin(corrupted, ORDINARY)
+    allowed = (corrupted == MASK) | (corrupted == ids) | _ordinary(corrupted)
     first(labelled & ~allowed, "a selected position holds neither [MASK], its original id "
                                "nor an ordinary (non-special) id in [0, vocab_size)")
 
@@ -114,7 +126,7 @@ def _selected(ids, labels):
     """The ordinary positions the sampler selected: those with a label. Any
     non-negative label counts (that it is the original id, and -100 elsewhere, is
     the rules' test); special positions never count (likewise)."""
-    return ~np.isin(ids, SPECIALS) & (labels >= 0)
+    return ~_special(ids) & (labels >= 0)
 
 
 def _counts(ids, corrupted, labels):
@@ -122,7 +134,7 @@ def _counts(ids, corrupted, labels):
     sel = _selected(ids, labels)
     masked = sel & (corrupted == MASK)
     same = sel & (corrupted == ids)
-    return (int((~np.isin(ids, SPECIALS)).sum()), int(sel.sum()), int(masked.sum()),
+    return (int((~_special(ids)).sum()), int(sel.sum()), int(masked.sum()),
             int((sel & ~masked & ~same).sum()), int(same.sum()))
 
 
@@ -303,7 +315,7 @@ def test_random_ids_uniform(student):
         corrupted, _, _ = _call(student, ids, 1000 + seed, probs)
         # The ordinary positions that now hold another ordinary id; [MASK], special ids and
         # unchanged positions are the other tests' subjects, left out here.
-        moved = ~np.isin(ids, SPECIALS) & np.isin(corrupted, ORDINARY) & (corrupted != ids)
+        moved = ~_special(ids) & _ordinary(corrupted) & (corrupted != ids)
         hits += np.bincount(corrupted[moved], minlength=VOCAB)[:VOCAB]
         trials += int(moved.sum()) - np.bincount(ids[moved], minlength=VOCAB)[:VOCAB]
     if not trials.any():
