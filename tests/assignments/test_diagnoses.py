@@ -1765,3 +1765,24 @@ def _args_record(args):
     calls = diagnose.Calls("f")
     calls.add(args, {}, 0)
     return calls
+
+
+def test_a_replay_runs_on_copies_of_the_arguments():
+    """A mistake may modify its arguments in place: the recorded ones stay as the test
+    sent them, an object passed twice is still one object in the replay, and anything
+    but plain data (and handles with a twin) is not replayed."""
+    from collections import OrderedDict
+    x, a = torch.ones(3), np.zeros(2)
+    args = (x, [a, x], OrderedDict(w=x), torch.Size([2]), np.float32(2.0))
+    seen = []
+
+    def mistake(x, pair, state, size, scale):
+        seen.append((pair[1] is x, state["w"] is x))
+        x.add_(1)
+        pair[0][:] = 5
+        return size, scale
+    assert diagnose._replay(mistake, args, {}) == (torch.Size([2]), np.float32(2.0))
+    assert seen == [(True, True)]
+    assert torch.equal(x, torch.ones(3)) and not a.any()
+    with pytest.raises(diagnose.Unreplayable):
+        diagnose._replay(mistake, ([object()],), {})
