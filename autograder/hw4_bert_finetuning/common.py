@@ -93,9 +93,9 @@ _LENT = threading.local()
 def lent_reference_model(seed: int, config: tuple = DEFAULTS):
     """reference_model(seed, config) for lend_module, which overwrites its parameters
     with the worker's at every forward: one module per grading thread and config,
-    its state reset here at each call. A model built for every lend cost a fifth of
-    hw4's grading CPU. A test holds it only while it runs (tests of a thread run one
-    at a time); a test that lends twice lends the same module twice."""
+    its state reset here at each call (0.3 ms; building one took 1.8 ms, eight times a
+    submission). A test holds it only while it runs (a thread grades one test at a
+    time); a test that lends twice lends the same module twice, one loop after the other."""
     models = _LENT.__dict__.setdefault("models", {})
     model = models.get((seed, config))
     if model is None:
