@@ -629,7 +629,7 @@ def quiet_numpy():
 
 def _copied(value, memo: dict[int, object]):
     """A copy of the plain data `value` (what copy.deepcopy gives, at a fraction of its
-    cost: torch's __deepcopy__ alone took a fifth of hw1's diagnoses); what memo holds
+    cost: torch's __deepcopy__ alone took a third of hw1's diagnosing); what memo holds
     for an object's id stands for it (the twins, and what was copied already: an
     array passed twice is copied once). Unreplayable for anything but plain data
     and handles with a twin."""
