@@ -18,9 +18,7 @@ from autograder.engine.threads import torch  # None without torch (numpy-only in
 from autograder.engine.driving.fail import Fail, fail
 from autograder.engine.driving.student import RemoteObject, StudentError
 
-
-
-seeded = threads.seeded
+seeded = threads.seeded  # the name hidden tests import (autograder.testing)
 
 
 def as_array(value, what: str) -> np.ndarray:

@@ -107,11 +107,11 @@ class LentAttention:
         if d not in self._rows:
             rows = torch.cat([_heads(p, d) for p in self._projections]).numpy() \
                 if self._projections else np.empty((0, d))
-            order = np.argsort(rows.sum(-1), kind="stable")
-            rows = rows[order]
+            sums = rows.sum(-1)
+            order = np.argsort(sums, kind="stable")
             largest = float(np.abs(rows).sum(-1).max()) if len(rows) else 0.0
             width = (d * ATOL + RTOL * largest) * (1 + 1e-6)  # float64's rounding of the sums
-            self._rows[d] = rows, rows.sum(-1), width
+            self._rows[d] = rows[order], sums[order], width
         return self._rows[d]
 
 
