@@ -91,6 +91,39 @@ class Handle:
 
 # ---------------------------------------------------------------- framing
 
+READ_AHEAD = 1 << 16
+"""Bytes a Buffered channel asks the socket for at once: a request or an answer
+without big arrays fits, so it costs one system call instead of four."""
+
+
+class Buffered:
+    """A socket read READ_AHEAD bytes at a time. `recv(n)` hands out at most n of
+    them; what was read beyond a frame waits (never more than READ_AHEAD bytes)
+    for the next. Writes go straight through. One per connection, for the
+    connection's life: a second reader of the same socket would lose what this
+    one read ahead."""
+
+    def __init__(self, sock):
+        self.sock = sock
+        self._data, self._at = b"", 0  # read ahead, and how much of it was handed out
+
+    def recv(self, n: int) -> bytes:
+        if self._at == len(self._data):
+            data = self._read(max(n, READ_AHEAD))
+            if len(data) <= n:
+                return data
+            self._data, self._at = data, 0
+        piece = self._data[self._at:self._at + n]
+        self._at += len(piece)
+        return piece
+
+    def _read(self, n: int) -> bytes:
+        return self.sock.recv(n)
+
+    def sendall(self, data: bytes) -> None:
+        self.sock.sendall(data)
+
+
 def _recv_exact(sock, n: int) -> bytes:
     chunks, got = [], 0
     while got < n:

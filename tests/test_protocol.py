@@ -66,6 +66,49 @@ def test_other_objects_become_handles():
     assert roundtrip(np.array([object()], dtype=object))[0] == "handle"
 
 
+
+class _Trickle:
+    """A socket's reading end that hands out at most `piece` bytes a call of what
+    `raw` holds, and counts what it was asked for."""
+
+    def __init__(self, raw: bytes, piece: int):
+        self.raw, self.piece, self.asked = raw, piece, []
+
+    def recv(self, n: int) -> bytes:
+        self.asked.append(n)
+        out, self.raw = self.raw[:min(n, self.piece)], self.raw[min(n, self.piece):]
+        return out
+
+
+@pytest.mark.parametrize("piece", [1, 5, 4096, protocol.READ_AHEAD, 1 << 22])
+def test_a_buffered_channel_reads_each_frame_whole_however_the_bytes_arrive(piece):
+    """Frames sent together (as answers to requests sent ahead are) or trickled a
+    byte at a time come out of one Buffered channel whole and in order; what it
+    reads ahead never exceeds READ_AHEAD bytes, and the end of the bytes is
+    the end of the channel."""
+    big = np.arange(protocol.READ_AHEAD, dtype=np.float32)  # four times READ_AHEAD in bytes
+    frames = [({"ok": 1}, []), ({"ok": "two"}, [big.tobytes()]), ({"ok": None}, [b"", b"xyz"])]
+    source = _Trickle(b"".join(protocol.encode_frame(h, b) for h, b in frames), piece)
+    channel = protocol.Buffered(source)
+    for header, buffers in frames:
+        got, got_buffers = protocol.recv_frame(channel)
+        assert got == dict(header, nbuf=len(buffers)) and got_buffers == buffers
+        assert len(channel._data) - channel._at <= protocol.READ_AHEAD
+    assert max(source.asked) <= max(protocol.READ_AHEAD, len(big.tobytes()))
+    with pytest.raises(EOFError):
+        protocol.recv_frame(channel)
+
+
+def test_a_buffered_channel_keeps_the_limits():
+    """Through a Buffered channel, a frame beyond a limit is refused as from the socket."""
+    frame = _header({"nbuf": 1}) + struct.pack(">Q", 2**40)
+    with pytest.raises(protocol.ProtocolError):
+        protocol.recv_frame(protocol.Buffered(_Trickle(frame, 1 << 20)))
+    with _frames(struct.pack(">I", protocol.MAX_HEADER + 1)) as sock:
+        with pytest.raises(protocol.ProtocolError):
+            protocol.recv_frame(protocol.Buffered(sock))
+
+
 @pytest.mark.parametrize("bad", [
     {"t": "nd", "dtype": "object", "shape": [1], "buf": 0},
     {"t": "nd", "dtype": "float64", "shape": [3], "buf": 0},   # 8 bytes for 3 float64

@@ -124,7 +124,7 @@ class Server:
     MAX_HELPERS = 64  # compiled grader helpers kept (each test module sends a few)
 
     def __init__(self, sock, seed: int):
-        self.sock = sock
+        self.sock = protocol.Buffered(sock)  # the grader may send requests ahead (sent_ahead)
         self.namespace = {"__name__": "__main__", "__builtins__": builtins}
         self.handles: dict[int, object] = {}
         self.helpers: dict[str, object] = {}  # grader helper source -> code object

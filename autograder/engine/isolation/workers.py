@@ -435,6 +435,7 @@ class WorkerConnection:
         self.out_of_disk = False
         """Set when the worker died with its files past disk_mb (its waiter stopped it)."""
         self.sock = sock
+        self.channel = _Deadline(sock)  # every exchange's reads and writes, after the handshake
         self.cleanup = cleanup  # the template's sweep of the worker's uid and cgroups
         self.uid = uid  # its own uid, if it has one
         self.group = group
@@ -503,7 +504,8 @@ class WorkerConnection:
         if self.dead:
             raise WorkerDied("the worker is no longer running")
         try:
-            yield _Deadline(self.sock, time.monotonic() + timeout)
+            self.channel.deadline = time.monotonic() + timeout
+            yield self.channel
         except (socket.timeout, TimeoutError):
             self.kill()
             raise WorkerTimeout(f"no answer within {timeout:g} s") from None
@@ -549,11 +551,13 @@ class WorkerConnection:
         shutil.rmtree(self.workdir, ignore_errors=True)
 
 
-class _Deadline:
-    """A socket whose reads and writes share one wall-clock deadline."""
+class _Deadline(protocol.Buffered):
+    """The socket, read ahead (protocol.Buffered), whose reads and writes share one
+    wall-clock deadline, set by each exchange."""
 
-    def __init__(self, sock: socket.socket, deadline: float):
-        self.sock, self.deadline = sock, deadline
+    def __init__(self, sock: socket.socket):
+        super().__init__(sock)
+        self.deadline = 0.0
 
     def _arm(self) -> None:
         left = self.deadline - time.monotonic()
@@ -561,11 +565,10 @@ class _Deadline:
             raise TimeoutError
         self.sock.settimeout(left)
 
-    def recv(self, n: int) -> bytes:
+    def _read(self, n: int) -> bytes:
         self._arm()
         return self.sock.recv(n)
 
     def sendall(self, data: bytes) -> None:
         self._arm()
         self.sock.sendall(data)
-
