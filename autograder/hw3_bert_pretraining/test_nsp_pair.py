@@ -5,8 +5,9 @@ from autograder.testing import expect_equal, fail, format_test, sent_source
 
 QUESTION = "nsp_pair"
 CLS, SEP = 101, 102
-PAIRS = [([7, 8, 9], [10, 11]), ([5], [6, 7, 8, 9]), ([2000, 2001, 2002, 2003], [3]),
+PAIRS = [([7, 8, 9], [10, 11]), ([5, 4], [6, 7, 8, 9]), ([2000, 2001, 2002, 2003], [3, 4]),
          ([1, 2, 3, 4, 5, 6, 7], [8, 9, 10, 11, 12, 13])]
+"""Sentences of two tokens or more: one token and none are test_empty_sentences' subject."""
 UNTOUCHED = sent_source(__file__, "nsp_pair_untouched")
 
 
@@ -28,7 +29,7 @@ def _expected(a, b, cls_id=CLS, sep_id=SEP):
 @format_test
 def test_returns_two_lists(student):
     """returns a tuple of two lists of the same length"""
-    (ids, seg), what = _pair(student, [7, 8], [9])
+    (ids, seg), what = _pair(student, [7, 8], [9, 10])
     if len(ids) != len(seg):
         fail(f"{what}: input_ids has length {len(ids)} but segment_ids {len(seg)}")
 

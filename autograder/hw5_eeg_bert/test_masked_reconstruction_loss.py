@@ -6,7 +6,7 @@ from autograder.testing import (changed, expect_close, expect_number, expect_rai
 
 QUESTION = "masked_reconstruction_loss"
 CASES = [(8, 16, [3, 7]), (8, 16, [0]), (5, 4, [0, 2, 4]), (6, 9, [5, 1])]  # (P, L, masked)
-SHAPES = [(8, 16), (5, 4), (10, 3), (1, 6)]  # (P, L)
+SHAPES = [(8, 16), (5, 4), (10, 3), (2, 6)]  # (P, L); one row, one masked row: an edge of its own
 
 
 def _pair(P, L, seed):

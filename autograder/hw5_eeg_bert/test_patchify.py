@@ -15,7 +15,7 @@ def _signal(C, N, seed):
 @format_test
 def test_shape_dtype(student):
     """returns a float64 array of shape (N // patch_len, C * patch_len)"""
-    for C, N, L in CASES[:3]:
+    for C, N, L in [case for case in CASES if case[0] > 1][:3]:  # one channel: an edge
         what = f"patchify(signal of shape {(C, N)}, {L})"
         out = expect_ndarray(student.patchify(_signal(C, N, 0), L), what)
         expect_shape(out, (N // L, C * L), what)

@@ -4,8 +4,8 @@ import numpy as np
 from autograder.testing import expect_equal, fail, format_test
 
 QUESTION = "teacher_forcing"
-CASES = [([127, 340, 68, 57, 412, 322], 1, 2), ([5], 1, 2), ([], 1, 2), ([9, 9, 4], 0, 3),
-         (list(range(10, 30)), 7, 8)]
+CASES = [([127, 340, 68, 57, 412, 322], 1, 2), ([9, 9, 4], 0, 3), (list(range(10, 30)), 7, 8)]
+"""Continuations of several tokens: one token and none are test_short_continuations'."""
 
 
 def _pair(result, what):
@@ -44,3 +44,21 @@ def test_labels_end_with_eos(ref, student):
         what = f"teacher_forcing({cont}, {sos}, {eos})"
         _, lab = _pair(student.teacher_forcing(cont, sos, eos), what)
         expect_equal(lab, ref.teacher_forcing(cont, sos, eos)[1], what + ": labels")
+
+
+def test_short_continuations(ref, student):
+    """a one-token or empty continuation gives what one token longer gives, without that token"""
+    # Compared with the student's own answer for the continuation with token 7777 added,
+    # so a layout mistake (the other tests' subject) does not fail this test too; when
+    # that answer does not hold the token once in each list, with the contract's layout.
+    for cont in ([5], []):
+        what = f"teacher_forcing({cont}, 1, 2)"
+        dec, lab = _pair(student.teacher_forcing(cont, 1, 2), what)
+        longer = [*cont, 7777]
+        want = _pair(student.teacher_forcing(longer, 1, 2), f"teacher_forcing({longer}, 1, 2)")
+        if all(part.count(7777) == 1 for part in want):
+            want = [[t for t in part if t != 7777] for part in want]
+        else:
+            want = ref.teacher_forcing(cont, 1, 2)
+        expect_equal(dec, want[0], what + ": decoder_input")
+        expect_equal(lab, want[1], what + ": labels")

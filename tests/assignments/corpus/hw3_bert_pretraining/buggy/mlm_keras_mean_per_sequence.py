@@ -1,5 +1,5 @@
 # question: mlm_loss
-# fails: test_returns_scalar_tensor, test_matches_cross_entropy, test_leading_dimensions, test_ignored_positions_do_not_count, test_nothing_selected_is_zero, test_large_logits_stay_finite, test_gradient_flows_to_logits
+# fails: test_matches_cross_entropy, test_leading_dimensions, test_ignored_positions_do_not_count
 # public: labels -100 do not count
 # source: cccwam/ift6759-project2-public, libs/losses.py (mlm_loss, later version: Keras's
 # source: SparseCategoricalCrossentropy(from_logits=True, reduction='none') written as torch's)

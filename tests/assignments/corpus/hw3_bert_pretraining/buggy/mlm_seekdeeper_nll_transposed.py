@@ -1,5 +1,5 @@
 # question: mlm_loss
-# fails: test_returns_scalar_tensor, test_matches_cross_entropy, test_leading_dimensions, test_ignored_positions_do_not_count, test_nothing_selected_is_zero, test_large_logits_stay_finite, test_gradient_flows_to_logits
+# fails: test_leading_dimensions, test_nothing_selected_is_zero
 # public: not nan
 # split: measure
 # source: Kamichanw/SeekDeeper, bert/modules/pretrain.py (BERTTrainer.iteration's mask_loss: the
