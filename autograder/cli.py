@@ -115,11 +115,14 @@ def main(argv: list[str] | None = None) -> int:
 
     audit = commands.add_parser(
         "audit", help="mutation analysis of an assignment's hidden tests",
-        description="Grade every one-change mutant of the assignment's reference and every "
-                    "corpus variant, and say which mutants the hidden tests kill, which "
-                    "survive (blind spots), which cascade into other questions, and which are "
-                    "declared equivalent (autograder/ID/mutants.toml). Exit 1 on a survivor, "
-                    "a cascade or a corpus variant that is not as declared.",
+        description="Grade every one-change mutant of the assignment's reference, every "
+                    "assumption variant (the reference restricted to the lesson's rank, "
+                    "crashing on one edge, or answering in another shape) and every corpus "
+                    "variant, and say which mutants the hidden tests kill, which survive "
+                    "(blind spots), which cascade into other questions, which are declared "
+                    "equivalent (autograder/ID/mutants.toml), and which assumption costs "
+                    "more than its own test. Exit 1 on a survivor, a cascade or a corpus "
+                    "variant that is not as declared.",
         epilog="example: python -m autograder audit hw1_attention")
     audit.add_argument("id", metavar="ID", help=f"one of: {', '.join(registry.ids())}")
     audit.add_argument("--jobs", type=_whole(1, MAX_JOBS), default=None, metavar="N",
@@ -128,6 +131,8 @@ def main(argv: list[str] | None = None) -> int:
                        help="where to write the page (default: build/audit/ID.html)")
     audit.add_argument("--no-corpus", action="store_true",
                        help="mutants only, without the corpus's variants")
+    audit.add_argument("--assumptions-only", action="store_true",
+                       help="the assumption variants alone (seconds, not minutes)")
 
     gradescope = commands.add_parser(
         "run-gradescope", help="grade the one submission of a Gradescope container",
@@ -195,7 +200,8 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(f"unknown assignment {args.id!r} (known: {', '.join(registry.ids())})")
         from autograder.audit.command import main as run_audit
         return run_audit(assignment_id=args.id, jobs=args.jobs, html=args.html,
-                         with_corpus=not args.no_corpus)
+                         with_corpus=not (args.no_corpus or args.assumptions_only),
+                         with_mutants=not args.assumptions_only)
     if args.command == "run-gradescope":
         from autograder.gradescope.run import main as run_gradescope
         return run_gradescope(assignment_id=args.assignment, root=args.root,

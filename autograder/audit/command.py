@@ -9,8 +9,8 @@ from autograder.audit.run import audit
 
 
 def main(*, assignment_id: str, jobs: int | None = None, html: Path | None = None,
-         with_corpus: bool = True) -> int:
-    result = audit(assignment_id, jobs, with_corpus)
+         with_corpus: bool = True, with_mutants: bool = True) -> int:
+    result = audit(assignment_id, jobs, with_corpus, with_mutants=with_mutants)
     print(report.text(result))
     target = html or paths.ROOT / "build" / "audit" / f"{assignment_id}.html"
     target.parent.mkdir(parents=True, exist_ok=True)

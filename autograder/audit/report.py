@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from autograder.audit.assumptions import SAID
 from autograder.audit.run import Audit, MutantOutcome
 from autograder.report.htmlpage import esc, page, table
 
@@ -43,6 +44,7 @@ def text(result: Audit) -> str:
             note = f"declared: {m.reason}" if m.reason else "not declared"
             lines.append(f"\ncascaded {m.mutant.id} (line {m.mutant.line}: "
                          f"{m.mutant.description}): failed {', '.join(m.failed)} ({note})")
+    lines += _assumption_lines(result)
     lines.append(f"\ncorpus: {sum(v.as_declared for v in correct)} of {len(correct)} correct "
                  f"variants keep every point; {sum(v.as_declared for v in buggy)} of "
                  f"{len(buggy)} buggy ones fail exactly what they declare")
@@ -57,6 +59,27 @@ def text(result: Audit) -> str:
                                                      (" ..." if len(problems) > 5 else "")
                                                      if problems else ""))
     return "\n".join(lines)
+
+
+def _assumption_lines(result: Audit) -> list[str]:
+    cascaded = [a for a in result.assumptions if a.beyond]
+    lines = [f"\nassumptions: {len(result.assumptions)} variants, "
+             f"{len(result.assumptions) - len(cascaded)} lose nothing beyond their own test, "
+             f"{sum(not a.shortfall for a in result.assumptions)} of them nothing at all"]
+    for a in cascaded:
+        note = f"declared: {a.reason}" if a.reason else "not declared"
+        lines.append(f"  cascaded {a.assumption.id} ({SAID[a.assumption.kind]}): "
+                     f"{sum(a.beyond.values()):g} point(s) beyond its own test, on "
+                     f"{', '.join(a.beyond)} ({note})")
+    return lines
+
+
+def assumption_rows(result: Audit) -> list[list[str]]:
+    """Per assumption variant: what it lost, and what of that is beyond its own test."""
+    return [[a.assumption.id, SAID[a.assumption.kind], f"{sum(a.shortfall.values()):g}",
+             f"{sum(a.beyond.values()):g}",
+             ", ".join(a.beyond) + (f" (declared: {a.reason})" if a.reason and a.beyond else ""),
+             ", ".join(a.shortfall)] for a in result.assumptions]
 
 
 def catches(result: Audit) -> list[list[str]]:
@@ -89,6 +112,13 @@ def html(result: Audit) -> str:
     body += ["<h2>What each test catches</h2>",
              table(["test", "mutants it fails", "of which no other test fails",
                     "corpus mistakes it catches"], catches(result), numeric={1, 2, 3}),
+             "<h2>Assumptions</h2>",
+             "<p>Each stub made correct but for one assumption real code makes: it may lose "
+             "the points of the one test about that assumption (a wrong shape: any test but "
+             "those about refusing bad input), and no others.</p>",
+             table(["variant", "assumption", "points lost", "beyond its own test",
+                    "tests beyond", "tests it fails"], assumption_rows(result),
+                   numeric={2, 3}),
              "<h2>The corpus</h2>",
              table(["variant", "question", "as declared", "share of its question it costs",
                     "tests it fails"],

@@ -12,7 +12,11 @@ A mutant is
     equivalent  it survives and the author declared why no test can tell it
                 from the reference (autograder/<id>/mutants.toml, [equivalent]);
 
-a cascade the author accepts is declared there too ([cascade]). A correct
+a cascade the author accepts is declared there too ([cascade]). Every stub's
+assumption variants (audit/assumptions.py: the reference restricted to the
+lesson's rank, crashing on one edge, answering in another shape) are graded
+too; one that loses points beyond its assumption's own test is a cascade of
+the same kind (declared, if accepted, under [cascade] by its id). A correct
 variant must keep every point the reference gets, and a buggy one must fail
 exactly the tests it declares. Points are counted against the reference's own
 (a test the reference fails is no test of a mutant). What must stay true:
@@ -34,6 +38,7 @@ from pathlib import Path
 import nbformat
 
 from autograder import corpus, registry
+from autograder.audit import assumptions
 from autograder.audit.mutate import Mutant, mutants
 from autograder.engine import assignment as assignment_mod
 from autograder.engine import batch
@@ -78,11 +83,25 @@ class VariantOutcome:
 
 
 @dataclass
+class AssumptionOutcome:
+    assumption: assumptions.Assumption
+    shortfall: dict[str, float]
+    """Points it lost per test (question.test) that the reference passes."""
+    beyond: dict[str, float]
+    """Of which, the tests beyond its assumption's own (assumptions.beyond)."""
+    reason: str = ""
+    """The author's declaration, for an accepted cascade."""
+    error: str = ""
+    """Why it could not be graded, if it could not."""
+
+
+@dataclass
 class Audit:
     assignment: assignment_mod.LoadedAssignment
     mutants: list[MutantOutcome]
     variants: list[VariantOutcome]
     seconds: float
+    assumptions: list[AssumptionOutcome] = field(default_factory=list)
     stale: list[str] = field(default_factory=list)
     """Declarations that match no mutant, or an equivalent that was killed."""
     raised: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
@@ -104,17 +123,25 @@ class Audit:
                   if m.kind == "cascaded" and not m.reason]
         found += [f"corpus: {v.path.name} is not as declared" for v in self.variants
                   if not v.as_declared]
+        found += [f"assumption cascaded: {a.assumption.id} (beyond its own test: "
+                  f"{', '.join(a.beyond)})" for a in self.assumptions if a.beyond and not a.reason]
+        found += [f"assumption could not be graded: {a.assumption.id}" for a in self.assumptions
+                  if a.error]
         found += [f"raised on the grader's side: {test}" for test in sorted(self.raised)]
         return found
 
 
 def audit(assignment_id: str, jobs: int | None = None, with_corpus: bool = True,
-          progress: bool = True) -> Audit:
-    """Grade every mutant and variant of `assignment_id`; see the module docstring."""
+          progress: bool = True, with_mutants: bool = True) -> Audit:
+    """Grade every mutant, assumption variant and corpus variant of `assignment_id`;
+    see the module docstring."""
     record = registry.get(assignment_id)
     loaded = assignment_mod.load(assignment_id, LIMITS)
     source = record.reference.read_text()
-    found = mutants(source, graded_stubs(record, loaded.questions))
+    stubs = graded_stubs(record, loaded.questions)
+    declarations = _declarations(record.hidden_tests / DECLARATIONS)
+    found = mutants(source, stubs) if with_mutants else []
+    assumed = assumptions.variants(source, stubs, declarations["lesson"])
     variants = corpus.variants(assignment_id) if with_corpus else []
     start = time.monotonic()
     work = Path(tempfile.mkdtemp(prefix="autograder-audit-"))
@@ -124,6 +151,9 @@ def audit(assignment_id: str, jobs: int | None = None, with_corpus: bool = True,
         _write(subs / f"{REFERENCE_ID}.ipynb", [source, *corpus.prelude(assignment_id, REFERENCE_ID)])
         for m in found:
             _write(subs / f"{_safe(m.id)}.ipynb", [m.source, *corpus.prelude(assignment_id, _safe(m.id))])
+        for a in assumed:
+            _write(subs / f"{_safe(a.id)}.ipynb",
+                   [source, *corpus.prelude(assignment_id, _safe(a.id)), a.cell])
         for path in variants:
             _write(subs / f"{corpus.submission_id(path)}.ipynb", corpus.cells(path, source))
         with _TestsThatRaise() as raised:
@@ -133,17 +163,24 @@ def audit(assignment_id: str, jobs: int | None = None, with_corpus: bool = True,
         shutil.rmtree(work, ignore_errors=True)
     results = {r.submission: r for r in graded.results}
     reference = results[REFERENCE_ID]
-    declarations = _declarations(record.hidden_tests / DECLARATIONS)
     outcomes = [_classify(m, results[_safe(m.id)], reference, declarations) for m in found]
+    refusing = assumptions.refusing_tests(
+        {q: (record.hidden_tests / f"test_{q}.py").read_text() for q in stubs
+         if (record.hidden_tests / f"test_{q}.py").is_file()})
+    assumed_outcomes = [_assumed(a, results[_safe(a.id)], reference, refusing, declarations)
+                        for a in assumed]
     declared = set(declarations["equivalent"]) | set(declarations["cascade"])
-    stale = [f"{i} is declared but no mutant has that id" for i in
-             sorted(declared - {m.id for m in found})]
+    ids = {m.id for m in found} | {a.id for a in assumed}
+    stale = ([f"{i} is declared but no mutant has that id" for i in sorted(declared - ids)]
+             if with_mutants else [])
+    stale += [f"[lesson] names {s}, which is no graded stub"
+              for s in sorted(set(declarations["lesson"]) - set(stubs))]
     stale += [f"{o.mutant.id} is declared equivalent but was killed" for o in outcomes
               if o.mutant.id in declarations.get("equivalent", {}) and o.kind != "equivalent"]
     return Audit(loaded, outcomes,
                  [_variant(p, results[corpus.submission_id(p)], reference, loaded)
                   for p in variants],
-                 time.monotonic() - start, stale, raised.found)
+                 time.monotonic() - start, assumed_outcomes, stale, raised.found)
 
 
 def graded_stubs(record: registry.Assignment, questions: list[str]) -> list[str]:
@@ -198,6 +235,16 @@ def _classify(m: Mutant, result: SubmissionResult, reference: SubmissionResult,
     return MutantOutcome(m, "equivalent" if reason else "survived", failed, lost, reason)
 
 
+def _assumed(a: assumptions.Assumption, result: SubmissionResult,
+             reference: SubmissionResult, refusing: set[str],
+             declarations: dict) -> AssumptionOutcome:
+    passed = {(t.question, t.name): t.score for t in reference.tests}
+    shortfall = {f"{t.question}.{t.name}": short for t in result.tests
+                 if (short := passed.get((t.question, t.name), 0) - t.score) > 1e-9}
+    return AssumptionOutcome(a, shortfall, assumptions.beyond(a, shortfall, refusing),
+                             declarations["cascade"].get(a.id, ""), result.error or "")
+
+
 def _lost(result: SubmissionResult, reference: SubmissionResult):
     """(tests it fails that the reference passes, points lost per question)."""
     passed = {(t.question, t.name): t.score for t in reference.tests}
@@ -219,14 +266,18 @@ def _variant(path: Path, result: SubmissionResult, reference: SubmissionResult,
     return VariantOutcome(path, path.parent.name, head.question, failed, head.fails, share)
 
 
-def _declarations(path: Path) -> dict[str, dict[str, str]]:
-    """[equivalent] and [cascade] of an assignment's mutants.toml: id -> reason."""
-    found = {"equivalent": {}, "cascade": {}}
+def _declarations(path: Path) -> dict[str, dict]:
+    """[equivalent] and [cascade] of an assignment's mutants.toml (id -> reason), and
+    [lesson] (stub -> the ranks the lesson gives its positional arguments, an
+    integer each or "any")."""
+    found = {"equivalent": {}, "cascade": {}, "lesson": {}}
     if path.is_file():
         with open(path, "rb") as f:
             raw = tomllib.load(f)
-        for kind in found:
+        for kind in ("equivalent", "cascade"):
             found[kind] = {str(k): str(v) for k, v in raw.get(kind, {}).items()}
+        found["lesson"] = {str(k): [r if type(r) is int else None for r in v]
+                           for k, v in raw.get("lesson", {}).items()}
     return found
 
 

@@ -58,3 +58,15 @@ def test_every_graded_stub_is_audited(audited):
 def test_declarations_are_not_stale(audited):
     assert not audited.stale, audited.stale
 
+
+def test_every_assumption_variant_is_graded_and_bites(audited):
+    """Every stub's assumption variants were graded (none broke on its own), a wrong
+    shape loses points somewhere, and where the lesson's rank is declared ([lesson] in
+    mutants.toml) a test calls the stub with another: an audit whose variants never
+    lose anything would pass by judging nothing."""
+    assert audited.assumptions
+    assert not [a.assumption.id for a in audited.assumptions if a.error]
+    assert any(a.shortfall for a in audited.assumptions if a.assumption.kind == "shape")
+    unexercised = [a.assumption.id for a in audited.assumptions
+                   if a.assumption.kind == "rank" and not a.shortfall]
+    assert not unexercised, unexercised

@@ -227,7 +227,7 @@ def test_rejects_empty(student):
     """answers a valid x, and raises ValueError for an empty input"""
     from autograder.testing import as_array, expect_raises, fail
     p = as_array(student.softmax(np.array([1.0, 2.0, 3.0])), "softmax([1, 2, 3])")
-    if p.shape != (3,) or not np.isfinite(p).all() or len(set(p.tolist())) < 3:
+    if p.size != 3 or not np.isfinite(p).all() or len(set(p.ravel().tolist())) < 3:
         fail("softmax([1, 2, 3]) is not three different probabilities: rejecting bad input "
              "pays only beside an answer")
     with expect_raises(ValueError, "softmax([])"):
@@ -343,3 +343,27 @@ def test_the_docs_complete_diagnoses_file_names_its_mistake(course, tmp_path):
     feedback = (root / "out" / "unshifted" / "feedback.md").read_text()
     assert "This looks like: the maximum is not subtracted before exp" in feedback
     assert "This looks like" not in (root / "out" / "full" / "feedback.md").read_text()
+
+
+def test_audit_names_an_assumption_that_costs_more_than_its_test(course, tmp_path):
+    """`audit --assumptions-only` grades the stub answering in another shape (an extra
+    leading axis): a validation test that checks the valid answer's shape in full makes
+    it lose the rejecting test's point too, and the audit names that test and exits 1;
+    checking only that a valid call answers, the audit finds nothing."""
+    root = copy_of_repository(tmp_path / "copy")
+    for folder in ("solutions", "autograder", "examples"):
+        shutil.copytree(course[0] / folder / ID, root / folder / ID)
+    (root / "grading_config" / f"{ID}.toml").write_text(
+        (course[0] / "grading_config" / f"{ID}.toml").read_text()
+        .replace("test_large_scores = 0.5", "test_large_scores = 0.5\ntest_rejects_empty = 1"))
+    test = root / "autograder" / ID / "test_softmax.py"
+    good = test.read_text()
+    test.write_text(good + ANSWERS_FIRST.replace("if p.size != 3 or", "if p.shape != (3,) or"))
+    audited = autograder(root, "audit", ID, "--assumptions-only")
+    assert audited.returncode == 1, audited.stdout + audited.stderr
+    assert ("cascaded softmax:assumes:shape (answers with an extra leading axis): 1 point(s) "
+            "beyond its own test, on softmax.test_rejects_empty (not declared)") in audited.stdout
+    test.write_text(good + ANSWERS_FIRST)
+    audited = autograder(root, "audit", ID, "--assumptions-only")
+    assert audited.returncode == 0, audited.stdout + audited.stderr
+    assert "lose nothing beyond their own test" in audited.stdout
