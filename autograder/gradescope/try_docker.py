@@ -140,14 +140,13 @@ def run(zip_path: Path, root: Path, base: str) -> tuple[int, str]:
             proc = subprocess.run(["docker", "start", "--attach", name], capture_output=True,
                                   text=True, errors="replace", timeout=try_zip.TIME_LIMIT)
             status, output = proc.returncode, proc.stdout + proc.stderr
-        except subprocess.TimeoutExpired:
-            _docker("kill", name)  # the client's end is not the container's
+        except subprocess.TimeoutExpired:  # the client is gone, not the container: it is
+            # killed with the results it has copied out (none if nothing was written)
             status, output = -1, f"run_autograder took more than Gradescope's " \
                                  f"{try_zip.TIME_LIMIT} s and was stopped"
-        # Whatever results/ holds (none when nothing was written).
         _docker("cp", f"{name}:/autograder/results/.", str(root / "results"))
         return status, output
-    finally:
+    finally:  # also on Ctrl-C or an error: --force kills it if it still runs
         _docker("rm", "--force", "--volumes", name)
 
 
