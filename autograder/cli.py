@@ -152,7 +152,10 @@ def main(argv: list[str] | None = None) -> int:
                     "with this Python (which needs the zip's requirements), as Gradescope "
                     "runs it; print results.json as the instructor sees it and as a student "
                     "does before the due date, after it and once grades are published. "
-                    "Exit 1 when the zip could not grade the notebook.",
+                    "With --docker, in a container at Gradescope's defaults (768 MB, half a "
+                    "CPU) of an image the zip's own setup.sh built (reused for the same zip). "
+                    "Exit 1 when the zip could not grade the notebook, 2 when --docker finds "
+                    "no Docker engine.",
         epilog="example: python -m autograder try-zip build/gradescope/hw1_attention.zip "
                "examples/hw1_attention/full_solution.ipynb")
     try_zip.add_argument("zip", type=Path, metavar="ZIP", help="a zip `build` wrote")
@@ -164,6 +167,14 @@ def main(argv: list[str] | None = None) -> int:
                          help="the interpreter run_autograder uses (default: this one)")
     try_zip.add_argument("--keep", type=Path, default=None, metavar="DIR",
                          help="copy the /autograder folder there afterwards")
+    try_zip.add_argument("--docker", action="store_true",
+                         help="run it in a Docker container of 768 MB and half a CPU, as "
+                              "root, from an image built by `docker build` running the zip's "
+                              "setup.sh (tagged by the zip's hash: a second try reuses it)")
+    try_zip.add_argument("--base-image", default=None, metavar="IMAGE",
+                         help="with --docker: the image setup.sh runs on (default: "
+                              "Gradescope's Ubuntu 22.04 base, "
+                              "gradescope/autograder-base:ubuntu-22.04)")
 
     bench = commands.add_parser(
         "bench", help="time our grader against `otter run` on generated submissions",
@@ -207,6 +218,16 @@ def main(argv: list[str] | None = None) -> int:
         return run_gradescope(assignment_id=args.assignment, root=args.root,
                               allow_unsafe=args.unsafe_no_sandbox)
     if args.command == "try-zip":
+        if args.docker and args.python:
+            parser.error("try-zip: --python and --docker exclude each other (the container "
+                         "runs the venv setup.sh made)")
+        if args.base_image and not args.docker:
+            parser.error("try-zip: --base-image needs --docker")
+        if args.docker:
+            from autograder.gradescope import try_docker
+            return try_docker.main(zip_path=args.zip, notebook=args.notebook,
+                                   metadata=args.metadata, keep=args.keep,
+                                   base=args.base_image or try_docker.DEFAULT_BASE)
         from autograder.gradescope.try_zip import main as try_zip_main
         return try_zip_main(zip_path=args.zip, notebook=args.notebook, python=args.python,
                             metadata=args.metadata, keep=args.keep)

@@ -11,9 +11,10 @@ instructor sees it (every test, the autograder's output) and as the student sees
 it, at each moment Gradescope's visibilities name (before the due date, after it,
 once grades are published).
 
-Not reproduced: the container itself (its memory, CPU and user; the test suite runs
-zips in a reproduction of it, tests/gradescope/container.py), setup.sh, Gradescope's
-10-minute limit.
+Not reproduced here: the container itself (its memory, CPU and user; the test suite
+runs zips in a reproduction of it, tests/gradescope/container.py), setup.sh. With
+--docker (try_docker.py) they are: an image built by setup.sh, a container at
+Gradescope's defaults.
 """
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ import subprocess
 import sys
 import tempfile
 import zipfile
+from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -124,8 +126,11 @@ def student_views(results: dict) -> list[str]:
 
 
 def main(zip_path: Path, notebook: Path, python: str | None = None,
-         metadata: Path | None = None, keep: Path | None = None) -> int:
-    """0 when the zip graded the notebook (whatever its score), 1 when it could not."""
+         metadata: Path | None = None, keep: Path | None = None,
+         runner: Callable[[Path], tuple[int, str]] | None = None) -> int:
+    """0 when the zip graded the notebook (whatever its score), 1 when it could not.
+    `runner(root)` runs run_autograder on the unpacked folder (default: `run` with
+    `python`; try_docker's runs it in a container) and leaves results/results.json."""
     for path, what in ((zip_path, "zip"), (notebook, "notebook")):
         if not path.is_file():
             print(f"try-zip: no such {what}: {path}", file=sys.stderr)
@@ -138,7 +143,7 @@ def main(zip_path: Path, notebook: Path, python: str | None = None,
     root = Path(tempfile.mkdtemp(prefix="autograder-"))
     try:
         unpack(zip_path, notebook, root, given)
-        status, output = run(root, python or sys.executable)
+        status, output = (runner or (lambda r: run(r, python or sys.executable)))(root)
         path = root / "results" / "results.json"
         if not path.is_file():
             print(f"try-zip: run_autograder (exit {status}) wrote no results.json:\n{output}",

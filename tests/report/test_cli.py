@@ -10,7 +10,7 @@ import pytest
 
 from autograder import cli
 
-COMMANDS = ("new", "build", "grade", "audit", "run-gradescope", "bench")
+COMMANDS = ("new", "build", "grade", "audit", "run-gradescope", "try-zip", "bench")
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:
