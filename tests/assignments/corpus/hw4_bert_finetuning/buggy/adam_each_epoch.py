@@ -1,5 +1,5 @@
 # question: train_classifier
-# fails: test_documented_training_run, test_epochs_and_learning_rate
+# fails: test_documented_training_run
 # public: -
 # A new Adam every epoch: its moment estimates restart at zero each time.
 import torch

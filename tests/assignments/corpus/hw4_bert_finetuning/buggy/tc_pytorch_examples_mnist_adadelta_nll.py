@@ -1,5 +1,5 @@
 # question: train_classifier
-# fails: test_documented_training_run, test_epochs_and_learning_rate
+# fails: test_documented_training_run
 # public: the first loss should be the untrained model's
 # split: measure
 # source: pytorch/examples, mnist/main.py (train and the loop of main: optimizer Adadelta(lr=args.lr)

@@ -1,5 +1,5 @@
 # question: train_classifier
-# fails: test_documented_training_run, test_epochs_and_learning_rate
+# fails: test_documented_training_run
 # public: -
 # split: measure
 # source: pytorch/tutorials, beginner_source/basics/quickstart_tutorial.py (train and its epochs loop: the
