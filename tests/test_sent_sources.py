@@ -28,6 +28,7 @@ SOURCE_STRINGS_ELSEWHERE = {
     "build/transforms.py": "cells written into the student's notebook",
     "build/scaffold.py": "templates of the files a new assignment starts from",
     "build/stand_ins.py": "the stand-ins' cells written into the notebooks build's self-check grades",
+    "audit/assumptions.py": "the wrapper cells of the assumption variants the audit grades",
     "hw4_bert_finetuning/common.py": "PROVIDED_ATTENTION, the notebook's provided class",
 }
 """Files of the package whose Python-source strings are not code sent into a worker
