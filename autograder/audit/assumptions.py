@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import ast
 import re
+import textwrap
 from dataclasses import dataclass
 
 from autograder.engine.driving.sent import sent_source
@@ -69,17 +70,16 @@ def variants(reference: str, stubs: list[str], lesson: dict[str, list]) -> list[
 
 
 def _wrapper(node, kind: str, ranks: list) -> str:
-    name = node.name
-    call = "_reference_{0}(*args, **kwargs)" if isinstance(node, ast.FunctionDef) else \
-        "super().forward(*args, **kwargs)"
+    name, function = node.name, isinstance(node, ast.FunctionDef)
+    call = f"_reference_{name}(*args, **kwargs)" if function else "super().forward(*args, **kwargs)"
     answer = f"_assumption_shaped({call})" if kind == "shape" else call
-    check = f"_assumption_check({kind!r}, {ranks!r}, args, kwargs)"
-    if isinstance(node, ast.FunctionDef):
+    body = (f"_assumption_check({kind!r}, {ranks!r}, args, kwargs)\n"
+            f"return {answer}\n")
+    if function:
         return (f"_reference_{name} = {name}\n\n\ndef {name}(*args, **kwargs):\n"
-                f"    {check}\n    return {answer.format(name)}\n")
+                + textwrap.indent(body, " " * 4))
     return (f"_reference_{name} = {name}\n\n\nclass {name}(_reference_{name}):\n"
-            f"    def forward(self, *args, **kwargs):\n"
-            f"        {check}\n        return {answer}\n")
+            "    def forward(self, *args, **kwargs):\n" + textwrap.indent(body, " " * 8))
 
 
 def refusing_tests(test_sources: dict[str, str]) -> set[str]:

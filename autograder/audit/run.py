@@ -238,22 +238,24 @@ def _classify(m: Mutant, result: SubmissionResult, reference: SubmissionResult,
 def _assumed(a: assumptions.Assumption, result: SubmissionResult,
              reference: SubmissionResult, refusing: set[str],
              declarations: dict) -> AssumptionOutcome:
-    passed = {(t.question, t.name): t.score for t in reference.tests}
-    shortfall = {f"{t.question}.{t.name}": short for t in result.tests
-                 if (short := passed.get((t.question, t.name), 0) - t.score) > 1e-9}
+    shortfall = {f"{q}.{name}": short for (q, name), short in _shortfall(result, reference).items()}
     return AssumptionOutcome(a, shortfall, assumptions.beyond(a, shortfall, refusing),
                              declarations["cascade"].get(a.id, ""), result.error or "")
 
 
+def _shortfall(result: SubmissionResult, reference: SubmissionResult) -> dict[tuple, float]:
+    """(question, test) -> the points it lost on a test the reference passes."""
+    passed = {(t.question, t.name): t.score for t in reference.tests}
+    return {(t.question, t.name): short for t in result.tests
+            if (short := passed.get((t.question, t.name), 0) - t.score) > 1e-9}
+
+
 def _lost(result: SubmissionResult, reference: SubmissionResult):
     """(tests it fails that the reference passes, points lost per question)."""
-    passed = {(t.question, t.name): t.score for t in reference.tests}
     failed, lost = [], {}
-    for t in result.tests:
-        short = passed.get((t.question, t.name), 0) - t.score
-        if short > 1e-9:
-            failed.append(f"{t.question}.{t.name}")
-            lost[t.question] = lost.get(t.question, 0) + short
+    for (question, name), short in _shortfall(result, reference).items():
+        failed.append(f"{question}.{name}")
+        lost[question] = lost.get(question, 0) + short
     return failed, lost
 
 

@@ -92,14 +92,16 @@ def test_epochs_and_learning_rate(student):
     # (its optimizer, a schedule, where it reads the loss) is test_documented_training_run's
     # subject, so a loop that trains its own way but uses both arguments keeps these points.
     ids, labels = common.data(*SMALL_DATA)
-    traces = []
-    for epochs, lr in RUNS:
-        what = f"train_classifier(model, ids, labels, epochs={epochs}, lr={lr:g})"
-        model = _reference_model(student, ids, labels, SMALL_SEED, SMALL)
+
+    def run(model, epochs, lr, what):  # its losses, one per epoch
         losses = _numbers(student.train_classifier(model, ids, labels, epochs=epochs, lr=lr), what)
         if len(losses) != epochs:
             fail(f"{what} returned {len(losses)} losses, not {epochs}: run the epochs it is given")
-        traces.append(losses)
+        return losses
+
+    traces = [run(_reference_model(student, ids, labels, SMALL_SEED, SMALL), epochs, lr,
+                  f"train_classifier(model, ids, labels, epochs={epochs}, lr={lr:g})")
+              for epochs, lr in RUNS]
     shared = min(len(t) for t in traces)
     if all(abs(a - b) <= common.TRACE_ATOL for a, b in zip(*(t[:shared] for t in traces))):
         fail(f"train_classifier gave the same first {shared} losses with lr={RUNS[0][1]:g} and "
@@ -108,9 +110,7 @@ def test_epochs_and_learning_rate(student):
         what = f"train_classifier(model, ids, labels, epochs={epochs}, lr={lr:g})"
         model = _reference_model(student, ids, labels, SMALL_SEED, SMALL)
         before = expect_tensor(model(ids), "the model's logits")
-        losses = _numbers(student.train_classifier(model, ids, labels, epochs=epochs, lr=lr), what)
-        if len(losses) != epochs:
-            fail(f"{what} returned {len(losses)} losses, not {epochs}: run the epochs it is given")
+        run(model, epochs, lr, what)
         if changed(before, expect_tensor(model(ids), "the model's logits"), what, atol=1e-7):
             fail(f"{what} changed the model: " + ("with no epoch, take no step" if not epochs
                                                  else "a step of lr 0 moves no weight"))

@@ -55,14 +55,14 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from autograder.gradescope import try_zip
+from autograder.gradescope import try_docker, try_zip
 from tests.security.cgroup import MemoryLimit
 from tests.security.system_python import BASE  # the workers read the images' venv
 
 REPO = Path(__file__).resolve().parents[2]
-MEMORY = 768 * 2**20
+MEMORY = try_docker.MEMORY_MB * 2**20
 """Gradescope's default memory for a container."""
-CPU = 0.5
+CPU = try_docker.CPUS
 """Gradescope's default CPU for a container: half a vCPU."""
 PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 MOUNT_POINT = Path("/autograder")
