@@ -22,7 +22,8 @@ from typing import TYPE_CHECKING
 
 from autograder.writing import csv_text, write_atomic
 from autograder.exam import free_response, grading, identity, variants
-from autograder.report import guard, misconceptions
+from autograder import guard
+from autograder.report import misconceptions
 from autograder.report.htmlpage import esc, fmt, table
 
 if TYPE_CHECKING:  # annotations only: importing the engine's batch starts torch

@@ -37,10 +37,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from autograder import guard
 from autograder.engine.results import SubmissionResult
 from autograder.report.lateness import Timing
 from autograder.report.policy import Outcome, duration
-from autograder.report import guard, roster
+from autograder.report import roster
 from autograder.report.roster import RosterStudent
 from autograder.writing import csv_text
 

@@ -25,7 +25,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from autograder.report import free_text, guard, manual_codes, prompt_html, roster, rubric
+from autograder import guard
+from autograder.report import free_text, manual_codes, prompt_html, roster, rubric
 from autograder.report.htmlpage import CSS, NO_SCRIPTS, esc, table
 from autograder.writing import write_atomic
 

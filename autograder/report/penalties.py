@@ -21,7 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
-from autograder.report import (accommodations, guard, late_days, lateness, policy, policy_file,
+from autograder import guard
+from autograder.report import (accommodations, late_days, lateness, policy, policy_file,
                                roster)
 from autograder.report.policy import LateRule, Outcome
 from autograder.writing import write_atomic

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from autograder.report import guard
+from autograder import guard
 from autograder.report.htmlpage import esc
 
 CSS = """

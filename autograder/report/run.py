@@ -34,9 +34,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from autograder.writing import write_atomic
+from autograder import guard
 from autograder.hooks import BatchReports
 from autograder.report import (canvas, canvas_feedback, classreport, excused, feedback,
-                               gradebook, groups, guard, lateness, manual_export, manual_scores,
+                               gradebook, groups, lateness, manual_export, manual_scores,
                                penalties, regrade, roster, similarity)
 from autograder.report.accommodations import excused_ids
 

@@ -55,7 +55,8 @@ import matplotlib
 matplotlib.use("Agg")  # copydetect imports pyplot: no display on a grading server
 from copydetect import CodeFingerprint, compare_files  # noqa: E402
 
-from autograder.report import answers, guard  # noqa: E402
+from autograder import guard  # noqa: E402
+from autograder.report import answers  # noqa: E402
 from autograder.report.htmlpage import esc, page, table  # noqa: E402
 from autograder.writing import write_atomic  # noqa: E402
 

@@ -5,6 +5,10 @@ responses); the work for one entry runs through `attempt`, so that what
 raises for that entry alone (a bug of ours that only its content reaches)
 is logged with its traceback and returned as a short reason, which the
 report shows in that entry's place. The other entries are written as usual.
+
+It sits at the package's top, beside writing.py, because the course's rules
+(the policy of one gradebook row) use it as well as the writers of report/
+and exam/, and the rules must not import the writers.
 """
 from __future__ import annotations
 
