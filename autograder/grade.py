@@ -42,16 +42,16 @@ def main(*, submissions: Path, assignment: str, out: Path, jobs: int | None = No
     signal stopped a local batch early: the reports of those graded are
     written, and `resume` grades the rest (engine/interrupt.py). `limits`:
     NAME=VALUE overrides of the grading config's limits; `policy`: the course
-    policy file (report/penalties.py);
-    `manual_scores`: a rubric-scores file to merge (report/manual_scores.py);
+    policy file (course/penalties.py);
+    `manual_scores`: a rubric-scores file to merge (course/manual_scores.py);
     `anonymous`: whether the export for grading by hand hides who each code is."""
     from autograder.cluster import ClusterError  # the exception only: no Dask import
     from autograder.engine import interrupt, summary
     from autograder.engine.config import ConfigError
     from autograder.engine.isolation.sandbox import SandboxUnavailable
+    from autograder.course.roster import RosterError
     from autograder.report import canvas
     from autograder.report import run as report_run
-    from autograder.report.roster import RosterError
     problem = bad_options(submissions, assignment, out, jobs, scheduler, resume, allow_unsafe)
     if problem:
         return _refuse(problem)

@@ -12,7 +12,7 @@
 # carries no submission times. Its file names say only whether Canvas
 # recorded the work late (`_LATE` after the name); the files' own times are
 # those of the unzipping, and the grader never uses them
-# (autograder/report/lateness.py). So the Canvas download gives canvas.csv
+# (autograder/course/lateness.py). So the Canvas download gives canvas.csv
 # and feedback_for_canvas.zip, with late work shown as "recorded late by
 # Canvas" and NOT penalised, and the course policy (penalties, extensions,
 # late days) is applied from a plain folder whose files carry the submission

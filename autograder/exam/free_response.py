@@ -1,6 +1,6 @@
 """Free-response answers, collected for manual grading, with whose they are.
 
-The answers are found as report/free_text.py says (the Markdown after each
+The answers are found as course/free_text.py says (the Markdown after each
 `<!-- free response: ID -->` marker, from the cells grading kept of the
 submitted notebook; extract, Response and the markers are its, named here
 too). Each answer is capped, escaped everywhere it is written, and the pages
@@ -14,7 +14,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from autograder.report.free_text import (  # noqa: F401  (this module's names, as before)
+from autograder.course.free_text import (  # noqa: F401  (this module's names, as before)
     END_QUESTION, MARKER, PLACEHOLDER, Response, extract)
 from autograder.report import prompt_html
 from autograder.report.htmlpage import CSS, NO_SCRIPTS, esc, table

@@ -19,7 +19,7 @@ from autograder.engine.intake import files, gradescope_export, untrusted
 from autograder.engine import results as results_mod
 from autograder.engine.intake.notebook import MAX_NOTEBOOK_BYTES
 from autograder.engine.intake.submissions import discover, safe_id
-from autograder.report import lateness
+from autograder.course import lateness
 from autograder.writing import PRIVATE, write_atomic
 
 METADATA = "submission_metadata.json"

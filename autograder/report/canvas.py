@@ -25,7 +25,7 @@ from pathlib import Path
 
 from autograder.report import gradebook
 from autograder.report.htmlpage import esc
-from autograder.report.roster import CANVAS_ASSIGNMENT, Roster
+from autograder.course.roster import CANVAS_ASSIGNMENT, Roster
 from autograder.writing import write_atomic
 
 WARNING = "WARNING: "

@@ -6,7 +6,7 @@ what differed without the expected value). Nothing else reaches it: no test
 code, no reference values, no notebook output. Tests whose visibility is
 "hidden" are shown only as points, without title or message. Every text is
 capped as in results.json, so a feedback file is never much larger than it.
-Questions graded by hand (Context.manual, report/manual_scores.py) show the
+Questions graded by hand (Context.manual, course/manual_scores.py) show the
 grader's points and comment, or "not yet graded" (never a 0) until then.
 """
 from __future__ import annotations

@@ -11,8 +11,8 @@ leaves the score blank until the regrade), or excused (--policy: no score); a
 submission no roster row claims is listed with on_roster "no", and the note
 says why when the match was unclear. With --policy, total stays the raw
 score and late_days, penalty, final and policy (how, for the instructor) say
-what the course policy made of it (report/penalties.py). With
-rubric scores merged (report/manual_scores.py), total includes the points
+what the course policy made of it (course/penalties.py). With
+rubric scores merged (course/manual_scores.py), total includes the points
 graded by hand, and a row with a manual question not graded yet is "not yet
 graded" (the note names the questions; canvas.csv leaves its score blank).
 
@@ -39,10 +39,10 @@ from dataclasses import dataclass
 
 from autograder import guard
 from autograder.engine.results import SubmissionResult
-from autograder.report.lateness import Timing
-from autograder.report.policy import Outcome, duration
-from autograder.report import roster
-from autograder.report.roster import RosterStudent
+from autograder.course import roster
+from autograder.course.lateness import Timing
+from autograder.course.policy import Outcome, duration
+from autograder.course.roster import RosterStudent
 from autograder.writing import csv_text
 
 GRADEBOOK_COLUMNS = ["student", "section", "submission", "status", "on_roster", "total",
@@ -66,7 +66,7 @@ class Row:
     problem: str = ""
     """Why matching the roster left this row or submission unmatched (roster.Matching)."""
     outcome: Outcome | None = None
-    """What the course policy made of it (report/penalties.py); None without --policy."""
+    """What the course policy made of it (course/penalties.py); None without --policy."""
     pending: tuple[str, ...] = ()
     """The manual questions of its submission without a grader's score yet."""
 

@@ -2,9 +2,9 @@
 with manual questions (grading_config [manual.<id>]):
 
     DIR/manual/responses.html     the answers to grade, one code per printed page
-    DIR/manual/rubric_scores.csv  the rubric-scores file to fill (report/rubric.py):
+    DIR/manual/rubric_scores.csv  the rubric-scores file to fill (course/rubric.py):
                                   made once, then only given rows for new submissions
-    DIR/manual_key.csv            code -> submission: the instructor's (manual_codes.py)
+    DIR/manual_key.csv            code -> submission: the instructor's (course/manual_codes.py)
 
 DIR/manual/ is what the graders get; the key stays outside it. Anonymous by
 default: the page and the template show codes only, in the codes' order (the
@@ -15,7 +15,7 @@ code's submission and submitters; the codes and files are the same.
 
 Each question shows its prompt (its Markdown rendered, its math as TeX
 source: report/prompt_html.py; shown as escaped source when rendering it
-fails), the student's answer (report/free_text.py, escaped, never rendered:
+fails), the student's answer (course/free_text.py, escaped, never rendered:
 the page forbids scripts besides) and the numbers of the questions its
 `numbers` lists (an exam's: the variant its hidden tests recorded,
 annotations["exam"], looked up in the reference's variant_table). A
@@ -26,7 +26,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from autograder import guard
-from autograder.report import free_text, manual_codes, prompt_html, roster, rubric
+from autograder.course import free_text, manual_codes, roster, rubric
+from autograder.report import prompt_html
 from autograder.report.htmlpage import CSS, NO_SCRIPTS, esc, table
 from autograder.writing import write_atomic
 

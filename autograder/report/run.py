@@ -36,10 +36,10 @@ from typing import TYPE_CHECKING
 from autograder.writing import write_atomic
 from autograder import guard
 from autograder.hooks import BatchReports
-from autograder.report import (canvas, canvas_feedback, classreport, excused, feedback,
-                               gradebook, groups, lateness, manual_export, manual_scores,
-                               penalties, regrade, roster, similarity)
-from autograder.report.accommodations import excused_ids
+from autograder.course import excused, groups, lateness, manual_scores, penalties, roster
+from autograder.course.accommodations import excused_ids
+from autograder.report import (canvas, canvas_feedback, classreport, feedback, gradebook,
+                               manual_export, regrade, similarity)
 
 if TYPE_CHECKING:  # annotations only: importing the engine's batch starts torch
     from autograder.engine.batch import Batch
@@ -228,7 +228,7 @@ def _timings(batch: Batch, due: datetime | None, lines: list[str]) -> dict[str, 
                      f"(a fault of the grader, logged): {', '.join(unknown[:10])}; they are "
                      "shown as on time")
     canvas = sum(t.source == "canvas" for t in timings.values())
-    if due is not None and canvas:  # lateness.py: Canvas's file names carry no time
+    if due is not None and canvas:  # course/lateness.py: Canvas's file names carry no time
         lines.append(f"warning: --due cannot judge {canvas} submissions of a Canvas download: "
                      "Canvas's files carry no submission time; only the submissions Canvas "
                      "itself recorded as late (_LATE in the file name) show as late")

@@ -23,7 +23,8 @@ from autograder.engine import assignment as assignment_mod
 from autograder.engine import batch as batch_mod
 from autograder.engine import config as config_mod
 from autograder.engine.results import SubmissionResult
-from autograder.report import manual_codes, manual_export, manual_scores, rubric
+from autograder.course import manual_codes, manual_scores, rubric
+from autograder.report import manual_export
 from autograder.report import run as report_run
 from tests.conftest import FAST_LIMITS
 

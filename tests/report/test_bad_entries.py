@@ -16,7 +16,8 @@ from autograder.engine import batch as batch_mod
 from autograder.engine.intake import kept_cells
 from autograder.engine.intake.notebook import parse_cells
 from autograder.engine.results import SubmissionResult
-from autograder.report import answers, lateness, similarity
+from autograder.course import lateness
+from autograder.report import answers, similarity
 from autograder.report import run as report_run
 from tests.conftest import FAST_LIMITS, write_notebook
 

@@ -17,7 +17,8 @@ from autograder.engine import assignment as assignment_mod
 from autograder.engine.batch import Batch
 from autograder.engine.results import SubmissionResult
 from autograder.engine.results import TestResult as Case  # not collected by pytest
-from autograder.report import canvas, canvas_feedback, gradebook, groups, roster
+from autograder.course import groups, roster
+from autograder.report import canvas, canvas_feedback, gradebook
 from autograder.report import run as report_run
 
 # Heavy (grades a batch per Canvas case): the fast tier, -m 'not heavy', skips it.

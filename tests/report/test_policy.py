@@ -21,8 +21,8 @@ from autograder.engine import assignment as assignment_mod
 from autograder.engine import batch as batch_mod
 from autograder.engine.results import SubmissionResult
 from autograder.engine.results import TestResult as Case  # not collected by pytest
-from autograder.report import (accommodations, classreport, late_days, penalties, policy,
-                               policy_file)
+from autograder.course import accommodations, late_days, penalties, policy, policy_file
+from autograder.report import classreport
 from autograder.report import run as report_run
 
 NY = ZoneInfo("America/New_York")

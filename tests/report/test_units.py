@@ -8,7 +8,8 @@ import pytest
 
 from autograder.engine.results import SubmissionResult, to_gradescope
 from autograder.engine.results import TestResult as Case  # not collected by pytest
-from autograder.report import feedback, gradebook, lateness, problems, regrade, roster, stats
+from autograder.course import lateness, roster
+from autograder.report import feedback, gradebook, problems, regrade, stats
 
 CTX = feedback.Context("Demo", ["q1", "q2"], {"q1": 3.0, "q2": 1.0})
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from autograder.engine.results import SubmissionResult
-from autograder.report import roster
+from autograder.course import roster
 
 GROUP_COLUMNS = ("group_name", "group name", "group")
 GROUP_ID_COLUMNS = ("canvas_group_id", "group_id")

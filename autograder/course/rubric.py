@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from autograder.engine.intake import untrusted
-from autograder.report.manual_codes import normal
+from autograder.course.manual_codes import normal
 from autograder.writing import NUMBER, csv_text, spreadsheet_value
 
 COLUMNS = ["code", "question", "points", "comment"]

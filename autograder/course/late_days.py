@@ -29,7 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from autograder.report.policy_file import PolicyError, student_key
+from autograder.course.policy_file import PolicyError, student_key
 from autograder.writing import csv_text, spreadsheet_cell
 
 COLUMNS = ["student", "name", "assignment", "days", "source", "note", "check"]

@@ -35,7 +35,7 @@ from pathlib import Path
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from autograder import registry
-from autograder.report.policy import MODES, UNITS, LateRule
+from autograder.course.policy import MODES, UNITS, LateRule
 
 COURSE_KEYS = ("timezone", "late_days", "ledger", "accommodations")
 RULE_KEYS = ("due", "grace", "penalty_percent", "per", "mode", "floor_percent", "max_late",

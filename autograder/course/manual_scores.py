@@ -1,6 +1,6 @@
 """Merging a grader's rubric scores into what `grade` writes for people.
 
-`prepare` reads and checks the rubric-scores file (report/rubric.py) against
+`prepare` reads and checks the rubric-scores file (course/rubric.py) against
 the assignment's manual questions and the codes DIR's export issued, before
 any grading time is spent. `Merge` then adjusts what the report stage writes:
 
@@ -25,8 +25,8 @@ from pathlib import Path
 
 from autograder.engine import config as config_mod
 from autograder.engine.results import SubmissionResult, TestResult
-from autograder.report import manual_codes, rubric
-from autograder.report.rubric import RubricError, Score
+from autograder.course import manual_codes, rubric
+from autograder.course.rubric import RubricError, Score
 
 MANUAL_TEST = "graded by hand"
 """The name and title of a manual question's one test."""

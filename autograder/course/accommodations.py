@@ -25,7 +25,7 @@ from datetime import datetime, timedelta, tzinfo
 from pathlib import Path
 
 from autograder import registry
-from autograder.report.policy_file import PolicyError, parse_due, student_key
+from autograder.course.policy_file import PolicyError, parse_due, student_key
 
 COLUMNS = ("student", "assignment", "due", "extra_days", "excused", "reason")
 YES, NO = ("yes", "y", "true", "1", "x", "ex"), ("", "no", "n", "false", "0")

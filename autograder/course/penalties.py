@@ -22,9 +22,8 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from autograder import guard
-from autograder.report import (accommodations, late_days, lateness, policy, policy_file,
-                               roster)
-from autograder.report.policy import LateRule, Outcome
+from autograder.course import accommodations, late_days, lateness, policy, policy_file, roster
+from autograder.course.policy import LateRule, Outcome
 from autograder.writing import write_atomic
 
 ON_TIME = "Submitted on time."
@@ -65,7 +64,7 @@ class Applied:
 
 
 def apply(rows: list, assignment: str, due: datetime | None, terms: Terms | None):
-    """(rows with their outcomes, Applied). `rows`: gradebook.Row; `due`: the
+    """(rows with their outcomes, Applied). `rows`: report/gradebook.Row; `due`: the
     run's due date (--due, else the policy's)."""
     if terms is None:
         return rows, Applied(None)
