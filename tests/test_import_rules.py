@@ -9,24 +9,28 @@ every import statement, those inside functions included)
   with them, it is all the two sides share;
 * nothing of the package outside the worker imports it (the engine names its
   entry module, as a string, to start the template);
-* the engine imports neither the reports, the exam, the cluster, nor what
-  authors of hidden tests import (autograder.testing, autograder.checks);
+* the engine imports neither the course's rules, the reports, the exam, the
+  cluster, nor what authors of hidden tests import (autograder.testing,
+  autograder.checks);
+* the course's rules (autograder/course) import neither the reports nor the
+  exam: the writers depend on the rules, never the reverse, so a rule can
+  change without a writer in the way;
 * inside the engine, the intake (engine/intake) imports neither the sandbox
   (engine/isolation) nor the test driving (engine/driving), and the sandbox
   does not import the test driving;
 * no module of the package imports itself back through a cycle;
 * the reports do not import the exam (an exam's reports reach the report
   stage as a hooks.BatchReports);
-* of the engine, the reports import only its public data: engine.results
-  (a graded result and its files), engine.intake.kept_cells (what grading
-  kept of each notebook, and how to read a kept cell), engine.config (the
-  grading config: the points of the questions graded by hand, read before
-  grading) and engine.intake.untrusted (the cleaner of hostile text, which
-  reads nothing). Never the batch (but as an annotation, under
-  TYPE_CHECKING), the intake's readers and parsers, the sandbox or the test
-  driving: a report works from the batch it is handed and never reads a
-  submission again; the names of the files it writes reach the engine from
-  the driver (grade.py);
+* of the engine, the reports and the course's rules import only its public
+  data: engine.results (a graded result and its files),
+  engine.intake.kept_cells (what grading kept of each notebook, and how to
+  read a kept cell), engine.config (the grading config: the points of the
+  questions graded by hand, read before grading) and engine.intake.untrusted
+  (the cleaner of hostile text, which reads nothing). Never the batch (but as
+  an annotation, under TYPE_CHECKING), the intake's readers and parsers, the
+  sandbox or the test driving: a report works from the batch it is handed and
+  never reads a submission again; the names of the files it writes reach the
+  engine from the driver (grade.py);
 * hidden tests (autograder/<id>/test_*.py) import of the package only
   autograder.testing and their own assignment's modules.
 """
@@ -105,14 +109,19 @@ def test_nothing_outside_the_worker_imports_it():
     assert len(rest) > 50 and not bad, sorted(bad)
 
 
-@pytest.mark.parametrize("folder, forbidden", [
-    ("engine", ("autograder.report", "autograder.exam", "autograder.cluster",
-                "autograder.testing", "autograder.checks")),
-    ("report", ("autograder.exam",)),
-])
-def test_the_engine_and_the_reports_stay_in_their_layer(folder, forbidden):
+LAYERS = {
+    "engine": ("autograder.course", "autograder.report", "autograder.exam", "autograder.cluster",
+               "autograder.testing", "autograder.checks"),
+    "course": ("autograder.report", "autograder.exam"),
+    "report": ("autograder.exam",),
+}
+"""Each folder of the package -> what it may not import."""
+
+
+@pytest.mark.parametrize("folder", LAYERS)
+def test_the_engine_the_course_and_the_reports_stay_in_their_layer(folder):
     bad = {f"{p.name}: {name}" for p in modules(folder) for name in imports(p)
-           if not outside(name, forbidden)}
+           if not outside(name, LAYERS[folder])}
     assert modules(folder) and not bad, sorted(bad)
 
 
@@ -129,10 +138,11 @@ def engine_internals(names: set[str]) -> set[str]:
             and outside(n, REPORTS_FROM_THE_ENGINE) and n not in packages}
 
 
-def test_the_reports_import_only_the_engines_public_data():
-    bad = {f"{p.name}: {name}" for p in modules("report")
+@pytest.mark.parametrize("folder", ["report", "course"])
+def test_the_reports_and_the_rules_import_only_the_engines_public_data(folder):
+    bad = {f"{p.name}: {name}" for p in modules(folder)
            for name in engine_internals(imports(p, annotations=False))}
-    assert modules("report") and not bad, sorted(bad)
+    assert modules(folder) and not bad, sorted(bad)
 
 
 @pytest.mark.parametrize("folder, forbidden", [
@@ -210,6 +220,11 @@ def test_the_rules_can_fail(tmp_path):
     found = imports(probe, "autograder.engine")
     assert {"autograder.exam.reports", "autograder.engine.report"} <= found
     assert not outside("autograder.exam.reports", ("autograder.exam",))
+    probe.write_text("from autograder.report import gradebook\n"
+                     "from autograder.course import roster\n")
+    assert [n for n in sorted(imports(probe, "autograder.course"))
+            if not outside(n, LAYERS["course"])] == ["autograder.report",
+                                                    "autograder.report.gradebook"]
     probe.write_text("from autograder.engine import batch, results\n"
                      "from autograder.engine.intake.kept_cells import cell_source\n"
                      "from autograder.engine.intake.notebook import cell_source as again\n")
