@@ -2,7 +2,7 @@
 the students' answers beside them are not.
 
 The page is written from hand-made results (hw1_attention with a manual
-question of its own, as tests/exam/test_manual_scores.py does): a prompt's
+question of its own, as tests/course/test_manual_scores.py does): a prompt's
 Markdown becomes HTML and its math stays TeX; an answer holding the same
 Markdown, math and a script stays the escaped text it was; a prompt holding
 raw HTML puts no element of its own on the page. The prompt is read from
