@@ -9,6 +9,7 @@ from pathlib import Path
 
 from autograder import registry
 from autograder.grade import MAX_JOBS, UsageError, parse_number
+from autograder.grade_options import GradeOptions
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -243,12 +244,18 @@ def main(argv: list[str] | None = None) -> int:
         from autograder.build import main as build
         return build(assignments=args.assignments, torch_wheel=args.torch_wheel)
     from autograder.grade import main as grade
-    return grade(submissions=args.submissions, assignment=args.assignment, out=args.out,
-                 jobs=args.jobs, quiet=args.quiet, limits=tuple(args.limit), roster=args.roster,
-                 due=args.due, scheduler=args.scheduler, resume=args.resume,
-                 allow_unsafe=args.unsafe_no_sandbox, policy=args.policy,
-                 canvas_column=args.canvas_column, groups=args.groups, excused=args.excused,
-                 manual_scores=args.manual_scores, anonymous=not args.no_anonymous)
+    return grade(grade_options(args))
+
+
+def grade_options(args: argparse.Namespace) -> GradeOptions:
+    """The grade command's arguments as the one object `grade.main` takes."""
+    return GradeOptions(submissions=args.submissions, assignment=args.assignment, out=args.out,
+                        jobs=args.jobs, quiet=args.quiet, limits=tuple(args.limit),
+                        scheduler=args.scheduler, resume=args.resume,
+                        allow_unsafe=args.unsafe_no_sandbox, roster=args.roster, due=args.due,
+                        policy=args.policy, canvas_column=args.canvas_column,
+                        groups=args.groups, excused=args.excused,
+                        manual_scores=args.manual_scores, anonymous=not args.no_anonymous)
 
 
 MAX_BENCH = 100_000

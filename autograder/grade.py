@@ -23,28 +23,19 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from autograder import hooks, registry
+from autograder.grade_options import GradeOptions
 
 if TYPE_CHECKING:  # annotations only: importing the engine's batch starts torch
     from autograder.engine.batch import Batch
 
 
-def main(*, submissions: Path, assignment: str, out: Path, jobs: int | None = None,
-         quiet: bool = False, limits: tuple[str, ...] = (), roster: Path | None = None,
-         due: str | None = None, scheduler: str | None = None, resume: bool = False,
-         allow_unsafe: bool = False, policy: Path | None = None,
-         canvas_column: str | None = None, groups: Path | None = None,
-         excused: Path | None = None,
-         manual_scores: Path | None = None, anonymous: bool = True) -> int:
+def main(options: GradeOptions) -> int:
     """Grade, then report; 0 when it could grade, 2 with a message when it cannot,
     1 when it graded but could not write all it graded (a full disk: the table
     says what is missing), NEEDS_REGRADE when hidden tests raised on the
     grader's side (points withheld), 130 (SIGINT) or 143 (SIGTERM) when a
     signal stopped a local batch early: the reports of those graded are
-    written, and `resume` grades the rest (engine/interrupt.py). `limits`:
-    NAME=VALUE overrides of the grading config's limits; `policy`: the course
-    policy file (course/penalties.py);
-    `manual_scores`: a rubric-scores file to merge (course/manual_scores.py);
-    `anonymous`: whether the export for grading by hand hides who each code is."""
+    written, and `options.resume` grades the rest (engine/interrupt.py)."""
     from autograder.cluster import ClusterError  # the exception only: no Dask import
     from autograder.engine import interrupt, summary
     from autograder.engine.config import ConfigError
@@ -52,28 +43,30 @@ def main(*, submissions: Path, assignment: str, out: Path, jobs: int | None = No
     from autograder.course.roster import RosterError
     from autograder.report import canvas
     from autograder.report import run as report_run
-    problem = bad_options(submissions, assignment, out, jobs, scheduler, resume, allow_unsafe)
+    o, assignment = options, options.assignment
+    problem = bad_options(o)
     if problem:
         return _refuse(problem)
     try:
-        parsed_limits = parse_limits(limits)
+        parsed_limits = parse_limits(o.limits)
     except UsageError as exc:
         return _refuse(str(exc))
     try:
-        prepared = report_run.prepare(out, roster, due, policy, assignment,
-                                      canvas_column, excused, groups,
-                                      manual_scores, anonymous)
+        prepared = report_run.prepare(
+            o.out, roster_path=o.roster, due=o.due, policy=o.policy, assignment=assignment,
+            canvas_column=o.canvas_column, excused_path=o.excused, groups_path=o.groups,
+            manual=o.manual_scores, anonymous=o.anonymous)
     except (RosterError, ValueError, ConfigError) as exc:
         return _refuse(str(exc))
     try:
         # checked here, not on a cluster's client, which may have no sandbox: build checks too
-        wrong = None if scheduler else hidden_tests_disagree(assignment, allow_unsafe)
+        wrong = None if o.scheduler else hidden_tests_disagree(assignment, o.allow_unsafe)
         if wrong:
             return _refuse(wrong)
         extra = assignment_reports(assignment)
-        batch = grade_stage(assignment, submissions, out, jobs=jobs, quiet=quiet,
-                            limits=parsed_limits, scheduler=scheduler, resume=resume,
-                            allow_unsafe=allow_unsafe,
+        batch = grade_stage(assignment, o.submissions, o.out, jobs=o.jobs, quiet=o.quiet,
+                            limits=parsed_limits, scheduler=o.scheduler, resume=o.resume,
+                            allow_unsafe=o.allow_unsafe,
                             reserved=report_run.reserved_names(assignment, extra))
     except (ClusterError, ConfigError, SandboxUnavailable) as exc:  # the user's to fix;
         return _refuse(str(exc))  # any other exception is ours: its traceback, exit 1
@@ -81,7 +74,7 @@ def main(*, submissions: Path, assignment: str, out: Path, jobs: int | None = No
     prepared.previous = {sid: tests for sid, tests in prepared.previous.items()
                          if sid not in batch.resumed}
     lines = report_stage(batch, prepared, extra)
-    if not quiet:
+    if not o.quiet:
         print(summary.table(batch, lines))
     else:  # --quiet drops the progress and the table, never a warning
         said = [line for line in lines if line.startswith(canvas.WARNING)]
@@ -181,10 +174,11 @@ def assignment_reports(assignment: str) -> list[hooks.BatchReports]:
     return [hooks.load(f"{record.package}.reports", hooks.BatchReports)]
 
 
-def bad_options(submissions: Path, assignment: str, out: Path, jobs, scheduler, resume,
-                allow_unsafe) -> str | None:
+def bad_options(options: GradeOptions) -> str | None:
     """What is wrong with the grade command's arguments, if anything."""
     from autograder.engine.intake import submissions as submissions_mod
+    submissions, assignment, out = options.submissions, options.assignment, options.out
+    jobs, scheduler, allow_unsafe = options.jobs, options.scheduler, options.allow_unsafe
     if assignment not in registry.ids():
         return f"unknown assignment {assignment!r}; known: {', '.join(registry.ids())}"
     problem = submissions_mod.problem_with(submissions)

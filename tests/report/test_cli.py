@@ -116,3 +116,27 @@ def test_empty_folder_stops_with_a_reason(capsys, tmp_path):
                        "--out", str(tmp_path / "out"))
     assert code == 2 and "is empty: put one .ipynb, .zip or folder per student there" in err
     assert not (tmp_path / "out" / "grades.csv").exists()
+
+
+def test_every_grade_option_reaches_the_one_options_object(monkeypatch, tmp_path):
+    """Does `grade` hand grade.main one GradeOptions holding every option given
+    (none left at its default when the command line sets it)?"""
+    import dataclasses
+
+    from autograder import grade as pipeline
+    from autograder.grade_options import GradeOptions
+    seen = []
+    monkeypatch.setattr(pipeline, "main", lambda options: seen.append(options) or 0)
+    file = str(tmp_path / "f")
+    assert cli.main(["grade", "subs", "--assignment", "hw1_attention", "--out", "out",
+                     "--jobs", "2", "--quiet", "--limit", "notebook_seconds=5", "--roster", file,
+                     "--canvas-column", "T (1)", "--groups", file, "--excused", file,
+                     "--unsafe-no-sandbox", "--due", "2026-03-01T23:59", "--policy", file,
+                     "--manual-scores", file, "--no-anonymous", "--scheduler", "tcp://h:1",
+                     "--resume"]) == 0
+    [options] = seen
+    assert isinstance(options, GradeOptions)
+    left = [f.name for f in dataclasses.fields(GradeOptions)
+            if f.default is not dataclasses.MISSING and getattr(options, f.name) == f.default]
+    assert not left, f"options the command line set but GradeOptions did not get: {left}"
+    assert options.limits == ("notebook_seconds=5",) and options.anonymous is False

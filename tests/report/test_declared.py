@@ -26,6 +26,7 @@ from autograder.engine.intake.notebook import parse_cells
 from autograder.engine.intake.submissions import discover
 from autograder.engine.results import SubmissionResult, write_results_json
 from autograder.engine.results import TestResult as Case  # not collected by pytest
+from autograder.grade_options import GradeOptions
 from autograder.report import canvas_feedback, manual_export
 from autograder.report import run as report_run
 
@@ -153,8 +154,8 @@ def test_grade_hands_the_declared_names_to_grading(tmp_path, monkeypatch):
     monkeypatch.setattr(pipeline, "grade_stage", grade_stage)
     monkeypatch.setattr(pipeline, "report_stage", report_stage)
     (tmp_path / "out").mkdir()
-    assert pipeline.main(submissions=folder, assignment="exam_midterm", out=tmp_path / "out",
-                         quiet=True) == 0
+    assert pipeline.main(GradeOptions(submissions=folder, assignment="exam_midterm",
+                                      out=tmp_path / "out", quiet=True)) == 0
     assert seen["reserved"] == report_run.reserved_names("exam_midterm", seen["extra"])
     assert {"gradebook.csv", "identity_flags.csv"} <= set(seen["reserved"])
 
