@@ -626,6 +626,33 @@ REAL = {  # assignment -> {variant taken from public code: the declared mistakes
         "tc_mldovakin_adamw_linear_schedule": ("tc_epochs_ignored", "tc_lr_ignored"),
         # Adam(lr=1e-4), 10 epochs
         "tc_granikd_fixed_lr_ten_epochs": ("tc_epochs_ignored", "tc_lr_ignored"),
+        # batch I1 (labelled before grading; split by sha1 of the stem, the first half measured):
+        # Adam(lr=0.001) written in
+        "tc_marikanappi_adam_fixed_lr": ("tc_lr_ignored",),
+        # Adam(lr=0.001), 10 epochs
+        "tc_cpsource_call1_ten_epochs": ("tc_epochs_ignored", "tc_lr_ignored"),
+        # Adam(lr=0.001), 20 epochs
+        "tc_harshkatiyar_twenty_epochs": ("tc_epochs_ignored", "tc_lr_ignored"),
+        # Adam(lr=0.001) written in, then StepLR(step_size=5, gamma=0.1): from the sixth epoch on
+        # the rate is a tenth of it (no diagnosis for the schedule)
+        "tc_rameshkr_steplr_fixed_lr": ("tc_lr_ignored",),
+        # SGD(lr=0.01, momentum=0.07), 100 epochs; also `it` is never defined, so every call raises
+        # NameError after the first step, and a NumPy array would be returned (no diagnosis)
+        "tc_vedang_notes_sgd_momentum": ("tc_sgd", "tc_epochs_ignored", "tc_lr_ignored"),
+        # nn.TransformerEncoder (post-norm, ReLU, dropout 0.1) and the mean over positions; also a
+        # 512-wide feed-forward, sequence-first (attention across the batch) and sinusoidal
+        # positions indexed by the batch (no diagnosis)
+        "model_karishmagrana_encoder_mean": ("bert_mean_pooling", "bert_post_norm", "bert_relu",
+                                             "bert_dropout"),
+        # nn.TransformerEncoder (post-norm, ReLU, dropout 0.1), no positions, the mean over
+        # positions; also the logits averaged over the batch, (1, n_classes) (no diagnosis)
+        "model_tragt_encoder_batch_mean": ("bert_no_positions", "bert_mean_pooling", "bert_post_norm",
+                                           "bert_relu", "bert_dropout"),
+        # pre-norm, with an active dropout after the GELU and one ending the feed-forward (ff.3,
+        # not ff.2); also ln1 registered before attn (no diagnosis)
+        "model_amsdt_pre_norm_mlp_dropout": ("bert_dropout",),
+        # LayerNorm after each residual sum, ReLU, an active dropout on the layer's output
+        "model_keqingli_gptblock_post_norm": ("bert_post_norm", "bert_relu", "bert_dropout"),
     },
     "hw5_eeg_bert": {
         "layer_norm_eps_hardcoded": (),
