@@ -1,4 +1,6 @@
 # question: TinyBertForClassification
+# fails: test_state_dict_layout, test_logits_with_reference_weights, test_logits_with_trained_weights, test_attention_is_bidirectional, test_seeded_construction, test_documented_training_run
+# public: must be a registered submodule
 # split: measure
 # source: msp99000/AMSDT-Net-Slum-Segmentation, architecture/encoder.py (TransformerEncoder's layers as the
 # source: stub's: each layer's [LayerNorm, MultiheadAttention, LayerNorm, mlp] list is a module whose

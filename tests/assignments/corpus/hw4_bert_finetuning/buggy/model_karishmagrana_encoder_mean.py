@@ -1,4 +1,7 @@
 # question: TinyBertForClassification
+# fails: test_state_dict_layout, test_parameter_count, test_logits_with_reference_weights, test_logits_with_trained_weights, test_attention_is_bidirectional, test_seeded_construction, test_documented_training_run
+# public: parameters, not 28,994
+# public: must be a registered submodule
 # source: karishmagrana/Big-Data-Final-Project, evoprompting/seeds/6.py (TransformerClassifier under the
 # source: stub's name: d_model, nhead, num_layers, n_classes are h, heads, n_layers, n_classes, its defaults
 # source: dim_feedforward=512 and dropout=0.1 kept; the ids are embedded first (tok_emb), since the stub takes

@@ -1,4 +1,6 @@
 # question: TinyBertForClassification
+# fails: test_logits_with_reference_weights, test_logits_with_trained_weights, test_documented_training_run
+# public: -
 # source: keqingli1129/trae-pytorch-is-easy, gptblock.py (Block as the stub's layer: d_model, n_head are h
 # source: and heads, d_ff the task's 4h, dropout its 0.1; its nn.MultiheadAttention is the provided
 # source: TinySelfAttn; norm1 and norm2 renamed ln1 and ln2; the embeddings in and the head on position 0

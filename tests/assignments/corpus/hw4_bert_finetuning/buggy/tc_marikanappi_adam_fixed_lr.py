@@ -1,4 +1,6 @@
 # question: train_classifier
+# fails: test_epochs_and_learning_rate
+# public: -
 # split: measure
 # source: marikanappi/FaceIdentification, train.py (its train_model as the stub, in the version with
 # source: Adam(lr=0.001) written in and epochs=300: train_loader is the one full batch [(ids, labels)],

@@ -1,4 +1,6 @@
 # question: train_classifier
+# fails: test_documented_training_run, test_epochs_and_learning_rate
+# public: -
 # source: rameshkrcode/AI-Assisted-Programming-for-Web-and-Machine-Learning,
 # source: Chapter_08/Code/torch_training_loop.py (its loop as the stub: train_loader is the one full batch
 # source: [(ids, labels)]; the loss of each epoch is returned, as the stub returns the epochs' losses)

@@ -1,4 +1,6 @@
 # question: train_classifier
+# fails: test_returns_one_loss_per_epoch, test_documented_training_run, test_epochs_and_learning_rate, test_trains_the_given_model, test_gradients_start_from_zero
+# public: NameError
 # split: measure
 # source: VedangAsgaonkar/Machine-Learning-Notes, PyTorch_Basic_Loop.md (its basic loop as the stub: model,
 # source: inputs and targets are the stub's model, ids and labels, its MSELoss the task's CrossEntropyLoss;
