@@ -1268,6 +1268,48 @@ def test_a_training_loop_that_ignores_lr_is_named_at_any_rate_it_uses_instead():
     assert diagnosed("adam", 3e-3) == diagnosed("adam", 1e-3, lr=1e-3) == ""
 
 
+def _scheduled_losses(rate, epochs, step_size=5):
+    """hw4's full-batch loop at Adam(rate) with StepLR(step_size, 0.1), on LOOP_DATA."""
+    from autograder.hw4_bert_finetuning import common, diagnoses as hw4
+    torch.manual_seed(0)
+    seed, config, key = hw4.LOOP_DATA[0]
+    model, (ids, labels) = common.reference_model(seed, config), common.data(*key)
+    opt = torch.optim.Adam(model.parameters(), lr=rate)
+    schedule, losses = torch.optim.lr_scheduler.StepLR(opt, step_size, gamma=0.1), []
+    for _ in range(epochs):
+        opt.zero_grad()
+        loss = torch.nn.functional.cross_entropy(model(ids), labels)
+        loss.backward()
+        opt.step()
+        schedule.step()
+        losses.append(loss.item())
+    return losses
+
+
+def test_a_fixed_rate_is_named_whatever_schedule_follows_it():
+    """A loop that hard-codes its rate and decays it (StepLR) is named for the rate it
+    ignores, read on the losses before the decay; the same loop at the rate given is
+    not (its schedule is the documented run's subject, not a declared mistake), nor is
+    one that also answers fewer losses than asked (the epochs' diagnosis, alone)."""
+    from autograder.hw4_bert_finetuning import common, diagnoses as hw4, reference as ref4
+    found = [d for d in hw4.DIAGNOSES if d.question == "train_classifier"]
+    text = {d.mistake.__name__: d.text() for d in found}
+    ids, labels = common.data(*hw4.LOOP_DATA[0][2])
+
+    def diagnosed(runs):  # runs: [(epochs, lr given, losses)]
+        calls = diagnose.Calls("train_classifier")
+        for epochs, lr, losses in runs:
+            calls.add((object(), ids, labels), {"epochs": epochs, "lr": lr}, losses)
+        return evidence.diagnose(found, calls, ref4.train_classifier)
+    fixed = [(5, 3e-3, _scheduled_losses(1e-3, 5)), (12, 1e-4, _scheduled_losses(1e-3, 12))]
+    assert fixed[1][2][7] != pytest.approx(hw4._loop_trace("adam", *hw4.LOOP_DATA[0], 12, 1e-3)[7])
+    assert diagnosed(fixed) == text["tc_lr_ignored"]
+    given = [(5, 3e-3, _scheduled_losses(3e-3, 5)), (12, 1e-4, _scheduled_losses(1e-4, 12))]
+    assert diagnosed(given) == ""
+    short = [(5, 3e-3, _scheduled_losses(1e-3, 5)), (12, 1e-4, _scheduled_losses(1e-3, 5))]
+    assert diagnosed(short) != text["tc_lr_ignored"]
+
+
 def test_two_matching_mistakes_name_none():
     twin = diagnose.Diagnosis("f", lambda n: torch.full((n,), 2.0), "twin", "Part 2")
     assert evidence.diagnose((TWOS, twin), _record((2, torch.full((2,), 2.0))), _ref) == ""
