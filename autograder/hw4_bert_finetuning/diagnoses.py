@@ -244,13 +244,16 @@ tc_loss_after_step = _loop_sign("loss_after_step")
 
 
 def tc_lr_ignored(calls):
-    """A family: in every run, the losses are the correct loop's at one learning rate
-    of OTHER_RATES, the same in every run, that is not the one given."""
+    """A family: every run answers as many losses as epochs asked, and its first ones
+    (up to PREFIX) are the correct loop's at one learning rate of OTHER_RATES, the same
+    in every run, that is not the one given. What follows them is not read: a schedule
+    that decays the fixed rate after a few epochs (StepLR) changes the later losses,
+    not the rate the loop starts from."""
     runs = list(_training_calls(calls))
     if not runs or None in runs:
         return False
-    return any(all(not math.isclose(lr, rate) and _trace_matches(
-        losses, _loop_trace("adam", seed, config, key, epochs, rate))
+    return any(all(not math.isclose(lr, rate) and len(losses) == epochs and _trace_matches(
+        losses[:PREFIX], _loop_trace("adam", seed, config, key, min(epochs, PREFIX), rate))
         for seed, config, key, epochs, lr, losses in runs) for rate in OTHER_RATES)
 
 

@@ -626,6 +626,33 @@ REAL = {  # assignment -> {variant taken from public code: the declared mistakes
         "tc_mldovakin_adamw_linear_schedule": ("tc_epochs_ignored", "tc_lr_ignored"),
         # Adam(lr=1e-4), 10 epochs
         "tc_granikd_fixed_lr_ten_epochs": ("tc_epochs_ignored", "tc_lr_ignored"),
+        # batch I1 (labelled before grading; split by sha1 of the stem, the first half measured):
+        # Adam(lr=0.001) written in
+        "tc_marikanappi_adam_fixed_lr": ("tc_lr_ignored",),
+        # Adam(lr=0.001), 10 epochs
+        "tc_cpsource_call1_ten_epochs": ("tc_epochs_ignored", "tc_lr_ignored"),
+        # Adam(lr=0.001), 20 epochs
+        "tc_harshkatiyar_twenty_epochs": ("tc_epochs_ignored", "tc_lr_ignored"),
+        # Adam(lr=0.001) written in, then StepLR(step_size=5, gamma=0.1): from the sixth epoch on
+        # the rate is a tenth of it (no diagnosis for the schedule)
+        "tc_rameshkr_steplr_fixed_lr": ("tc_lr_ignored",),
+        # SGD(lr=0.01, momentum=0.07), 100 epochs; also `it` is never defined, so every call raises
+        # NameError after the first step, and a NumPy array would be returned (no diagnosis)
+        "tc_vedang_notes_sgd_momentum": ("tc_sgd", "tc_epochs_ignored", "tc_lr_ignored"),
+        # nn.TransformerEncoder (post-norm, ReLU, dropout 0.1) and the mean over positions; also a
+        # 512-wide feed-forward, sequence-first (attention across the batch) and sinusoidal
+        # positions indexed by the batch (no diagnosis)
+        "model_karishmagrana_encoder_mean": ("bert_mean_pooling", "bert_post_norm", "bert_relu",
+                                             "bert_dropout"),
+        # nn.TransformerEncoder (post-norm, ReLU, dropout 0.1), no positions, the mean over
+        # positions; also the logits averaged over the batch, (1, n_classes) (no diagnosis)
+        "model_tragt_encoder_batch_mean": ("bert_no_positions", "bert_mean_pooling", "bert_post_norm",
+                                           "bert_relu", "bert_dropout"),
+        # pre-norm, with an active dropout after the GELU and one ending the feed-forward (ff.3,
+        # not ff.2); also ln1 registered before attn (no diagnosis)
+        "model_amsdt_pre_norm_mlp_dropout": ("bert_dropout",),
+        # LayerNorm after each residual sum, ReLU, an active dropout on the layer's output
+        "model_keqingli_gptblock_post_norm": ("bert_post_norm", "bert_relu", "bert_dropout"),
     },
     "hw5_eeg_bert": {
         "layer_norm_eps_hardcoded": (),
@@ -1239,6 +1266,48 @@ def test_a_training_loop_that_ignores_lr_is_named_at_any_rate_it_uses_instead():
     for loop in ("no_zero_grad", "sgd", "fresh_optimizer", "loss_after_step"):
         assert diagnosed(loop, 3e-3) == text[f"tc_{loop}"], loop
     assert diagnosed("adam", 3e-3) == diagnosed("adam", 1e-3, lr=1e-3) == ""
+
+
+def _scheduled_losses(rate, epochs, step_size=5):
+    """hw4's full-batch loop at Adam(rate) with StepLR(step_size, 0.1), on LOOP_DATA."""
+    from autograder.hw4_bert_finetuning import common, diagnoses as hw4
+    torch.manual_seed(0)
+    seed, config, key = hw4.LOOP_DATA[0]
+    model, (ids, labels) = common.reference_model(seed, config), common.data(*key)
+    opt = torch.optim.Adam(model.parameters(), lr=rate)
+    schedule, losses = torch.optim.lr_scheduler.StepLR(opt, step_size, gamma=0.1), []
+    for _ in range(epochs):
+        opt.zero_grad()
+        loss = torch.nn.functional.cross_entropy(model(ids), labels)
+        loss.backward()
+        opt.step()
+        schedule.step()
+        losses.append(loss.item())
+    return losses
+
+
+def test_a_fixed_rate_is_named_whatever_schedule_follows_it():
+    """A loop that hard-codes its rate and decays it (StepLR) is named for the rate it
+    ignores, read on the losses before the decay; the same loop at the rate given is
+    not (its schedule is the documented run's subject, not a declared mistake), nor is
+    one that also answers fewer losses than asked (the epochs' diagnosis, alone)."""
+    from autograder.hw4_bert_finetuning import common, diagnoses as hw4, reference as ref4
+    found = [d for d in hw4.DIAGNOSES if d.question == "train_classifier"]
+    text = {d.mistake.__name__: d.text() for d in found}
+    ids, labels = common.data(*hw4.LOOP_DATA[0][2])
+
+    def diagnosed(runs):  # runs: [(epochs, lr given, losses)]
+        calls = diagnose.Calls("train_classifier")
+        for epochs, lr, losses in runs:
+            calls.add((object(), ids, labels), {"epochs": epochs, "lr": lr}, losses)
+        return evidence.diagnose(found, calls, ref4.train_classifier)
+    fixed = [(5, 3e-3, _scheduled_losses(1e-3, 5)), (12, 1e-4, _scheduled_losses(1e-3, 12))]
+    assert fixed[1][2][7] != pytest.approx(hw4._loop_trace("adam", *hw4.LOOP_DATA[0], 12, 1e-3)[7])
+    assert diagnosed(fixed) == text["tc_lr_ignored"]
+    given = [(5, 3e-3, _scheduled_losses(3e-3, 5)), (12, 1e-4, _scheduled_losses(1e-4, 12))]
+    assert diagnosed(given) == ""
+    short = [(5, 3e-3, _scheduled_losses(1e-3, 5)), (12, 1e-4, _scheduled_losses(1e-3, 5))]
+    assert diagnosed(short) != text["tc_lr_ignored"]
 
 
 def test_two_matching_mistakes_name_none():
