@@ -25,6 +25,10 @@ def rows(result: Audit) -> list[list[str]]:
     return out
 
 
+NOT_GRADED = "{}: not graded this run"
+"""What the reports say of a part the audit was told to skip, rather than an empty table."""
+
+
 def text(result: Audit) -> str:
     a = result.assignment
     correct = [v for v in result.variants if v.kind == "correct"]
@@ -33,9 +37,12 @@ def text(result: Audit) -> str:
     widths = [max(len(r[i]) for r in [head, *rows(result)]) for i in range(len(head))]
     lines = [f"audit {a.id}: {len(result.mutants)} mutants of the reference, "
              f"{len(result.variants)} corpus variants, graded in {result.seconds:.1f} s", ""]
-    for row in [head, *rows(result)]:
-        lines.append("  ".join(c.ljust(w) if i == 0 else c.rjust(w)
-                               for i, (c, w) in enumerate(zip(row, widths))))
+    if "mutants" in result.skipped:
+        lines.append(NOT_GRADED.format("mutants"))
+    else:
+        for row in [head, *rows(result)]:
+            lines.append("  ".join(c.ljust(w) if i == 0 else c.rjust(w)
+                                   for i, (c, w) in enumerate(zip(row, widths))))
     for m in result.mutants:
         if m.kind == "survived":
             lines.append(f"\nsurvived {m.mutant.id} (line {m.mutant.line}: "
@@ -45,7 +52,8 @@ def text(result: Audit) -> str:
             lines.append(f"\ncascaded {m.mutant.id} (line {m.mutant.line}: "
                          f"{m.mutant.description}): failed {', '.join(m.failed)} ({note})")
     lines += _assumption_lines(result)
-    lines.append(f"\ncorpus: {sum(v.as_declared for v in correct)} of {len(correct)} correct "
+    lines.append("\n" + NOT_GRADED.format("corpus") if "corpus" in result.skipped else
+                 f"\ncorpus: {sum(v.as_declared for v in correct)} of {len(correct)} correct "
                  f"variants keep every point; {sum(v.as_declared for v in buggy)} of "
                  f"{len(buggy)} buggy ones fail exactly what they declare")
     lines += [f"  not as declared: {v.path.name} failed {', '.join(v.failed) or 'nothing'}"
@@ -104,11 +112,14 @@ def html(result: Audit) -> str:
             f"{len(result.variants)} corpus variants, graded in {result.seconds:.1f} s. "
             "A mutant is killed when it loses points on its own question only, survives "
             "when it loses none (a blind spot), cascades when it costs another question; "
-            "declared ones are in <code>autograder/" + esc(a.id) + "/mutants.toml</code>.</p>",
-            table(["stub", "mutants", *KINDS], rows(result), numeric=set(range(1, 7))),
-            "<h2>Survivors and cascades</h2>"]
-    shown = [m for m in result.mutants if m.kind in ("survived", "cascaded", "equivalent")]
-    body += [_mutant(m, a) for m in shown] or ["<p>None.</p>"]
+            "declared ones are in <code>autograder/" + esc(a.id) + "/mutants.toml</code>.</p>"]
+    if "mutants" in result.skipped:
+        body.append(f"<p>{esc(NOT_GRADED.format('Mutants'))}.</p>")
+    else:
+        shown = [m for m in result.mutants if m.kind in ("survived", "cascaded", "equivalent")]
+        body += [table(["stub", "mutants", *KINDS], rows(result), numeric=set(range(1, 7))),
+                 "<h2>Survivors and cascades</h2>",
+                 *([_mutant(m, a) for m in shown] or ["<p>None.</p>"])]
     body += ["<h2>What each test catches</h2>",
              table(["test", "mutants it fails", "of which no other test fails",
                     "corpus mistakes it catches"], catches(result), numeric={1, 2, 3}),
@@ -120,6 +131,7 @@ def html(result: Audit) -> str:
                     "tests beyond", "tests it fails"], assumption_rows(result),
                    numeric={2, 3}),
              "<h2>The corpus</h2>",
+             f"<p>{esc(NOT_GRADED.format('The corpus'))}.</p>" if "corpus" in result.skipped else
              table(["variant", "question", "as declared", "share of its question it costs",
                     "tests it fails"],
                    [[f"{v.kind}/{v.path.name}", v.question or "", "yes" if v.as_declared else "NO",

@@ -107,6 +107,9 @@ class Audit:
     raised: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
     """Hidden tests that raised on the grader's side (a test's own fragility: its
     points are withheld, the submission needs a regrade): test id -> [(submission, error)]."""
+    skipped: tuple[str, ...] = ()
+    """The parts not graded this run ("mutants", "corpus"): the reports say so instead
+    of showing them as empty."""
 
     def count(self, question: str | None = None) -> dict[str, int]:
         kinds = {"killed": 0, "survived": 0, "cascaded": 0, "equivalent": 0, "broken": 0}
@@ -180,7 +183,9 @@ def audit(assignment_id: str, jobs: int | None = None, with_corpus: bool = True,
     return Audit(loaded, outcomes,
                  [_variant(p, results[corpus.submission_id(p)], reference, loaded)
                   for p in variants],
-                 time.monotonic() - start, assumed_outcomes, stale, raised.found)
+                 time.monotonic() - start, assumed_outcomes, stale, raised.found,
+                 tuple(part for part, graded in (("mutants", with_mutants),
+                                                 ("corpus", with_corpus)) if not graded))
 
 
 def graded_stubs(record: registry.Assignment, questions: list[str]) -> list[str]:

@@ -367,3 +367,6 @@ def test_audit_names_an_assumption_that_costs_more_than_its_test(course, tmp_pat
     audited = autograder(root, "audit", ID, "--assumptions-only")
     assert audited.returncode == 0, audited.stdout + audited.stderr
     assert "lose nothing beyond their own test" in audited.stdout
+    # the parts it skipped are said to be skipped, not shown as empty ("corpus: 0 of 0")
+    assert "mutants: not graded this run" in audited.stdout
+    assert "corpus: not graded this run" in audited.stdout and "0 of 0" not in audited.stdout
