@@ -3,6 +3,7 @@
 # public: not (3, 3)
 # public: (2, 2) torch.Tensor
 # public: should raise ValueError
+# makes: mask_unchecked
 # source: harvardnlp/annotated-transformer, the_annotated_transformer.py (subsequent_mask)
 import torch
 

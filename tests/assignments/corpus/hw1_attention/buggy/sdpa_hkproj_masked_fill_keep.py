@@ -1,6 +1,8 @@
 # question: scaled_dot_product_attention
 # fails: test_values_with_masks, test_seed_table_causal
 # public: must get weight 0
+# makes: sdpa_mask_read_as_keep
+# the additive mask read as a keep-mask, -1e9 where it is 0 (see above)
 # split: measure
 # source: hkproj/pytorch-transformer, model.py (MultiHeadAttentionBlock.attention; dropout None)
 import math

@@ -1,6 +1,7 @@
 # question: scaled_dot_product_attention
 # fails: test_values_with_masks, test_keyword_mask, test_large_scores_stay_finite_with_mask, test_seed_table_causal
 # public: must get weight 0
+# makes: sdpa_mask_read_as_keep
 # split: measure
 # source: Fabbboy/setis, src/transformer/layer/sdpa.py (ScaledDotProductAttention.forward)
 import torch

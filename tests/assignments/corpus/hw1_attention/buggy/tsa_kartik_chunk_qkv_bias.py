@@ -2,6 +2,8 @@
 # fails: test_parameters, test_matches_reference_without_mask, test_matches_reference_with_causal_mask, test_bidirectional_influence, test_rejects_indivisible_heads
 # public: parameters are
 # public: AssertionError
+# makes: tsa_qkv_bias, tsa_asserted
+# batch G3 (labelled before grading)
 # split: measure
 # source: kartik10sharma/Transformer, models/attention.py (MultiHeadSelfAttention: d_model and
 # source: num_heads are h and heads, qkv_proj and out_proj the stub's qkv and out)
