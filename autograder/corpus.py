@@ -23,11 +23,12 @@ line a variant is in the tuning part. A `# source:` line names where code taken
 from public work came from.
 
 Among the opening comment lines, a buggy variant also says which declared
-mistakes (the mistake functions of autograder/<id>/diagnoses.py) it is:
+mistakes (the mistake functions of autograder/<id>/diagnoses.py) it is, by at
+most one of three lines (docs/authoring.md, "Corpus"):
 
-    # diagnosis: mt_random_special, mt_fixed_split
+    # diagnosis: pe_d_unchecked, pe_types_unchecked
     # ambiguous: sn_always_argmax
-    # makes: mlm_sum, mlm_class_zero
+    # makes: mt_never_random, mt_fixed_split     (or `# makes: -`)
 
 `# diagnosis:` lists the mistakes our own variant makes, each of which feedback
 must name, and nothing else; `# ambiguous:` a mistake it makes that is declared but
