@@ -4,6 +4,8 @@
 # public: AssertionError
 # makes: tsa_qkv_bias, tsa_asserted
 # batch G3 (labelled before grading)
+# a biased qkv and an assert; also the mask read as a keep-mask (masked_fill(mask == 0,
+# -inf)), with no TinySelfAttn diagnosis for it
 # split: measure
 # source: kartik10sharma/Transformer, models/attention.py (MultiHeadSelfAttention: d_model and
 # source: num_heads are h and heads, qkv_proj and out_proj the stub's qkv and out)
