@@ -21,6 +21,22 @@ comment lines: it is in the measuring part, which measures the diagnoses and is
 never used to write or tune one (docs/authoring.md, "Diagnoses"); without the
 line a variant is in the tuning part. A `# source:` line names where code taken
 from public work came from.
+
+Among the opening comment lines, a buggy variant also says which declared
+mistakes (the mistake functions of autograder/<id>/diagnoses.py) it is, by at
+most one of three lines (docs/authoring.md, "Corpus"):
+
+    # diagnosis: pe_d_unchecked, pe_types_unchecked
+    # ambiguous: sn_always_argmax
+    # makes: mt_never_random, mt_fixed_split     (or `# makes: -`)
+
+`# diagnosis:` lists the mistakes our own variant makes, each of which feedback
+must name, and nothing else; `# ambiguous:` a mistake it makes that is declared but
+never named (its failing tests cannot tell it from a stand-in), with the reason on
+the comment lines after it; `# makes:` the declared mistakes a variant taken from
+public code really makes, labelled from its code before it was graded (`# makes: -`
+when none of its mistakes has a diagnosis): whatever feedback names on it must be
+one of them, and it need not name any.
 The project's tests (tests/assignments/, tests/build/), `bench` and `audit`
 read it here.
 """
@@ -36,6 +52,10 @@ QUESTION = re.compile(r"#\s*question:\s*(\w+)\s*$")
 FAILS = re.compile(r"#\s*fails:\s*(.*?)\s*$")
 PUBLIC = re.compile(r"#\s*public:\s*(.*?)\s*$")
 SPLIT = re.compile(r"#\s*split:\s*(\w+)\s*$")
+DIAGNOSIS = re.compile(r"#\s*diagnosis:\s*(.*?)\s*$")
+AMBIGUOUS = re.compile(r"#\s*ambiguous:\s*(.*?)\s*$")
+MAKES = re.compile(r"#\s*makes:\s*(.*?)\s*$")
+NOTHING_DIAGNOSED = "-"
 TUNE, MEASURE = "tune", "measure"
 NO_PUBLIC_FAILURE = "-"
 
@@ -49,10 +69,24 @@ class Declared:
     """The `# public:` fragments, () for `# public: -`, None without the line."""
     split: str = TUNE
     """MEASURE for a variant of the measuring part (`# split: measure`), else TUNE."""
+    diagnoses: tuple[str, ...] = ()
+    """The mistakes named by `# diagnosis:`, which feedback must name (our own variants)."""
+    ambiguous: tuple[str, ...] = ()
+    """The mistakes named by `# ambiguous:`: made, declared, never named."""
+    makes: tuple[str, ...] | None = None
+    """The mistakes named by `# makes:` (a public variant's label), () for `# makes: -`,
+    None without the line."""
+
+    @property
+    def made(self) -> tuple[str, ...]:
+        """Every declared mistake the variant makes, whichever line says so."""
+        return self.diagnoses + self.ambiguous + (self.makes or ())
 
 
 def declared(path: Path) -> Declared:
-    """The header of a corpus file: its first two lines, then its `# public:` lines."""
+    """The header of a corpus file: its first two lines, then its `# public:` lines,
+    and the `# split:`, `# diagnosis:`, `# ambiguous:` and `# makes:` lines among its
+    opening comment lines."""
     lines = path.read_text().splitlines() + ["", ""]
     q, f = QUESTION.match(lines[0]), FAILS.match(lines[1])
     fails = tuple(n.strip() for n in f.group(1).split(",") if n.strip()) if f else None
@@ -63,10 +97,27 @@ def declared(path: Path) -> Declared:
             break
         fragments.append(m.group(1))
     split = split_of(lines)
-    if not fragments:
-        return Declared(q.group(1) if q else None, fails, split=split)
-    public = () if fragments == [NO_PUBLIC_FAILURE] else tuple(fragments)
-    return Declared(q.group(1) if q else None, fails, public, split)
+    public = (None if not fragments else
+              () if fragments == [NO_PUBLIC_FAILURE] else tuple(fragments))
+    makes = names_of(lines, MAKES)
+    return Declared(q.group(1) if q else None, fails, public, split,
+                    names_of(lines, DIAGNOSIS) or (), names_of(lines, AMBIGUOUS) or (),
+                    None if makes is None else () if makes == (NOTHING_DIAGNOSED,) else makes)
+
+
+def names_of(lines: list[str], key: re.Pattern) -> tuple[str, ...] | None:
+    """The comma-separated names of the opening comment line `key` matches (None
+    without one; a second such line is an error)."""
+    found = None
+    for line in lines:
+        if not line.startswith("#"):
+            break
+        m = key.match(line)
+        if m:
+            if found is not None:
+                raise ValueError(f"two lines match {key.pattern}")
+            found = tuple(n.strip() for n in m.group(1).split(",") if n.strip())
+    return found
 
 
 def split_of(lines: list[str]) -> str:

@@ -121,3 +121,27 @@ def test_split_is_read(tmp_path):
     typo.write_text("# split: measured\nx = 1\n")
     with pytest.raises(ValueError):
         corpus_tools.declared(typo)
+
+
+def test_labels_are_read(tmp_path):
+    """`# diagnosis:`, `# ambiguous:` and `# makes:` among the opening comments give the
+    mistakes a variant makes (`# makes: -`, none); further down they are code's comments."""
+    ours = tmp_path / "a.py"
+    ours.write_text("# question: f\n# fails: test_x\n# public: -\n# diagnosis: twos, threes\n"
+                    "# why it is both\nx = 1\n")
+    unnamed = tmp_path / "b.py"
+    unnamed.write_text("# question: f\n# fails: test_x\n# ambiguous: twos\n# a reason\nx = 1\n")
+    public = tmp_path / "c.py"
+    public.write_text("# question: f\n# fails: test_x\n# makes: -\n# split: measure\nx = 1\n")
+    late = tmp_path / "d.py"
+    late.write_text("# question: f\n# fails: test_x\nx = 1\n# diagnosis: twos\n")
+    assert corpus_tools.declared(ours) == corpus_tools.Declared(
+        "f", ("test_x",), (), diagnoses=("twos", "threes"))
+    assert corpus_tools.declared(unnamed).ambiguous == corpus_tools.declared(unnamed).made == ("twos",)
+    assert corpus_tools.declared(public).makes == ()
+    assert corpus_tools.declared(public).split == corpus_tools.MEASURE
+    assert corpus_tools.declared(late).made == () and corpus_tools.declared(late).makes is None
+    twice = tmp_path / "e.py"
+    twice.write_text("# diagnosis: twos\n# diagnosis: threes\nx = 1\n")
+    with pytest.raises(ValueError):
+        corpus_tools.declared(twice)

@@ -1,6 +1,9 @@
 # question: chance_level
 # fails: test_loss, test_perplexity
 # public: -
+# makes: chance_whole_vocabulary
+# batch blind-H3 (labelled before grading)
+# -log(1/vocab_size): uniform over every id, the special ones included
 # split: measure
 # source: luv91/MakeMoreLanguageModelPractice, MakeMorePart3/makeMore_part3_v2.py (the expected initial
 # source: loss, -torch.tensor(1/27.0).log() for its 27 characters, with vocab_size for 27; the

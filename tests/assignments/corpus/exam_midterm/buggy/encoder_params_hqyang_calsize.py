@@ -1,6 +1,10 @@
 # question: encoder_params
 # fails: test_parameter_count
 # public: -
+# makes: params_12_d_squared
+# batch blind-H3 (labelled before grading)
+# (3+4)*H*H: weight matrices only (no bias, no LayerNorm), the feed-forward width taken
+# as 4d; also the output projection and the second feed-forward matrix left out (7 d^2)
 # split: measure
 # source: hqyang/BertTest, Test/verify.py (calSize's count for one layer, ((3+4)*H*H)*l with l = 1 and
 # source: H = d_model: Query, Key, Value 3*H*H and Intermediate 4*H*H; its embedding and pooler terms

@@ -1,5 +1,6 @@
 # question: key_padding_mask
 # fails: test_type_shape_dtype, test_values, test_accepts_integer_array
+# diagnosis: mask_boolean
 # An additive mask of True/False: not float64, hides nothing when added to scores.
 import numpy as np
 

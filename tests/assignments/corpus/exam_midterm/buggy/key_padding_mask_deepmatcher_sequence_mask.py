@@ -1,5 +1,8 @@
 # question: key_padding_mask
 # fails: test_type_shape_dtype, test_values, test_accepts_integer_array, test_rejects_invalid_lengths
+# makes: -
+# batch E
+# True at real tokens: not mask_boolean's "True at padding"; no ValueError
 # split: measure
 # source: anhaidgroup/deepmatcher, deepmatcher/models/utils.py (sequence_mask, from onmt-py: n_src is its
 # source: max_len, the lengths made a tensor, the answer a numpy array)

@@ -1,5 +1,9 @@
 # question: key_padding_mask
 # fails: test_values, test_accepts_integer_array, test_rejects_invalid_lengths
+# makes: -
+# batch G1 (labelled before grading)
+# float64 1.0 at real tokens, 0.0 at padding: a multiplicative mask, not a boolean one; no
+# ValueError (no diagnosis)
 # split: measure
 # source: espnet/espnet, egs3/ami/diar1/local/utils.py (len2mask: n_src is its max_len and dtype the
 # source: float64 the question asks for, the lengths made a tensor, the answer a numpy array)

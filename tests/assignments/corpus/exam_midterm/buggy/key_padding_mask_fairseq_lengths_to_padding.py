@@ -1,5 +1,8 @@
 # question: key_padding_mask
 # fails: test_type_shape_dtype, test_values, test_accepts_integer_array, test_rejects_invalid_lengths
+# makes: mask_boolean
+# batch G1 (labelled before grading)
+# also as wide as the longest length, n_src unused, and no ValueError (no diagnosis)
 # split: measure
 # source: facebookresearch/fairseq, fairseq/data/data_utils.py (lengths_to_padding_mask: the lengths made a
 # source: tensor, the answer a numpy array; it takes no n_src)

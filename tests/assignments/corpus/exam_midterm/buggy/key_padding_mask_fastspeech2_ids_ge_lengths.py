@@ -1,5 +1,8 @@
 # question: key_padding_mask
 # fails: test_type_shape_dtype, test_values, test_accepts_integer_array, test_rejects_invalid_lengths
+# makes: mask_boolean
+# batch G1 (labelled before grading)
+# also no ValueError
 # split: measure
 # source: johanDDC/fastspeech2, src/model/utils/utils.py (get_mask_from_lengths: n_src is its max_len, the
 # source: lengths made a tensor, the answer a numpy array)

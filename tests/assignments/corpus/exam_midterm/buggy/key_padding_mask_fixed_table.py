@@ -1,5 +1,6 @@
 # question: key_padding_mask
 # fails: test_values
+# diagnosis: mask_from_table
 # One table of 512 positions built once and sliced: right for every n_src a
 # course's skeleton uses, short for longer sources.
 import numpy as np

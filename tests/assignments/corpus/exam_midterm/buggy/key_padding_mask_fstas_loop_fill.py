@@ -1,5 +1,8 @@
 # question: key_padding_mask
 # fails: test_type_shape_dtype, test_values, test_accepts_integer_array, test_rejects_invalid_lengths
+# makes: mask_boolean
+# batch G1 (labelled before grading)
+# True at padding; also no ValueError (a length of 0 masks the whole row)
 # split: measure
 # source: wuyefa/FSTAS_DM, svtas/model/utils/transducer/mask.py (_get_pad_mask: its inputs tensor is a
 # source: (len(lengths), n_src, 1) stand-in that gives the mask's shape, the lengths made a tensor, the

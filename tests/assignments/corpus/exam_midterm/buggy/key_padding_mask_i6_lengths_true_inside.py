@@ -1,5 +1,8 @@
 # question: key_padding_mask
 # fails: test_type_shape_dtype, test_values, test_accepts_integer_array, test_rejects_invalid_lengths
+# makes: -
+# batch G1 (labelled before grading)
+# True at real tokens, as wide as the longest length: not mask_boolean's "True at padding"
 # split: measure
 # source: rwth-i6/i6_experiments, users/berger/pytorch/models/util.py (lengths_to_padding_mask: the
 # source: lengths made a tensor, the answer a numpy array; it takes no n_src)

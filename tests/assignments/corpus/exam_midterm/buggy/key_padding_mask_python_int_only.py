@@ -1,5 +1,6 @@
 # question: key_padding_mask
 # fails: test_accepts_integer_array
+# diagnosis: mask_python_int_only
 # Validates n_src as a Python int: n_src = lengths.max(), a numpy integer, is refused.
 import numpy as np
 

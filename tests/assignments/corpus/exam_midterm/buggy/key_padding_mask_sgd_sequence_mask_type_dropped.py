@@ -1,6 +1,10 @@
 # question: key_padding_mask
 # fails: test_type_shape_dtype, test_values, test_accepts_integer_array, test_rejects_invalid_lengths
 # public: the mask has dtype bool
+# makes: -
+# batch blind-H3 (labelled before grading)
+# mask.type(dtype)'s result discarded: boolean True at real tokens, not mask_boolean's
+# "True at padding"; no ValueError
 # split: measure
 # source: mlciv/sgd, utils/torch_ext.py (sequence_mask with maxlen = n_src on the CPU, asked for
 # source: torch.float64 as its dtype; the lengths made a tensor, the answer a numpy array)

@@ -1,6 +1,10 @@
 # question: key_padding_mask
 # fails: test_values, test_rejects_invalid_lengths
 # public: -
+# makes: -
+# batch blind-H3 (labelled before grading)
+# 1.0 at real tokens, -inf at padding: neither boolean nor sliced from a table; no
+# ValueError (no diagnosis)
 # split: measure
 # source: atikul-islam-sajib/TransformerScratch, src/mask.py (padding_mask on the batch's 0/1 mask,
 # source: 1.0 for the first lengths[b] positions of each row; its (B, 1, 1, n_src) result read back

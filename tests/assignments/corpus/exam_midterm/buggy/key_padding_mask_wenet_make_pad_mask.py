@@ -1,5 +1,8 @@
 # question: key_padding_mask
 # fails: test_type_shape_dtype, test_values, test_accepts_integer_array, test_rejects_invalid_lengths
+# makes: mask_boolean, mask_python_int_only
+# batch E
+# a numpy integer n_src fails its assertion
 # split: measure
 # source: wenet-e2e/wenet, wenet/utils/mask.py (make_pad_mask: n_src is its max_len, the lengths made a
 # source: tensor, the answer a numpy array)

@@ -1,5 +1,8 @@
 # question: key_padding_mask
 # fails: test_type_shape_dtype, test_values, test_accepts_integer_array, test_rejects_invalid_lengths
+# makes: -
+# batch E
+# True at real tokens: not mask_boolean's "True at padding"; no ValueError
 # source: yata0/sequence-regression, conv_sequence_regression/utils/sequence_mask.py (sequence_mask: n_src
 # source: is its max_len)
 import numpy as np

@@ -1,5 +1,9 @@
 # question: perplexity
 # fails: test_ignored_positions, test_integer_scores, test_rejects_nothing_to_score
+# makes: perplexity_no_float_cast
+# batch E
+# the shift subtracted in place in the scores' dtype; also no ignore_index (the -100
+# labels gathered), no ValueError, the caller's array changed (no diagnosis)
 # source: austrian-code-wizard/spring2024-assignment1-basics, cs336_basics/loss.py (cross_entropy and
 # source: perplexity: the scores and labels made tensors, the answer a float; it takes no ignore_index)
 import numpy as np

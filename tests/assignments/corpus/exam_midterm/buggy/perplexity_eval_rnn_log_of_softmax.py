@@ -1,5 +1,8 @@
 # question: perplexity
 # fails: test_ignored_positions, test_large_logits_stay_finite, test_integer_scores, test_rejects_nothing_to_score
+# makes: perplexity_log_of_softmax, perplexity_no_float_cast
+# batch E
+# also -100 labels gathered, and no ValueError when nothing is scored
 # source: mathijspieters/Natural-Language-Processing-2, Assignment2/metrics.py (eval_RNN, whose second
 # source: answer is the perplexity: out and targets are the scores and labels made tensors, its mask
 # source: the labels that are not ignore_index)

@@ -1,5 +1,6 @@
 # question: perplexity
 # fails: test_large_logits_stay_finite
+# diagnosis: perplexity_log_of_softmax
 # A stable softmax, then its log: a probability below 1e-308 underflows to 0.
 import numpy as np
 

@@ -1,5 +1,8 @@
 # question: perplexity
 # fails: test_values, test_ignored_positions, test_large_logits_stay_finite, test_integer_scores, test_rejects_nothing_to_score
+# makes: perplexity_no_float_cast
+# batch E
+# also the mean of per-position perplexities, and no ignore_index (no diagnosis)
 # split: measure
 # source: SaudxInu/language-modeling-from-scratch, assignment1-basics/cs336_basics/nn/modules/perplexity.py
 # source: (perplexity: the scores and labels made tensors; it takes no ignore_index)

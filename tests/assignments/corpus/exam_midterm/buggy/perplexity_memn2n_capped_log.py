@@ -1,6 +1,10 @@
 # question: perplexity
 # fails: test_ignored_positions, test_large_logits_stay_finite, test_rejects_nothing_to_score
 # public: -
+# makes: perplexity_log_of_softmax
+# batch blind-H3 (labelled before grading)
+# -log(max(1e-10, softmax)): the log of the probabilities (capped, not -inf); also
+# ignore_index unused and no ValueError (no diagnosis)
 # split: measure
 # source: nicklhy/MemN2N, metric_factory.py (Perplexity(label, pred), pred being the network's softmax
 # source: output: the logits put through a max-shifted float64 softmax first; the answer a float)

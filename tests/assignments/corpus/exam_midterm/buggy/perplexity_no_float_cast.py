@@ -1,5 +1,6 @@
 # question: perplexity
 # fails: test_integer_scores
+# diagnosis: perplexity_no_float_cast
 # Stable for float scores, but works in the scores' own dtype: int8 scores wrap
 # around when the row maximum is subtracted.
 import numpy as np

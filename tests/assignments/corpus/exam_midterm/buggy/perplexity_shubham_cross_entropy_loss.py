@@ -1,5 +1,10 @@
 # question: perplexity
 # fails: test_ignored_positions, test_integer_scores, test_rejects_nothing_to_score
+# makes: perplexity_no_float_cast
+# batch E
+# F.cross_entropy on the scores as given (int8 raises rather than wraps); also
+# ignore_index unused (its default -100), nan and no ValueError when nothing counts (no
+# diagnosis)
 # split: measure
 # source: shubham0204/language-modelling-with-pytorch, loss.py at adbb027 (cross_entropy_loss and perplexity: the
 # source: scores and labels made tensors, the answer a float; it takes no ignore_index)

@@ -1,5 +1,9 @@
 # question: perplexity
 # fails: test_values, test_ignored_positions, test_large_logits_stay_finite, test_integer_scores, test_rejects_nothing_to_score
+# makes: perplexity_no_float_cast
+# batch E
+# torch.take on the flattened log-probabilities: every label indexes row 0's; no float cast;
+# also no ignore_index, no ValueError (no diagnosis)
 # split: measure
 # source: shubham0204/language-modelling-with-pytorch, loss.py at 502a5e9 (sparse_crossentropy_with_logits
 # source: and perplexity: the scores and labels made tensors, the answer a float; it takes no ignore_index)

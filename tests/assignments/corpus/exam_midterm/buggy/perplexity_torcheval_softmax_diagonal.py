@@ -1,5 +1,9 @@
 # question: perplexity
 # fails: test_large_logits_stay_finite, test_integer_scores, test_rejects_nothing_to_score
+# makes: perplexity_log_of_softmax, perplexity_no_float_cast
+# batch G1 (labelled before grading)
+# log of F.softmax; int8 scores make softmax raise; also a RuntimeError (torch.max of nothing),
+# not ValueError, when every position is ignored
 # split: measure
 # source: pytorch/torcheval, torcheval/metrics/functional/text/perplexity.py (perplexity: the scores and
 # source: labels made tensors with a batch axis of one, as its (n_samples, seq_len) inputs are, the answer

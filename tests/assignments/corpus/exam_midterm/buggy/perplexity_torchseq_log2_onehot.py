@@ -1,5 +1,9 @@
 # question: perplexity
 # fails: test_values, test_ignored_positions, test_large_logits_stay_finite, test_integer_scores, test_rejects_nothing_to_score
+# makes: perplexity_log_of_softmax, perplexity_no_float_cast
+# batch G1 (labelled before grading)
+# log2 of softmax + 1e-10 (capped, not -inf, yet the log of the probabilities); int8 scores make
+# softmax raise; also ignore_index only honoured when >= 0, so -100 labels make scatter_ raise
 # split: measure
 # source: tomhosking/torchseq, torchseq/utils/perplexity.py (get_perplexity and its onehot: indices are the
 # source: labels, the scores and labels made tensors, the answer a float)

@@ -3,6 +3,8 @@
 # public: not (3, 3)
 # public: (2, 2) torch.Tensor
 # public: should raise ValueError
+# makes: mask_unchecked
+# True where allowed: not mask_boolean's "True where hidden"
 # source: harvardnlp/annotated-transformer, the_annotated_transformer.py (subsequent_mask)
 import torch
 

@@ -1,6 +1,7 @@
 # question: causal_mask
 # fails: test_rejects_invalid_n
 # public: AssertionError
+# diagnosis: mask_asserted
 import torch
 
 

@@ -1,6 +1,7 @@
 # question: causal_mask
 # fails: test_rejects_invalid_n
 # public: should raise ValueError
+# makes: mask_unchecked
 # source: neet/attentif, src/mask_causal.py (make_causal_mask, called with float32 on the CPU)
 import torch
 

@@ -1,6 +1,7 @@
 # question: causal_mask
 # fails: test_values
 # public: the diagonal must be 0.0
+# diagnosis: mask_hides_diagonal
 import torch
 
 

@@ -3,6 +3,8 @@
 # public: dtype torch.bool
 # public: diagonal must be 0.0
 # public: should raise ValueError
+# makes: mask_unchecked
+# True where allowed: not mask_boolean's "True where hidden"
 # source: tiketiskte/MyCode, Python_code/test2.py (generate_square_subsequent_mask, the float fill commented out)
 import torch
 

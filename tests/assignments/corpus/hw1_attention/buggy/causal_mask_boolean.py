@@ -2,6 +2,7 @@
 # fails: test_type_shape_dtype, test_masked_value_is_minus_inf
 # public: not torch.float32
 # public: use -inf
+# diagnosis: mask_boolean
 import torch
 
 

@@ -1,6 +1,8 @@
 # question: causal_mask
 # fails: test_rejects_invalid_n
 # public: should raise ValueError
+# makes: mask_unchecked
+# batch blind-H2 (labelled before grading)
 # split: measure
 # source: DeepVAC/transformer, modules/utils.py (generate_square_subsequent_mask: sz is n)
 import torch

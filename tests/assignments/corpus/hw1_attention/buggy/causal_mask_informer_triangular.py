@@ -3,6 +3,7 @@
 # public: dtype torch.bool
 # public: must not see key 1: use -inf
 # public: should raise ValueError
+# makes: mask_boolean, mask_unchecked
 # split: measure
 # source: zhouhaoyi/Informer2020, utils/masking.py (TriangularCausalMask with B = 1, its (1, 1, n, n)
 # source: mask read as (n, n))

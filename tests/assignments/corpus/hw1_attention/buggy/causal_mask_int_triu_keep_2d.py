@@ -3,6 +3,8 @@
 # public: dtype torch.bool
 # public: diagonal must be 0.0
 # public: should raise ValueError
+# makes: mask_unchecked
+# True where allowed: not mask_boolean's "True where hidden"
 # split: measure
 # source: ChieBKAI/attention-paper-implementation-from-scratch, DataProcessing/causalMask.py (get_causal_mask)
 import torch

@@ -1,6 +1,7 @@
 # question: causal_mask
 # fails: test_rejects_invalid_n
 # public: should raise ValueError
+# makes: mask_unchecked
 # split: measure
 # source: Zenasj/HBTGen-artifact, data/pytorch-issue/issue_29546.py (torch's old generate_square_subsequent_mask)
 import torch

@@ -3,6 +3,9 @@
 # public: dtype torch.bool
 # public: diagonal must be 0.0
 # public: should raise ValueError
+# makes: mask_unchecked
+# batch blind-H2 (labelled before grading)
+# True where allowed: not mask_boolean's "True where hidden"
 # split: measure
 # source: DrHomeRender/karai_cast, util/maskSelfAttention.py (generateSquareSubsequentMask: seq_len is n)
 import torch

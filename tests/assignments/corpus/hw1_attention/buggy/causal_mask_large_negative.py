@@ -1,6 +1,7 @@
 # question: causal_mask
 # fails: test_masked_value_is_minus_inf
 # public: use -inf
+# diagnosis: mask_large_negative
 import torch
 
 

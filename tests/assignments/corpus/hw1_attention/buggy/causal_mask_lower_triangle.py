@@ -1,6 +1,7 @@
 # question: causal_mask
 # fails: test_values
 # public: pairs j < i must be 0.0
+# diagnosis: mask_hides_past
 import torch
 
 

@@ -1,6 +1,7 @@
 # question: causal_mask
 # fails: test_rejects_invalid_n
 # public: should raise ValueError
+# diagnosis: mask_unchecked
 import torch
 
 

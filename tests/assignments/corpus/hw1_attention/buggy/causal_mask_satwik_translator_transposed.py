@@ -1,6 +1,8 @@
 # question: causal_mask
 # fails: test_rejects_invalid_n
 # public: should raise ValueError
+# makes: mask_unchecked
+# batch G3 (labelled before grading)
 # split: measure
 # source: satwik-kambham/machine-translation, translator/utils.py (generate_square_subsequent_mask)
 import torch

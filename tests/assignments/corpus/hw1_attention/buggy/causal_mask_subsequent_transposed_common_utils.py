@@ -1,6 +1,7 @@
 # question: causal_mask
 # fails: test_rejects_invalid_n
 # public: should raise ValueError
+# makes: mask_unchecked
 # source: AndrewSukhobok95/discrete_latents_for_text_to_image_gen, modules/common_utils.py (subsequent_mask)
 import torch
 

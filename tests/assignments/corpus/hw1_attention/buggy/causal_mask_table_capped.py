@@ -1,6 +1,7 @@
 # question: causal_mask
 # fails: test_large_n
 # public: -
+# diagnosis: mask_from_table
 # one 512 x 512 mask built once and sliced (a model's block_size buffer): right up
 # to n = 512, too small beyond it
 import torch

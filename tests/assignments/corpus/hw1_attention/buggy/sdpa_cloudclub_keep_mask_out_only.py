@@ -1,6 +1,8 @@
 # question: scaled_dot_product_attention
 # fails: test_shapes, test_values_without_mask, test_values_with_masks, test_keyword_mask, test_large_scores_stay_finite, test_large_scores_stay_finite_with_mask, test_seed_tables, test_seed_table_causal
 # public: return the pair (out, weights)
+# makes: sdpa_mask_read_as_keep, sdpa_out_only
+# batch F (labelled before grading)
 # split: measure
 # source: CloudClub-uoft/Title-Generator, scaled_dot_attention.py (attention, handed d_k = k.shape[-1]
 # source: as its own example does; no dropout)

@@ -1,6 +1,7 @@
 # question: scaled_dot_product_attention
 # fails: test_values_without_mask, test_seed_tables, test_seed_table_causal
 # public: -
+# diagnosis: sdpa_scaled_otherwise
 import torch
 
 

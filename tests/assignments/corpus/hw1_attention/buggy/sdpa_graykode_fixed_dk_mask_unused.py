@@ -1,6 +1,8 @@
 # question: scaled_dot_product_attention
 # fails: test_values_without_mask, test_values_with_masks, test_keyword_mask, test_seed_tables, test_seed_table_causal
 # public: must get weight 0, not 0.5
+# makes: sdpa_scaled_otherwise
+# divides by sqrt(64) whatever d_k; also never applies the mask (no diagnosis)
 # split: measure
 # source: graykode/nlp-tutorial, 5-2.BERT/BERT-Torch.py (ScaledDotProductAttention.forward as a
 # source: function, its module's d_k = 64 kept; Q, K, V and attn_mask are q, k, v and mask)

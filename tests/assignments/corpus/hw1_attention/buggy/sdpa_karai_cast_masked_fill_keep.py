@@ -1,6 +1,8 @@
 # question: scaled_dot_product_attention
 # fails: test_values_with_masks, test_seed_table_causal
 # public: must get weight 0
+# makes: sdpa_mask_read_as_keep
+# batch blind-H2 (labelled before grading)
 # split: measure
 # source: DrHomeRender/karai_cast, util/ScaledDotProductAttention.py (ScaledDotProductAttention.forward
 # source: as a function: Q, K, V are q, k, v)

@@ -1,6 +1,7 @@
 # question: scaled_dot_product_attention
 # fails: test_values_with_masks, test_seed_table_causal
 # public: sum to 1: add the mask to the scores before the softmax
+# diagnosis: sdpa_mask_after_softmax
 import math
 import torch
 

@@ -1,6 +1,7 @@
 # question: scaled_dot_product_attention
 # fails: test_values_with_masks, test_seed_table_causal
 # public: masked with -inf must get weight 0
+# diagnosis: sdpa_mask_multiplied
 import math
 import torch
 

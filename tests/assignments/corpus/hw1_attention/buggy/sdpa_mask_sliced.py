@@ -1,6 +1,7 @@
 # question: scaled_dot_product_attention
 # fails: test_values_with_masks
 # public: -
+# diagnosis: sdpa_mask_sliced
 # the mask cut to (n_q, n_k), as from a larger stored mask (mask[:T, :T]): right for
 # masks of two or more dimensions, IndexError for a mask over the keys only (n_k,),
 # which the contract's "broadcastable" allows

@@ -1,6 +1,9 @@
 # question: scaled_dot_product_attention
 # fails: test_values_with_masks, test_seed_table_causal
 # public: must get weight 0
+# makes: sdpa_mask_read_as_keep
+# the additive mask read as a keep-mask, -1e9 where it is 0 (labelled () until
+# sdpa_mask_read_as_keep was declared, as sdpa_annotated_masked_fill)
 # split: measure
 # source: meme2515/transformer_pytorch, model.py (attention, handed d_k = q.size(-1) as its callers do)
 import math

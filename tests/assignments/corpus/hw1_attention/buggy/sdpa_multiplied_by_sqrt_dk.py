@@ -1,6 +1,7 @@
 # question: scaled_dot_product_attention
 # fails: test_values_without_mask, test_seed_tables, test_seed_table_causal
 # public: -
+# diagnosis: sdpa_scaled_otherwise
 # the scores multiplied by sqrt(d_k) where they are divided by it
 import math
 

@@ -1,6 +1,9 @@
 # question: scaled_dot_product_attention
 # fails: test_values_with_masks, test_seed_table_causal
 # public: must get weight 0
+# makes: sdpa_mask_read_as_keep
+# batch G3 (labelled before grading)
+# the additive mask read as a keep-mask, -1e9 where it is 0 (in place, on the scores)
 # split: measure
 # source: naity/protein-transformer, protein_transformer/utils.py (scale_dot_product_attention)
 import numpy as np

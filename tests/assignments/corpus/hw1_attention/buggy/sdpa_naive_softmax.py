@@ -1,6 +1,7 @@
 # question: scaled_dot_product_attention
 # fails: test_large_scores_stay_finite, test_large_scores_stay_finite_with_mask
 # public: -
+# diagnosis: sdpa_naive_softmax
 import math
 import torch
 

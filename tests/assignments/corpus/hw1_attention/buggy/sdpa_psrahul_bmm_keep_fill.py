@@ -1,6 +1,10 @@
 # question: scaled_dot_product_attention
 # fails: test_shapes, test_values_without_mask, test_values_with_masks, test_keyword_mask, test_seed_table_causal
 # public: IndexError: Dimension out of range
+# makes: sdpa_mask_read_as_keep
+# batch F (labelled before grading)
+# masked_fill(mask == 0, 1e-15): the allowed keys get a score of ~0, the hidden ones keep
+# theirs; also torch.bmm, so 3-D inputs only (no diagnosis)
 # split: measure
 # source: PSRahul/Transformer_Learner, util.py (scaled_dot_product; query, key, value are q, k, v)
 import torch

@@ -2,6 +2,7 @@
 # fails: test_values_without_mask, test_values_with_masks, test_seed_tables, test_seed_table_causal
 # public: over the keys) must sum to 1
 # public: masked with -inf must get weight 0
+# diagnosis: sdpa_over_queries
 import math
 import torch
 

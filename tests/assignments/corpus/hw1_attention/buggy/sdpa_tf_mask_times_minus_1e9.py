@@ -1,6 +1,9 @@
 # question: scaled_dot_product_attention
 # fails: test_values_with_masks, test_keyword_mask, test_large_scores_stay_finite_with_mask, test_seed_table_causal
 # public: must get weight 0, not nan
+# makes: -
+# adds mask * -1e9, reading the additive mask as 1 where hidden: -inf becomes +inf
+# (no diagnosis)
 # source: BinhMinhs10/transformers_onnx, transformer_tf_translation/scaled_dot_product_attention.py
 # source: (TensorFlow's matmul, cast, sqrt and softmax written as torch's; its tf.matpul, a typo, read
 # source: as tf.matmul)

@@ -1,6 +1,10 @@
 # question: TinySelfAttn
 # fails: test_matches_reference_without_mask, test_matches_reference_with_causal_mask, test_bidirectional_influence, test_rejects_indivisible_heads
 # public: should raise ValueError
+# makes: tsa_unchecked
+# batch blind-H2 (labelled before grading)
+# no divisibility check; also the mask is never read and dropout (0.1 on the weights, 0.2
+# on the output) stays on in training mode (no diagnosis)
 # split: measure
 # source: AliManjotho/3dposeref, models/multiheadselfattention.py (MultiHeadSelfAttention: dim and
 # source: num_heads are h and heads, qkv_bias and qk_scale left at their defaults, proj the stub's out;

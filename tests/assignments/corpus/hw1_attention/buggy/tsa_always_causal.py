@@ -1,6 +1,7 @@
 # question: TinySelfAttn
 # fails: test_matches_reference_without_mask, test_bidirectional_influence
 # public: -
+# diagnosis: tsa_always_causal
 from torch import nn
 
 

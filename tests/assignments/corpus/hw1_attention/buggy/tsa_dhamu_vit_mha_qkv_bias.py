@@ -2,6 +2,9 @@
 # fails: test_parameters, test_matches_reference_without_mask, test_matches_reference_with_causal_mask, test_bidirectional_influence, test_rejects_indivisible_heads
 # public: 'qkv.bias'
 # public: should raise ValueError
+# makes: tsa_qkv_bias, tsa_unchecked
+# batch F (labelled before grading)
+# no divisibility check at all; also the mask is never read (no diagnosis)
 # split: measure
 # source: Dhamu785/Vision-Transformers, 01_ViT/MHA.py (mha with its own example's qkv_bias=True and
 # source: no dropout (att_drop = proj_drop = 0): dim and num_heads are h and heads, proj is the stub's

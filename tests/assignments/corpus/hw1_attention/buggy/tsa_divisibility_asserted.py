@@ -1,6 +1,7 @@
 # question: TinySelfAttn
 # fails: test_rejects_indivisible_heads
 # public: AssertionError
+# diagnosis: tsa_asserted
 from torch import nn
 
 

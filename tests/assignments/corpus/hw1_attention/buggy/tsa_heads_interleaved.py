@@ -1,6 +1,7 @@
 # question: TinySelfAttn
 # fails: test_matches_reference_without_mask, test_matches_reference_with_causal_mask
 # public: -
+# diagnosis: tsa_heads_interleaved
 from torch import nn
 
 

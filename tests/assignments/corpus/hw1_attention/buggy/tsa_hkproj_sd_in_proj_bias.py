@@ -2,6 +2,10 @@
 # fails: test_parameters, test_matches_reference_without_mask, test_matches_reference_with_causal_mask, test_bidirectional_influence, test_rejects_indivisible_heads
 # public: 'qkv.bias'
 # public: should raise ValueError
+# makes: tsa_qkv_bias, tsa_unchecked
+# batch blind-H2 (labelled before grading)
+# a biased qkv, no divisibility check; also any mask given is replaced by a causal one of
+# its own (its values never read), none given stays bidirectional (no diagnosis)
 # split: measure
 # source: hkproj/pytorch-stable-diffusion, sd/attention.py (SelfAttention: n_heads and d_embed are
 # source: heads and h, in_proj and out_proj the stub's qkv and out; its causal_mask flag is read as

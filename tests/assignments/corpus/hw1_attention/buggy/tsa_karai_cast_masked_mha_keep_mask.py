@@ -2,6 +2,10 @@
 # fails: test_parameters, test_matches_reference_without_mask, test_matches_reference_with_causal_mask, test_bidirectional_influence, test_rejects_indivisible_heads
 # public: 'qkv.bias'
 # public: AssertionError
+# makes: tsa_qkv_bias, tsa_asserted
+# batch blind-H2 (labelled before grading)
+# a biased qkv and an assert; also the mask read as a keep-mask (masked_fill(mask == 0,
+# -1e9)), with no TinySelfAttn diagnosis for it
 # split: measure
 # source: DrHomeRender/karai_cast, util/maskSelfAttention.py (MaskedMultiHeadAttention with its
 # source: MaskedScaledDotProductAttention: d_model and n_head are h and heads; its q_linear, k_linear and

@@ -2,6 +2,10 @@
 # fails: test_parameters, test_matches_reference_without_mask, test_matches_reference_with_causal_mask, test_bidirectional_influence, test_rejects_indivisible_heads
 # public: parameters are
 # public: AssertionError
+# makes: tsa_qkv_bias, tsa_asserted
+# batch G3 (labelled before grading)
+# a biased qkv and an assert; also the mask read as a keep-mask (masked_fill(mask == 0,
+# -inf)), with no TinySelfAttn diagnosis for it
 # split: measure
 # source: kartik10sharma/Transformer, models/attention.py (MultiHeadSelfAttention: d_model and
 # source: num_heads are h and heads, qkv_proj and out_proj the stub's qkv and out)

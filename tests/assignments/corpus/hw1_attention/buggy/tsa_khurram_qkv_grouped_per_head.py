@@ -2,6 +2,11 @@
 # fails: test_parameters, test_matches_reference_without_mask, test_matches_reference_with_causal_mask, test_bidirectional_influence, test_rejects_indivisible_heads
 # public: parameters are
 # public: AssertionError
+# makes: tsa_qkv_bias, tsa_asserted
+# batch F (labelled before grading)
+# an assert (AssertionError: labelled tsa_unchecked, the nearest declared mistake then,
+# until tsa_asserted was declared from timm's); qkv(x) read per head as [q_i k_i v_i]
+# blocks, and the mask read as a keep-mask (no diagnosis for either)
 # source: Khurram-Devs/Transformer-Neural-Network, multi_head_attention.py and global_functions.py
 # source: (MultiHeadAttention with its scaled_dot_product: d_model and num_heads are h and heads,
 # source: qkv_layer and output_layer the stub's qkv and out)

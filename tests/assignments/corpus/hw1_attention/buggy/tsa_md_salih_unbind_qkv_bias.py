@@ -2,6 +2,10 @@
 # fails: test_parameters, test_matches_reference_without_mask, test_matches_reference_with_causal_mask, test_bidirectional_influence, test_rejects_indivisible_heads
 # public: parameters are
 # public: AssertionError
+# makes: tsa_qkv_bias, tsa_asserted
+# batch G3 (labelled before grading)
+# a biased qkv and an assert; also the mask read as a keep-mask (masked_fill(mask == 0,
+# -inf)), with no TinySelfAttn diagnosis for it
 # split: measure
 # source: Md-Salih/Autoencoding, transformer-encoder-autoencoding/attention.py (MultiHeadSelfAttention:
 # source: d_model and n_heads are h and heads; forward returns its output only, as the stub does,

@@ -1,6 +1,7 @@
 # question: TinySelfAttn
 # fails: test_rejects_indivisible_heads
 # public: should raise ValueError
+# diagnosis: tsa_unchecked
 from torch import nn
 
 

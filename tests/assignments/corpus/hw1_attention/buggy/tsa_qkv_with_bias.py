@@ -1,6 +1,7 @@
 # question: TinySelfAttn
 # fails: test_parameters, test_matches_reference_without_mask, test_matches_reference_with_causal_mask, test_bidirectional_influence
 # public: qkv.bias
+# diagnosis: tsa_qkv_bias
 from torch import nn
 
 

@@ -1,6 +1,10 @@
 # question: TinySelfAttn
 # fails: test_matches_reference_without_mask, test_matches_reference_with_causal_mask, test_bidirectional_influence, test_rejects_indivisible_heads
 # public: should raise ValueError
+# makes: tsa_by_model_width, tsa_unchecked
+# batch G3 (labelled before grading)
+# scale = dim ** -0.5 with dim the model's width; nothing checks h % heads; the mask is
+# never read (no diagnosis)
 # split: measure
 # source: thubZ09/paper-implementations, ViT/model/attention.py (Attention with dropout 0: dim is h,
 # source: to_qkv and to_out the stub's qkv and out; forward takes the stub's mask, which it never reads)

@@ -1,6 +1,9 @@
 # question: TinySelfAttn
 # fails: test_rejects_indivisible_heads
 # public: dim should be divisible by num_heads
+# makes: tsa_asserted
+# correct but for the assert (AssertionError, not ValueError): tsa_unchecked, the
+# nearest declared mistake, until tsa_asserted was declared (written from this one)
 # source: huggingface/pytorch-image-models, timm/layers/attention.py (Attention at 02bb6b3 with its
 # source: defaults (qkv_bias=False, proj_bias=True, no norms, no dropout) and use_fused_attn()'s fused
 # source: path: dim and num_heads are h and heads, proj is the stub's out, attn_mask its mask)

@@ -2,6 +2,11 @@
 # fails: test_parameters, test_matches_reference_without_mask, test_matches_reference_with_causal_mask, test_bidirectional_influence, test_rejects_indivisible_heads
 # public: parameters are
 # public: should raise ValueError
+# makes: tsa_unchecked
+# batch G3 (labelled before grading)
+# h // heads per head and no check (10, 3 builds a 27-wide qkv); also out has no bias and
+# the scores are divided by 1 / sqrt(d_k), i.e. multiplied by sqrt(d_k), and the mask is
+# never read (no diagnosis for those)
 # split: measure
 # source: augustwester/tiny-vit, att.py (Attention with dropout 0: dim is h, num_heads heads and
 # source: dim_head h // heads; W and out are the stub's qkv and out; einops' two rearranges written

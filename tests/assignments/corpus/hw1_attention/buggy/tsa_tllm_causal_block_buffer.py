@@ -2,6 +2,9 @@
 # fails: test_parameters, test_matches_reference_without_mask, test_matches_reference_with_causal_mask, test_bidirectional_influence, test_rejects_indivisible_heads
 # public: qkv.bias
 # public: n_embd must be divisible by n_head
+# makes: tsa_always_causal, tsa_qkv_bias, tsa_unchecked
+# a causal mask of its own from a fixed 1024-wide table, whatever mask says; a biased
+# qkv; an assert (AssertionError) where the contract wants ValueError
 # split: measure
 # source: priyangkarghosh/tllm, src/model/attention.py (CasualSelfAttention at 23637eb: config.n_embd
 # source: and config.n_head are h and heads, its GPTConfig's block_size 1024 kept; c_attn and c_proj are

@@ -1,6 +1,9 @@
 # question: count_parameters
 # fails: test_frozen_counted_by_default
 # public: frozen parameters still count by default
+# makes: count_always_trainable
+# batch F (labelled before grading)
+# trainable_only defaults to True
 # source: Minxuan-Hu/chebgate, metrics/params.py (count_parameters)
 import torch.nn as nn
 

@@ -1,6 +1,8 @@
 # question: count_parameters
 # fails: test_trainable_only
 # public: the frozen bias should not count
+# makes: count_ignores_trainable_only
+# batch blind-H2 (labelled before grading)
 # split: measure
 # source: Asichurter/MalFusionFSL, utils/stat.py (statParamNumber, its printed total returned)
 import torch

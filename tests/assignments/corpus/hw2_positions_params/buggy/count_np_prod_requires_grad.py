@@ -1,6 +1,8 @@
 # question: count_parameters
 # fails: test_frozen_counted_by_default
 # public: frozen parameters still count by default
+# makes: count_always_trainable
+# also a NumPy integer, not an int (no diagnosis)
 # split: measure
 # source: qzed/raft-meets-dicl, src/utils/model.py (count_parameters)
 import numpy as np

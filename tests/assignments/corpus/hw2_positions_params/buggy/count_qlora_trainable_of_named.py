@@ -1,6 +1,8 @@
 # question: count_parameters
 # fails: test_frozen_counted_by_default
 # public: frozen parameters still count by default
+# makes: count_always_trainable
+# batch G3 (labelled before grading)
 # split: measure
 # source: ricar0/QLora-fine-tune-LLM, utils/weights.py (print_number_of_trainable_model_parameters,
 # source: without its print; the stub's trainable_only is taken and never read)

@@ -1,6 +1,7 @@
 # question: count_parameters
 # fails: test_returns_int
 # public: should return an int, not Tensor
+# diagnosis: count_tensor
 # returns a 0-d torch tensor instead of an int
 import torch
 

@@ -1,6 +1,10 @@
 # question: decoder_layer_param_count
 # fails: test_default_width_matches_torch, test_explicit_width_matches_torch, test_lesson_figures
 # public: count every weight and bias
+# makes: -
+# batch blind-H2 (labelled before grading)
+# two MHA with biases and three LayerNorms, 8 d^2 + 14d: the feed-forward network is left
+# out (no diagnosis)
 # split: measure
 # source: jimmy-shen.medium.com, "Transformer number of parameters estimation" (its Decoder:
 # source: N*(2*MHA + 3*layer Norm), MHA with bias 4*(d_model*d_model + d_model) and Layer Norm

@@ -1,6 +1,10 @@
 # question: decoder_layer_param_count
 # fails: test_default_width_matches_torch, test_explicit_width_matches_torch, test_lesson_figures
 # public: count every weight and bias
+# makes: dec_cross_no_bias
+# batch blind-H2 (labelled before grading)
+# 8 d^2 + 2 d d_ff + d_ff + d: cross-attention without biases; also self-attention without
+# biases and no LayerNorm at all (no decoder diagnosis for those)
 # split: measure
 # source: Punith/Machine_learning_notes (git.putinpi.com), Deep learning/Mitesh kapra notes/Decoder
 # source: block of transformer.md (its "No. of parameters" sum written as code, 512 being d and

@@ -1,6 +1,9 @@
 # question: encoder_layer_param_count
 # fails: test_default_width_matches_torch, test_explicit_width_matches_torch, test_lesson_figures
 # public: count every weight and bias
+# makes: -
+# batch F (labelled before grading)
+# only the Q, K and V biases are missing (3d): not enc_no_biases' "the biases are left out"
 # split: measure
 # source: zixuya/BadouNLP, 张瑞岩/week06/homework06.py (its first version: the script's
 # source: single_transformer_layer with hidden_size = d and intermediate_weight_size = d_ff, 4d when None)

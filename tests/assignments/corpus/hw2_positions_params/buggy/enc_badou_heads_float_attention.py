@@ -1,6 +1,10 @@
 # question: encoder_layer_param_count
 # fails: test_returns_int, test_default_width_matches_torch, test_explicit_width_matches_torch, test_lesson_figures
 # public: should be an int, not float
+# makes: enc_float
+# batch F (labelled before grading)
+# 3 * (h / 12) * h is a float; with the two 2(d^2 + d) beside it the attention holds
+# 3 d^2 too many (no diagnosis)
 # split: measure
 # source: zixuya/BadouNLP, 顾振法/week6/homework.py (the script's transformer layer, liner1 to
 # source: layernorm3, with h = d and its 12 heads; its feed-forward width 4*h is d_ff, 4d when None)

@@ -1,6 +1,7 @@
 # question: encoder_layer_param_count
 # fails: test_default_width_matches_torch, test_explicit_width_matches_torch, test_lesson_figures
 # public: count every weight and bias
+# diagnosis: enc_one_ffn_bias
 # the feed-forward network with the bias of its first layer only
 def encoder_layer_param_count(d, d_ff=None):
     d_ff = 4 * d if d_ff is None else d_ff

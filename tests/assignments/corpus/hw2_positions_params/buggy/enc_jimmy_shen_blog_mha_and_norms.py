@@ -1,6 +1,10 @@
 # question: encoder_layer_param_count
 # fails: test_default_width_matches_torch, test_explicit_width_matches_torch, test_lesson_figures
 # public: count every weight and bias
+# makes: -
+# batch blind-H2 (labelled before grading)
+# MHA with biases and two LayerNorms, 4 d^2 + 8d: the feed-forward network is left out (no
+# diagnosis)
 # split: measure
 # source: jimmy-shen.medium.com, "Transformer number of parameters estimation" (its Encoder:
 # source: N*(MHA + 2*layer Norm), MHA with bias 4*(d_model*d_model + d_model) and Layer Norm

@@ -1,6 +1,7 @@
 # question: encoder_layer_param_count
 # fails: test_default_width_matches_torch, test_explicit_width_matches_torch, test_lesson_figures
 # public: both LayerNorms
+# diagnosis: enc_no_norms
 # forgets the two LayerNorms
 def encoder_layer_param_count(d, d_ff=None):
     """Attention and feed-forward with biases, but no LayerNorms."""

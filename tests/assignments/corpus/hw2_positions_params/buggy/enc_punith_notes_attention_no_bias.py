@@ -1,6 +1,10 @@
 # question: encoder_layer_param_count
 # fails: test_default_width_matches_torch, test_explicit_width_matches_torch, test_lesson_figures
 # public: count every weight and bias
+# makes: enc_no_norms
+# batch blind-H2 (labelled before grading)
+# 4 d^2 + 2 d d_ff + d_ff + d: no LayerNorm, and the attention's four biases left out while
+# both feed-forward biases are kept (not enc_no_biases' "the biases are left out")
 # split: measure
 # source: Punith/Machine_learning_notes (git.putinpi.com), Deep learning/Mitesh kapra notes/Encoder
 # source: block of transformer.md (the "total number of parameters" sum W_Q, W_K, W_V, W_O, W_1, b_1,

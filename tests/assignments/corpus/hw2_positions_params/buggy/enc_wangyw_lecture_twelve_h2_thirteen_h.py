@@ -1,6 +1,9 @@
 # question: encoder_layer_param_count
 # fails: test_explicit_width_matches_torch
 # public: count every weight and bias
+# makes: -
+# batch G3 (labelled before grading)
+# 12 d^2 + 13 d whatever d_ff: right for d_ff = None only (no diagnosis for an ignored d_ff)
 # split: measure
 # source: wangywUST/wangywust.github.io, Course/lecture_4.md (section 2.1's per-layer count
 # source: (4h^2 + 4h) + (8h^2 + 5h) + 4h with h = d; the stub's d_ff is taken and never read, the

@@ -1,6 +1,9 @@
 # question: encoder_layer_param_count
 # fails: test_default_width_matches_torch, test_explicit_width_matches_torch, test_lesson_figures
 # public: count every weight and bias
+# makes: enc_no_biases
+# batch G3 (labelled before grading)
+# 4 d^2 + 2 d d_ff + 4d: the LayerNorms but no bias anywhere
 # split: measure
 # source: wangywUST/wangywust.github.io, Course/lecture_4.md (the "Encoder Layer Parameters (per
 # source: layer)" sum written as code for dmodel = d, dff = d_ff; the stub's d_ff=None read as 4d)

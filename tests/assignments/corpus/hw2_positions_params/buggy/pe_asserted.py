@@ -1,6 +1,7 @@
 # question: sinusoidal_pe
 # fails: test_rejects_bad_d, test_rejects_negative_n_pos, test_rejects_non_integers
 # public: AssertionError
+# diagnosis: pe_asserted
 # every check written as an assert
 import numpy as np
 

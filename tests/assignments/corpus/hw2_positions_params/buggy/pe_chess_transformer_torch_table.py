@@ -1,6 +1,10 @@
 # question: sinusoidal_pe
 # fails: test_values, test_large_positions, test_rejects_bad_d, test_rejects_negative_n_pos, test_rejects_non_integers
 # public: must match the existing size
+# makes: pe_float32_torch, pe_d_unchecked, pe_types_unchecked
+# batch G3 (labelled before grading)
+# torch float32 table converted at the end; an odd d a RuntimeError, d = 0 a
+# ZeroDivisionError, a float n_pos a TypeError
 # split: measure
 # source: pypi-data/pypi-mirror-276, packages/chess-transformer/chess_transformer-0.1.15.tar.gz/
 # source: chess_transformer-0.1.15/src/chess_transformer/pytorch/pos_enc.py (positional_encoding:

@@ -2,6 +2,9 @@
 # fails: test_type_shape_dtype, test_values, test_large_positions, test_no_positions, test_rejects_bad_d, test_rejects_negative_n_pos, test_rejects_non_integers
 # public: float32, not float64
 # public: d must be even
+# makes: pe_float32, pe_rejects_zero, pe_d_unchecked, pe_types_unchecked
+# batch F (labelled before grading)
+# n_pos = 0 gives an empty tensor that [:, 0::2] cannot index (IndexError)
 # source: wzzheng/DVGT, dvgt/layers/sinusoid_pose_encoding.py (get_sinusoid_encoding_table(n_position, d_hid);
 # source: its leading batch axis dropped and the tensor made a NumPy array)
 import torch

@@ -1,6 +1,7 @@
 # question: sinusoidal_pe
 # fails: test_values, test_relative_position_figures
 # public: -
+# diagnosis: pe_exponent_i_over_d
 # 10000^(i/d) with i the pair index: the 2 of 2i/d is lost, frequencies fall too slowly
 import numpy as np
 

@@ -1,6 +1,7 @@
 # question: sinusoidal_pe
 # fails: test_values, test_relative_position_figures
 # public: the first pair turns at rate 1
+# diagnosis: pe_exponent_per_column
 # each column j gets its own frequency 10000^(j/d): the odd (cosine) columns are off by one step
 import numpy as np
 

@@ -2,6 +2,7 @@
 # fails: test_position_zero, test_values, test_no_positions, test_relative_position_figures, test_rejects_bad_d, test_rejects_negative_n_pos, test_rejects_non_integers
 # public: position 0 should be
 # public: d must be even
+# makes: pe_d_unchecked, pe_types_unchecked
 # source: seasa2016/code_test, pytorch/encode_test.py (position_enc, as a function of n_pos and d)
 import numpy as np
 

@@ -1,6 +1,7 @@
 # question: sinusoidal_pe
 # fails: test_type_shape_dtype, test_values, test_large_positions
 # public: not float64
+# diagnosis: pe_float32
 # a float32 array (the usual dtype for a model's inputs), not the float64 asked for
 import numpy as np
 

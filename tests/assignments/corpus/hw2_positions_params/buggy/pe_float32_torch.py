@@ -1,6 +1,7 @@
 # question: sinusoidal_pe
 # fails: test_values, test_large_positions
 # public: -
+# diagnosis: pe_float32_torch
 # computed in torch's default float32, then converted: right dtype, lost precision
 import math
 

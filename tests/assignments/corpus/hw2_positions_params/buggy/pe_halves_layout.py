@@ -1,6 +1,7 @@
 # question: sinusoidal_pe
 # fails: test_position_zero, test_values
 # public: -
+# diagnosis: pe_halves
 # all sines first, then all cosines ([sin..., cos...]) instead of interleaved pairs
 import numpy as np
 

@@ -1,6 +1,7 @@
 # question: sinusoidal_pe
 # fails: test_rejects_bad_d, test_rejects_non_integers
 # public: d must be even
+# makes: pe_d_unchecked, pe_types_unchecked
 # source: Aminekham/holbertonschool-machine_learning, supervised_learning/attention/4-positional_encoding.py
 # source: (positional_encoding(max_seq_len, dm))
 import numpy as np

@@ -1,6 +1,10 @@
 # question: sinusoidal_pe
 # fails: test_values, test_large_positions, test_relative_position_figures, test_rejects_bad_d, test_rejects_negative_n_pos, test_rejects_non_integers
 # public: must match the existing size
+# makes: pe_float32_torch, pe_d_unchecked, pe_types_unchecked
+# batch blind-H2 (labelled before grading)
+# torch float32 table converted at the end; an odd d a RuntimeError, d = 0 an empty table, a
+# float n_pos a TypeError; also only 100 rows whatever n_pos (no diagnosis)
 # split: measure
 # source: DrHomeRender/karai_cast, util/PositionalEncoding.py (PositionalEncoding's pe buffer, built
 # source: with its defaults, d_model = d, and sliced to n_pos rows as its forward does; returned as the

@@ -3,6 +3,8 @@
 # public: dtype float32
 # public: (sin 0, cos 0) = (0, 1)
 # public: should raise ValueError
+# makes: pe_exponent_per_column, pe_float32, pe_rejects_zero, pe_d_unchecked, pe_types_unchecked
+# also row 0 left all zeros (cos 0 = 1 missing); n_pos = 0 raises IndexError
 # split: measure
 # source: nituchao/nituchao-deeplearning, pytorch/transformer_explain/positional_embedding.py
 # source: (PositionalEmbedding.__init__'s pos_table with max_len = n_pos and d_model = d, returned as

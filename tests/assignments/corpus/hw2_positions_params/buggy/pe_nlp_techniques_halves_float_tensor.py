@@ -2,6 +2,8 @@
 # fails: test_type_shape_dtype, test_position_zero, test_values, test_rejects_bad_d, test_rejects_negative_n_pos, test_rejects_non_integers
 # public: float32, not float64
 # public: d must be even
+# makes: pe_halves, pe_float32, pe_d_unchecked, pe_types_unchecked
+# batch F (labelled before grading)
 # source: adityakanamadi281/NLP_Techniques, Transformers/positional_encoding.py (positional_encoding(max_seq_len,
 # source: d_model); the torch.FloatTensor it returns made a NumPy array)
 import numpy as np

@@ -1,6 +1,8 @@
 # question: sinusoidal_pe
 # fails: test_rejects_bad_d, test_rejects_non_integers
 # public: -
+# diagnosis: pe_d_unchecked, pe_types_unchecked
+# unchecked: the odd-d test names d, the non-int one the types (both are true)
 # no argument checks at all (numpy happens to raise for some bad inputs, not all)
 import numpy as np
 

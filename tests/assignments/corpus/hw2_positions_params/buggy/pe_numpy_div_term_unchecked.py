@@ -1,6 +1,7 @@
 # question: sinusoidal_pe
 # fails: test_rejects_bad_d, test_rejects_non_integers
 # public: -
+# makes: pe_d_unchecked, pe_types_unchecked
 # source: JimHyw/Transformer, src/positional_encoding.py (positional_encoding(seq_len, d_model))
 import numpy as np
 

@@ -1,6 +1,7 @@
 # question: sinusoidal_pe
 # fails: test_position_zero, test_values
 # public: position 0 should be (sin 0, cos 0)
+# diagnosis: pe_from_one
 # positions counted from 1 instead of 0
 import numpy as np
 

@@ -1,6 +1,7 @@
 # question: sinusoidal_pe
 # fails: test_no_positions
 # public: -
+# diagnosis: pe_rejects_zero
 # n_pos = 0 rejected, though an empty (0, d) table is a valid answer
 import numpy as np
 

@@ -2,6 +2,7 @@
 # fails: test_type_shape_dtype
 # public: should return a numpy array
 # public: numpy array, not Tensor
+# diagnosis: pe_tensor
 # returns a torch tensor (float64) instead of a numpy array
 import torch
 import numpy as np

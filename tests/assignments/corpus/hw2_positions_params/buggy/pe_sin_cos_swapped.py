@@ -1,6 +1,7 @@
 # question: sinusoidal_pe
 # fails: test_position_zero, test_values
 # public: position 0 should be (sin 0, cos 0)
+# diagnosis: pe_swapped
 # cosine in the even columns and sine in the odd ones
 import numpy as np
 

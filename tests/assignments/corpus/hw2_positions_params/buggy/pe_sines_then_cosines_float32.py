@@ -2,6 +2,7 @@
 # fails: test_type_shape_dtype, test_position_zero, test_values, test_rejects_bad_d, test_rejects_negative_n_pos, test_rejects_non_integers
 # public: dtype float32
 # public: d must be even
+# makes: pe_halves, pe_float32, pe_d_unchecked, pe_types_unchecked
 # source: xingchensong/Speech-Transformer-tf2.0, models/modules/positional_encoding.py (tf.cast to
 # source: float32 written as numpy's astype; the leading batch axis dropped)
 import numpy as np

@@ -1,6 +1,7 @@
 # question: sinusoidal_pe
 # fails: test_rejects_bad_d, test_rejects_negative_n_pos, test_rejects_non_integers
 # public: d must be even
+# makes: pe_d_unchecked, pe_types_unchecked
 # source: ZiqinZhou66/ZegCLIP, models/decode_heads/utils.py (the TensorFlow tutorial's positional_encoding;
 # source: its leading batch axis dropped, as the stub returns (n_pos, d))
 import numpy as np

@@ -1,6 +1,10 @@
 # question: sinusoidal_pe
 # fails: test_values, test_large_positions, test_rejects_bad_d, test_rejects_negative_n_pos, test_rejects_non_integers
 # public: must match the existing size
+# makes: pe_float32_torch, pe_d_unchecked, pe_types_unchecked
+# batch G3 (labelled before grading)
+# torch float32 table converted at the end; an odd d a RuntimeError, d = 0 a
+# ZeroDivisionError, a float n_pos a TypeError
 # split: measure
 # source: poetrilin/ai_2024_USTC, part_2/README.md (the positional encoding snippet: seq_len and
 # source: dim_embed are n_pos and d; returned as the float64 NumPy array the stub returns, without

@@ -1,6 +1,7 @@
 # question: sinusoidal_pe
 # fails: test_rejects_non_integers
 # public: -
+# diagnosis: pe_types_unchecked
 # checks the values of n_pos and d but not their types: 8.0 or '4' slip through or raise TypeError
 import numpy as np
 

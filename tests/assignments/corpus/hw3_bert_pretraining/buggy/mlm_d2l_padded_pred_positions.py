@@ -1,6 +1,10 @@
 # question: mlm_loss
 # fails: test_returns_scalar_tensor, test_leading_dimensions, test_ignored_positions_do_not_count, test_nothing_selected_is_zero, test_gradient_flows_to_logits
 # public: cannot reshape tensor of 0 elements
+# makes: mlm_class_zero
+# batch G2 (labelled before grading)
+# d2l's default-mean CrossEntropyLoss runs over every row's padded entries too (position 0,
+# label 0, weight 0), so a row with fewer targets adds class-0 predictions to the mean
 # split: measure
 # source: d2l-ai/d2l-zh, chapter_natural-language-processing-pretraining/bert-pretraining.md
 # source: (_get_batch_loss_bert's masked LM loss with its loss = nn.CrossEntropyLoss(); the data

@@ -1,6 +1,8 @@
 # question: mlm_loss
 # fails: test_matches_cross_entropy
 # public: the mean over the 3 targets
+# makes: mlm_sum
+# batch G2 (labelled before grading)
 # split: measure
 # source: facebookresearch/fairseq, fairseq/criterions/masked_lm.py (MaskedLmLoss.forward on CPU: the
 # source: model's logits are given for every position, so the masked ones are picked from them;

@@ -1,6 +1,8 @@
 # question: mlm_loss
 # fails: test_nothing_selected_is_zero
 # public: not nan
+# makes: mlm_nan_when_nothing
+# batch E
 # source: WillardFord/ForgeFold, loss.py (mlm_loss_function: its mask, the positions that contribute,
 # source: is the labels that are not -100, its ignore_index's default)
 import torch

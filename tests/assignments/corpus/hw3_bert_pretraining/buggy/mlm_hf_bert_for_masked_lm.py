@@ -1,6 +1,8 @@
 # question: mlm_loss
 # fails: test_nothing_selected_is_zero
 # public: not nan
+# makes: mlm_nan_when_nothing
+# batch E
 # split: measure
 # source: huggingface/transformers, src/transformers/models/bert/modeling_bert.py (BertForMaskedLM.forward's
 # source: loss: prediction_scores are the logits, self.config.vocab_size their last dimension)

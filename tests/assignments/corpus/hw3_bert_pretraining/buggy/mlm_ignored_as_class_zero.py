@@ -1,6 +1,7 @@
 # question: mlm_loss
 # fails: test_ignored_positions_do_not_count
 # public: labels -100 must not count
+# diagnosis: mlm_class_zero
 # -100 clamped to class 0: unselected positions count as predicting token 0.
 import torch.nn.functional as F
 

@@ -1,6 +1,9 @@
 # question: mlm_loss
 # fails: test_matches_cross_entropy, test_ignored_positions_do_not_count
 # public: labels -100 do not count
+# makes: mlm_mean_over_all
+# batch E
+# Keras's ignored label 0 (no diagnosis) and a mean over every position
 # split: measure
 # source: cccwam/ift6759-project2-public, libs/losses.py (mlm_loss, first version: Keras's
 # source: SparseCategoricalCrossentropy(from_logits=True, reduction='none') written as torch's)

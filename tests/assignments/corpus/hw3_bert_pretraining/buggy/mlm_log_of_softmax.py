@@ -1,6 +1,7 @@
 # question: mlm_loss
 # fails: test_large_logits_stay_finite
 # public: -
+# diagnosis: mlm_log_of_softmax
 # log(softmax(.)) by hand: -inf/nan once a probability underflows.
 import torch
 

@@ -1,6 +1,7 @@
 # question: mlm_loss
 # fails: test_ignored_positions_do_not_count
 # public: no target (every label -100) must give a 0-d tensor equal to 0.0
+# diagnosis: mlm_sum_when_nothing
 # With every label -100, returns logits.sum() "to keep the graph" (times 1.0, not 0.0):
 # the loss then depends on the logits of ignored positions.
 import torch.nn.functional as F

@@ -1,6 +1,7 @@
 # question: mlm_loss
 # fails: test_ignored_positions_do_not_count
 # public: the mean over the 3 targets (labels -100 do not count)
+# diagnosis: mlm_mean_over_all
 # Divides by every position instead of the selected ones.
 import torch.nn.functional as F
 

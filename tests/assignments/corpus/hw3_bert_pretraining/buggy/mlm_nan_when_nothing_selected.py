@@ -1,6 +1,7 @@
 # question: mlm_loss
 # fails: test_nothing_selected_is_zero
 # public: not nan
+# diagnosis: mlm_nan_when_nothing
 # Plain F.cross_entropy: right whenever something is selected, nan when nothing is.
 import torch.nn.functional as F
 

@@ -1,6 +1,7 @@
 # question: mlm_loss
 # fails: test_leading_dimensions
 # public: must take any leading dimensions
+# diagnosis: mlm_not_flattened
 # Passes (B, T, V) logits straight to F.cross_entropy, which reads dim 1 as the classes.
 import torch
 import torch.nn.functional as F

@@ -1,6 +1,11 @@
 # question: mlm_loss
 # fails: test_large_logits_stay_finite
 # public: -
+# makes: -
+# batch blind-H2 (labelled before grading)
+# -log(softmax + 1e-10), mean over the targets, 0 when none: capped near 23 for a target
+# whose probability underflows (no diagnosis; mlm_log_of_softmax's log 0 = -inf never
+# happens)
 # split: measure
 # source: Ryanakml/BERT, python/pretrain.py (compute_loss's MLM part: the model's mlm_probs are
 # source: softmax(logits) over the flattened positions, np.log torch.log, -100 where it reads -1, the

@@ -1,6 +1,7 @@
 # question: mlm_loss
 # fails: test_matches_cross_entropy
 # public: the mean over the 3 targets
+# diagnosis: mlm_sum
 # Sums the per-token losses instead of averaging them.
 import torch.nn.functional as F
 

@@ -2,6 +2,9 @@
 # fails: test_labels_and_corruption_rules, test_selection_rate, test_replacement_split, test_selection_is_independent
 # public: -100 or the original id
 # public: with select_prob=0.0 nothing is selected
+# makes: mt_fixed_probabilities, mt_selects_specials, mt_random_special
+# batch E
+# also label 0, not -100, where nothing is selected (no diagnosis)
 # split: measure
 # source: codertimo/BERT-pytorch, bert_pytorch/dataset/dataset.py (BERTDataset.random_word: python's
 # source: random is the given rng, vocab.mask_index mask_id, len(vocab) vocab_size; its loop over one

@@ -1,6 +1,7 @@
 # question: mask_tokens
 # fails: test_reproducible_with_rng_only
 # public: -
+# diagnosis: mt_rng_copied
 # Works on a copy of rng, so the caller's generator never advances: every call
 # (every epoch) gets the same masking.
 import copy

@@ -1,6 +1,10 @@
 # question: mask_tokens
 # fails: test_types_and_shapes, test_labels_and_corruption_rules, test_input_not_modified, test_replacement_split
 # public: modified its input_ids
+# makes: mt_fixed_split, mt_random_special
+# batch G2 (labelled before grading)
+# 0.8 and 0.5 written in, random ids from the whole vocabulary; also corrupts the caller's
+# array in place (no diagnosis)
 # split: measure
 # source: GabrielLaurent/electra, electra/data/data_utils.py (mask_tokens: torch's full, bernoulli and
 # source: randint are NumPy's full and the given rng's binomial and integers, the tokenizer's

@@ -1,6 +1,11 @@
 # question: mask_tokens
 # fails: test_types_and_shapes, test_labels_and_corruption_rules, test_input_not_modified, test_replacement_split
 # public: modified its input_ids
+# makes: mt_never_random, mt_fixed_split, mt_random_special
+# batch E
+# an int(replace_prob) test (0 for 0.1) skips the random branch, which would draw
+# from the whole vocabulary; 80% [MASK] and 0.5 written in; also corrupts the caller's
+# array in place (no diagnosis)
 # source: richarddwang/electra_pytorch, pretrain.py at bebf72f (mask_tokens: torch's bernoulli and randint
 # source: are the given rng's binomial and integers, mlm_probability select_prob, replace_prob random_prob,
 # source: orginal_prob 1 - mask_prob - random_prob, mask_token_index mask_id, special_token_indices

@@ -1,6 +1,7 @@
 # question: mask_tokens
 # fails: test_replacement_split
 # public: -
+# diagnosis: mt_never_random
 # `elif r < random_prob` after `if r < mask_prob`: the random branch can never run.
 import numpy as np
 

@@ -2,6 +2,10 @@
 # fails: test_types_and_shapes, test_labels_and_corruption_rules, test_selection_rate, test_replacement_split, test_random_ids_uniform, test_numpy_and_int_arguments
 # public: special tokens must never be selected
 # public: AssertionError
+# makes: mt_fixed_per_row, mt_selects_specials, mt_random_special
+# batch G2 (labelled before grading)
+# int(select_prob * n + u) targets per row, every position a candidate, random ids from
+# the ids after the first len(special_ids); also asserts 0 < select_prob < 1 (no diagnosis)
 # split: measure
 # source: facebookresearch/fairseq, fairseq/data/mask_tokens_dataset.py (MaskTokensDataset.__getitem__,
 # source: run on each row: np.random's rand and choice under its numpy_seed are the given rng's random

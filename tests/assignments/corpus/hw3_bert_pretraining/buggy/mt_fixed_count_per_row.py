@@ -1,6 +1,7 @@
 # question: mask_tokens
 # fails: test_selection_is_independent
 # public: -
+# diagnosis: mt_fixed_per_row
 # Exactly round(select_prob * n) targets per row (rng.choice without replacement), the
 # sampler of the lesson's "default_rng(42) gives [1, 13, 14]": not independent selection.
 import numpy as np

@@ -2,6 +2,11 @@
 # fails: test_labels_and_corruption_rules, test_selection_rate, test_replacement_split
 # public: special tokens must never be selected
 # public: with select_prob=0.0 nothing is selected
+# makes: mt_fixed_probabilities, mt_fixed_per_row, mt_selects_specials, mt_random_special
+# batch E
+# 15%, 80% and a second draw against 0.5 written in (10% random at the defaults, so not
+# labelled mt_second_draw), n_pred targets per row, every position a candidate, random
+# ids from the whole vocabulary
 # split: measure
 # source: graykode/nlp-tutorial, 5-2.BERT/BERT-Torch.py (make_batch's MASK LM step, run on each row:
 # source: python's random, shuffle and randint are the given rng's random, shuffle and integers

@@ -1,6 +1,7 @@
 # question: mask_tokens
 # fails: test_selection_rate, test_replacement_split
 # public: with select_prob=0.0 nothing is selected
+# diagnosis: mt_fixed_probabilities
 # select_prob, mask_prob and random_prob are ignored: 0.15 / 0.8 / 0.1 hard-coded.
 # Both the rate and the split ignore their parameters.
 import numpy as np

@@ -1,6 +1,7 @@
 # question: mask_tokens
 # fails: test_labels_and_corruption_rules
 # public: -
+# diagnosis: mt_random_special
 # Hugging Face's DataCollatorForLanguageModeling.numpy_mask_tokens, ported to the
 # contract's arguments (rng for np.random, special_ids, the three probabilities). Its one
 # difference from the contract: random replacements are drawn from the whole vocabulary,

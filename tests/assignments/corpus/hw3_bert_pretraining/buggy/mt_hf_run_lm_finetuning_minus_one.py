@@ -2,6 +2,9 @@
 # fails: test_labels_and_corruption_rules, test_replacement_split
 # public: -100 or the original id
 # public: every label must be -100
+# makes: mt_label_minus_one, mt_random_special, mt_fixed_split
+# batch E
+# also hard-coded 0.8/0.5 for [MASK] and random (the fixed split)
 # split: measure
 # source: huggingface/transformers, examples/run_lm_finetuning.py (mask_tokens, late 2019; torch's
 # source: bernoulli and randint are the given rng's binomial and integers, args.mlm_probability

@@ -1,6 +1,7 @@
 # question: mask_tokens
 # fails: test_labels_and_corruption_rules
 # public: must be -100
+# diagnosis: mt_label_minus_one
 # Unselected positions labelled -1 instead of -100.
 import numpy as np
 

@@ -1,6 +1,7 @@
 # question: mask_tokens
 # fails: test_replacement_split
 # public: -
+# diagnosis: mt_fixed_split
 # select_prob is honoured but mask_prob and random_prob are not (80/10/10 hard-coded).
 import numpy as np
 

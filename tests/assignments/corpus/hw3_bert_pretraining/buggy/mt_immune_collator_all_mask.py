@@ -1,6 +1,8 @@
 # question: mask_tokens
 # fails: test_replacement_split, test_random_ids_uniform
 # public: -
+# makes: mt_never_random, mt_never_kept
+# batch G2 (labelled before grading)
 # split: measure
 # source: subramaniam-lab-ucsd/immune-foundation-model, src/scimmune/collate.py
 # source: (DataCollatorForCausalMLM.__call__ on ids already padded: torch's full and bernoulli are NumPy's

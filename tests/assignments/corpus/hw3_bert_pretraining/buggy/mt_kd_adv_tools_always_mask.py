@@ -1,6 +1,10 @@
 # question: mask_tokens
 # fails: test_types_and_shapes, test_input_not_modified, test_replacement_split, test_random_ids_uniform
 # public: modified its input_ids
+# makes: mt_never_random, mt_never_kept
+# batch E
+# every target becomes [MASK] (a bernoulli of 1.0); also corrupts the caller's array in
+# place (no diagnosis)
 # split: measure
 # source: series2/KD, adv_tools.py (mask_tokens: torch's full and bernoulli are NumPy's full and the
 # source: given rng's binomial, the tokenizer's special-tokens mask np.isin(special_ids) (the padding

@@ -1,6 +1,7 @@
 # question: mask_tokens
 # fails: test_selection_rate, test_replacement_split
 # public: -
+# diagnosis: mt_kept_unlabelled
 # The 10% kept targets get no label (only changed positions are predicted).
 # Selection is seen through the labels: the kept targets look unselected, so the rate
 # (13.5%) and the split (no kept ones) are both wrong as the outputs show them.

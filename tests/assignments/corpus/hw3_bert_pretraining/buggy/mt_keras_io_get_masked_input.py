@@ -1,6 +1,10 @@
 # question: mask_tokens
 # fails: test_types_and_shapes, test_labels_and_corruption_rules, test_selection_rate, test_replacement_split
 # public: ValueError: low >= high
+# makes: mt_label_minus_one, mt_fixed_probabilities, mt_specials_are_first_ids, mt_random_special
+# batch G2 (labelled before grading)
+# ids <= 2 taken as the specials, random ids from [3, mask_id), 15% / 90% / 1/9 written in
+# (80/10/10 overall), -1 where nothing is selected
 # split: measure
 # source: keras-team/keras-io, examples/nlp/masked_language_modeling.py (get_masked_input_and_labels:
 # source: numpy's global np.random.rand and randint are the given rng's random and integers, its

@@ -1,6 +1,7 @@
 # question: mask_tokens
 # fails: test_labels_and_corruption_rules
 # public: labels must be -100 or the original id
+# diagnosis: mt_labels_corrupted
 # Labels taken from the corrupted sequence instead of the original one.
 import numpy as np
 

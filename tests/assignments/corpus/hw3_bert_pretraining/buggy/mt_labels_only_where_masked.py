@@ -1,6 +1,7 @@
 # question: mask_tokens
 # fails: test_labels_and_corruption_rules, test_selection_rate, test_replacement_split
 # public: not targets (label -100) must keep their id
+# diagnosis: mt_labels_only_masked
 # Labels only at the [MASK] positions: random and kept targets are not predicted.
 # Random targets change without a label (a rule); selection, seen through the labels, has
 # the rate 12% and a split of all [MASK].

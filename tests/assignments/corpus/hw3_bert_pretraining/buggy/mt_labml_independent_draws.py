@@ -1,6 +1,10 @@
 # question: mask_tokens
 # fails: test_labels_and_corruption_rules, test_replacement_split
 # public: -
+# makes: mt_random_special
+# batch E
+# also independent draws for random and unchanged, so the [MASK] share is
+# (1 - random_prob) * (mask_prob + random_prob) (no diagnosis)
 # source: labmlai/annotated_deep_learning_paper_implementations, labml_nn/transformers/mlm/__init__.py
 # source: (MLM.__call__: torch.rand and randint are the given rng's random and integers; its
 # source: parameters masking_prob = select_prob, randomize_prob = random_prob, no_change_prob =

@@ -1,6 +1,7 @@
 # question: mask_tokens
 # fails: test_selection_rate, test_selection_is_independent
 # public: with select_prob=0.0 nothing is selected
+# diagnosis: mt_selects_all
 # 80/10/10 applied to every ordinary token: the 15% selection step is missing.
 # Everything selected: the rate is wrong, and with no spread left independence cannot be
 # measured (that test pays nothing then).

@@ -1,6 +1,7 @@
 # question: mask_tokens
 # fails: test_replacement_split
 # public: -
+# diagnosis: mt_never_kept
 # Every selected token is changed: [MASK] or random, never left as it is.
 import numpy as np
 

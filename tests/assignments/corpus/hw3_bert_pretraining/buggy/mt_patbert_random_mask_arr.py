@@ -1,6 +1,9 @@
 # question: mask_tokens
 # fails: test_types_and_shapes, test_replacement_split, test_random_ids_uniform
 # public: -
+# makes: mt_never_random, mt_fixed_split
+# batch E
+# its random branch is a subset of the [MASK] one, so it never happens
 # source: kirilklein/patbert, patbert/features/utils.py (random_mask_arr and combine_masks at 3b1445e:
 # source: the rng it made from its seed argument is the given rng, its mask_prob (the selection
 # source: probability) select_prob, the special tokens' ids special_ids, vocab['<MASK>'] mask_id, the

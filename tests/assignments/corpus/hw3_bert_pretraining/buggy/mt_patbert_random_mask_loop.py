@@ -1,6 +1,9 @@
 # question: mask_tokens
 # fails: test_labels_and_corruption_rules, test_replacement_split, test_random_ids_uniform
 # public: -
+# makes: mt_random_special, mt_fixed_split
+# batch E
+# random ids from the ids after the first len(special_ids)
 # source: kirilklein/patbert, patbert/features/utils.py (random_mask at 3b1445e: the rng it made
 # source: from its seed argument is the given rng, its mask_prob (the selection probability)
 # source: select_prob, the special tokens' ids special_ids, vocab['<MASK>'] mask_id, the vocabulary's

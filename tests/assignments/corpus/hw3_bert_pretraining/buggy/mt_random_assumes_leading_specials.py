@@ -1,6 +1,7 @@
 # question: mask_tokens
 # fails: test_labels_and_corruption_rules, test_random_ids_uniform
 # public: -
+# diagnosis: mt_random_special
 # Random replacements from [len(special_ids), vocab_size): assumes specials are the first ids.
 import numpy as np
 

@@ -1,6 +1,7 @@
 # question: mask_tokens
 # fails: test_labels_and_corruption_rules
 # public: -
+# diagnosis: mt_random_special
 # Random replacements drawn from the whole vocabulary, special ids included.
 import numpy as np
 

@@ -1,6 +1,7 @@
 # question: mask_tokens
 # fails: test_random_ids_uniform
 # public: -
+# diagnosis: mt_last_id_never_drawn
 # The last ordinary id can never be drawn (integers' upper bound is exclusive).
 import numpy as np
 

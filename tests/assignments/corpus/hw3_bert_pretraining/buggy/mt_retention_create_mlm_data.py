@@ -1,6 +1,9 @@
 # question: mask_tokens
 # fails: test_labels_and_corruption_rules, test_replacement_split, test_random_ids_uniform
 # public: special tokens must never be selected
+# makes: mt_never_random, mt_never_kept, mt_selects_specials
+# batch G2 (labelled before grading)
+# every target becomes [MASK]; only mask_id itself is never selected
 # split: measure
 # source: Rtosshy/Retention-vs-Attention, create_mlm_data.py (create_mlm_data, its first version with a
 # source: vocab_size argument: torch.rand is the given rng's random, mask_token_id mask_id, mask_prob

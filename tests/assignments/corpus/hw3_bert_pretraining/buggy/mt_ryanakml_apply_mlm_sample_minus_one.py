@@ -2,6 +2,11 @@
 # fails: test_labels_and_corruption_rules, test_selection_rate, test_replacement_split, test_selection_is_independent
 # public: -100 or the original id
 # public: with select_prob=0.0 nothing is selected
+# makes: mt_label_minus_one, mt_fixed_per_row, mt_fixed_split, mt_random_special
+# batch blind-H2 (labelled before grading)
+# max(1, int(select_prob * n)) targets per row (choice without replacement), -1 where
+# nothing is selected, 0.8 and 0.9 written in, random ids from the whole vocabulary; also at
+# least one target even with select_prob = 0 (no diagnosis)
 # split: measure
 # source: Ryanakml/BERT, python/pretrain.py (apply_mlm, run on each row: random.sample, random.random
 # source: and random.choice are the given rng's choice without replacement, random and choice; its

@@ -1,6 +1,7 @@
 # question: mask_tokens
 # fails: test_replacement_split
 # public: -
+# diagnosis: mt_second_draw
 # A fresh draw compared with random_prob for the random branch: 0.2 * 0.1 = 2%, not 10%.
 import numpy as np
 

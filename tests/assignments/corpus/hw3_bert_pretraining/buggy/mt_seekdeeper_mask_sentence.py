@@ -2,6 +2,9 @@
 # fails: test_labels_and_corruption_rules, test_input_not_modified, test_selection_rate, test_replacement_split
 # public: modified its input_ids
 # public: with select_prob=0.0 nothing is selected
+# makes: mt_fixed_probabilities, mt_selects_specials, mt_random_special
+# batch G2 (labelled before grading)
+# also corrupts the caller's array in place (no diagnosis)
 # split: measure
 # source: Kamichanw/SeekDeeper, bert/data.py (PretrainDataset.mask_sentence: python's random.random and
 # source: randint are the given rng's random and integers (randint's inclusive upper bound made

@@ -1,6 +1,7 @@
 # question: mask_tokens
 # fails: test_labels_and_corruption_rules
 # public: special tokens must never be selected
+# diagnosis: mt_selects_specials
 # Special tokens ([CLS], [SEP], [PAD]) can be selected too.
 import numpy as np
 

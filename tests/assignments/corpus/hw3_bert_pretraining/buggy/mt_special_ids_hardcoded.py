@@ -1,6 +1,7 @@
 # question: mask_tokens
 # fails: test_labels_and_corruption_rules, test_selection_rate, test_random_ids_uniform
 # public: -
+# diagnosis: mt_specials_are_first_ids
 # The special ids hard-coded as 0..3 (a vocabulary whose first ids are [PAD], [CLS], [SEP],
 # [MASK]) instead of special_ids: ids >= 4 may be selected, random ids come from [4, vocab).
 # Three properties break: [CLS]/[SEP] (7, 19) are selected and drawn (rules), the ordinary

@@ -2,6 +2,10 @@
 # fails: test_types_and_shapes, test_labels_and_corruption_rules, test_selection_rate, test_replacement_split, test_selection_is_independent
 # public: -100 or the original id
 # public: with select_prob=0.0 nothing is selected
+# makes: mt_label_minus_one, mt_fixed_per_row, mt_fixed_probabilities, mt_selects_specials, mt_random_special
+# batch E
+# int(0.15 * n) positions per row (choice without replacement), specials among them, -1
+# where nothing is selected, 80/10/10 written in, random ids from the whole vocabulary
 # split: measure
 # source: yacinemebarki/model_from_scratch, bert/mln.py (mask, run on each row: numpy's global
 # source: random.choice and random.rand are the given rng's choice and random, mask_vec mask_id, vocab the

@@ -1,6 +1,9 @@
 # question: nsp_pair
 # fails: test_segment_ids
 # public: 0 up to and including the first [SEP], 1 after it
+# makes: -
+# batch E
+# segments 1 and 2, not 0 and 1: no diagnosis
 # split: measure
 # source: codertimo/BERT-pytorch, bert_pytorch/dataset/dataset.py (BERTDataset.__getitem__'s pair:
 # source: t1 and t2 are the two sentences' ids, vocab.sos_index cls_id, vocab.eos_index sep_id; its

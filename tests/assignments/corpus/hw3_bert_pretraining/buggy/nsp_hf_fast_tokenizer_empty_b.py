@@ -1,6 +1,10 @@
 # question: nsp_pair
 # fails: test_empty_sentences
 # public: -
+# makes: nsp_no_final_sep
+# batch G2 (labelled before grading)
+# only when tokens_b is empty (`if token_ids_1:`): then the closing [SEP] is missing and
+# segment_ids is one longer than input_ids
 # split: measure
 # source: A1ex-Chen/DL_project_log, data/framing-bias-metric/src/transformers/models/bert/tokenization_bert_fast_build_inputs_with_special_tokens.py
 # source: and data/CokeBert/.../transformers/tokenization_bert_create_token_type_ids_from_sequences.py

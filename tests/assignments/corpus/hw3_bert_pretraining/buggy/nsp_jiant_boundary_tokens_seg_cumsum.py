@@ -1,6 +1,9 @@
 # question: nsp_pair
 # fails: test_empty_sentences
 # public: -
+# makes: nsp_no_final_sep
+# batch blind-H2 (labelled before grading)
+# only when tokens_b is empty (`if s2:`): then the closing [SEP] is missing
 # split: measure
 # source: nyu-mll/jiant, jiant/huggingface_transformers_interface/modules.py (BertEmbedderModule's
 # source: apply_boundary_tokens on ids, "[CLS]" and "[SEP]" being cls_id and sep_id, then get_seg_ids

@@ -1,6 +1,7 @@
 # question: train_classifier
 # fails: test_documented_training_run
 # public: -
+# diagnosis: tc_fresh_optimizer
 # A new Adam every epoch: its moment estimates restart at zero each time.
 import torch
 from torch import nn

@@ -1,6 +1,7 @@
 # question: TinyBertForClassification
 # fails: test_logits_with_reference_weights, test_logits_with_trained_weights, test_attention_is_bidirectional, test_documented_training_run
 # public: -
+# diagnosis: bert_causal
 # A causal mask in every layer: [CLS] at position 0 sees only itself.
 import torch
 from torch import nn

@@ -1,6 +1,7 @@
 # question: TinyBertForClassification
 # fails: test_logits_with_reference_weights, test_logits_with_trained_weights, test_documented_training_run
 # public: -
+# diagnosis: bert_dropout
 # Dropout after the feed-forward, left active: the logits are random.
 import torch
 from torch import nn

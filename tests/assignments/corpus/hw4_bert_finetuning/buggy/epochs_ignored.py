@@ -2,6 +2,7 @@
 # fails: test_returns_one_loss_per_epoch, test_epochs_and_learning_rate
 # public: gave 30 losses
 # public: should give a list of 5 losses, not 30
+# diagnosis: tc_epochs_ignored
 # The loop runs the default 30 epochs whatever epochs says.
 import torch
 from torch import nn

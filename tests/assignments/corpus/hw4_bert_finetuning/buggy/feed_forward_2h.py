@@ -1,6 +1,7 @@
 # question: TinyBertForClassification
 # fails: test_state_dict_layout, test_parameter_count, test_logits_with_reference_weights, test_logits_with_trained_weights, test_attention_is_bidirectional, test_seeded_construction, test_documented_training_run
 # public: parameters, not 28,994
+# diagnosis: bert_ff_2h
 # The feed-forward's hidden width is 2h instead of 4h.
 import torch
 from torch import nn

@@ -1,6 +1,7 @@
 # question: TinyBertForClassification
 # fails: test_logits_with_reference_weights
 # public: -
+# diagnosis: bert_four_heads
 # Always four heads, whatever heads says.
 import torch
 from torch import nn

@@ -1,6 +1,7 @@
 # question: train_classifier
 # fails: test_epochs_and_learning_rate
 # public: -
+# diagnosis: tc_lr_ignored
 # The learning rate is hard-coded: lr is ignored.
 import torch
 from torch import nn

@@ -1,6 +1,7 @@
 # question: TinyBertForClassification
 # fails: test_seeded_construction
 # public: -
+# diagnosis: bert_head_first
 # The head is created before the embeddings: same architecture, but a
 # seeded construction draws the weights in another order.
 import torch

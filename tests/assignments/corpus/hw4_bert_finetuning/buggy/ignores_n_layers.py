@@ -1,6 +1,7 @@
 # question: TinyBertForClassification
 # fails: test_state_dict_layout, test_parameter_count, test_logits_with_reference_weights, test_seeded_construction
 # public: -
+# diagnosis: bert_two_layers
 # Always two layers, whatever n_layers says.
 import torch
 from torch import nn

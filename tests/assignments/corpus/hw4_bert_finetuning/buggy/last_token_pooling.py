@@ -1,6 +1,7 @@
 # question: TinyBertForClassification
 # fails: test_logits_with_reference_weights, test_logits_with_trained_weights, test_documented_training_run
 # public: -
+# diagnosis: bert_last_token
 # The head reads the last position (GPT-style) instead of [CLS].
 import torch
 from torch import nn

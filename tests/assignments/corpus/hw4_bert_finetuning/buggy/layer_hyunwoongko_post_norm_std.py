@@ -1,6 +1,9 @@
 # question: TinyBertForClassification
 # fails: test_state_dict_layout, test_logits_with_reference_weights, test_logits_with_trained_weights, test_seeded_construction, test_documented_training_run
 # public: -
+# makes: bert_post_norm, bert_relu, bert_dropout
+# batch G1 (labelled before grading)
+# also its own LayerNorm: unbiased std, eps added to the std (no diagnosis)
 # split: measure
 # source: hyunwoongko/transformer, models/blocks/encoder_layer.py, models/layers/layer_norm.py and
 # source: position_wise_feed_forward.py (EncoderLayer with ffn_hidden = 4 * d_model and drop_prob 0.1 as

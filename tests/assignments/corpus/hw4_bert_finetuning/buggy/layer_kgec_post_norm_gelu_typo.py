@@ -1,6 +1,10 @@
 # question: TinyBertForClassification
 # fails: test_state_dict_layout, test_logits_with_reference_weights, test_logits_with_trained_weights, test_attention_is_bidirectional, test_seeded_construction, test_documented_training_run
 # public: -
+# makes: bert_post_norm, bert_dropout
+# batch E
+# the same, and a dropout after the GELU; its tanh GELU's cubic term is 0.44715 x^3, not
+# 0.044715 x^3 (no diagnosis)
 # source: woog2ee/KGEC, detection/detect_model/bert.py and utils.py (EncoderBlock as EncoderLayer with
 # source: d_ff = 4 * d_model as its BERT builds it and bert_dropout 0.1: its MultiHeadAttention is the
 # source: provided TinySelfAttn, its FeedForward (layer1, GELU, dropout, layer2) the Sequential ff; the

@@ -1,6 +1,9 @@
 # question: TinyBertForClassification
 # fails: test_state_dict_layout, test_logits_with_reference_weights, test_logits_with_trained_weights, test_seeded_construction, test_documented_training_run
 # public: -
+# makes: bert_causal, bert_dropout
+# batch G1 (labelled before grading)
+# GPT's causal block, a dropout ending the feed-forward; also ln1 and ln2 created before attn
 # split: measure
 # source: karpathy/minGPT, mingpt/model.py at 08c08d8 (Block as EncoderLayer, n_embd and n_head are h and
 # source: heads, resid_pdrop its config's 0.1: its CausalSelfAttention is the provided TinySelfAttn, given

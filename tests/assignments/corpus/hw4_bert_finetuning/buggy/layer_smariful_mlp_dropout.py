@@ -1,6 +1,9 @@
 # question: TinyBertForClassification
 # fails: test_state_dict_layout, test_logits_with_reference_weights, test_logits_with_trained_weights, test_attention_is_bidirectional, test_seeded_construction, test_documented_training_run
 # public: -
+# makes: bert_dropout
+# batch E
+# a dropout after the GELU and one ending the feed-forward
 # source: SMARIFUL1/Pytorch-DL, BankNote_test/model/encoder_block.py (TransformerEncoderBlock as
 # source: EncoderLayer with its defaults mlp_ratio=4.0 and dropout=0.1: its nn.MultiheadAttention is the
 # source: provided TinySelfAttn, mlp is ff; the model is the handout's)

@@ -1,6 +1,9 @@
 # question: TinyBertForClassification
 # fails: test_logits_with_reference_weights, test_logits_with_trained_weights, test_documented_training_run
 # public: -
+# makes: bert_post_norm, bert_dropout
+# batch E
+# LayerNorm after each residual sum, dropout on both sub-layers' outputs
 # split: measure
 # source: K7theCompSciMan/S.P.A.R.K, llm/TransformerBlock.py (TransformerBlock as EncoderLayer: its
 # source: nn.MultiheadAttention is the provided TinySelfAttn, attention attn, ff_dim the stub's 4 * h; the

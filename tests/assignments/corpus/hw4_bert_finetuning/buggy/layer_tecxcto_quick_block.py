@@ -1,6 +1,9 @@
 # question: TinyBertForClassification
 # fails: test_state_dict_layout, test_logits_with_reference_weights, test_logits_with_trained_weights, test_seeded_construction, test_documented_training_run
 # public: -
+# makes: bert_post_norm, bert_relu
+# batch E
+# also its modules created as attn, ln1, ff, ln2 (no diagnosis)
 # split: measure
 # source: TecXCTO/nn, src/nn/Attention_&_Transformers/quick_Transformer_Encoder_block.py (TransformerBlock
 # source: as EncoderLayer: its SimpleAttention is the provided TinySelfAttn, dim_ff the stub's 4 * h; the

@@ -1,6 +1,7 @@
 # question: train_classifier
 # fails: test_documented_training_run
 # public: the first loss should be the untrained model's
+# diagnosis: tc_loss_after_step
 # The loss is recorded after the step, from a second forward pass.
 import torch
 from torch import nn

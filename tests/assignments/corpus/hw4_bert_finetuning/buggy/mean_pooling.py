@@ -1,6 +1,7 @@
 # question: TinyBertForClassification
 # fails: test_logits_with_reference_weights, test_logits_with_trained_weights, test_documented_training_run
 # public: -
+# diagnosis: bert_mean_pooling
 # The head reads the mean over all positions instead of [CLS].
 import torch
 from torch import nn

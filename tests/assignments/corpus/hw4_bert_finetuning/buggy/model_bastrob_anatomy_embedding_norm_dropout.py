@@ -2,6 +2,10 @@
 # fails: test_state_dict_layout, test_parameter_count, test_logits_with_reference_weights, test_logits_with_trained_weights, test_attention_is_bidirectional, test_seeded_construction, test_documented_training_run
 # public: parameters, not 28,994
 # public: must be a registered submodule
+# makes: bert_dropout
+# batch H1 (labelled before grading)
+# the feed-forward ends with an active Dropout(0.1); also an embedding LayerNorm and
+# Dropout(0.5), a dropout on [CLS] before the head (no diagnosis)
 # split: measure
 # source: bastrob/Transformers, Anatomy/ (TransformerForSequenceClassification, TransformerEncoder,
 # source: TransformerEncoderLayer, Embeddings and FeedForward under the stub's names, with the

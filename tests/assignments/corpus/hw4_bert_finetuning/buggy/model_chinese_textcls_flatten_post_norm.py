@@ -3,6 +3,11 @@
 # public: must match the size of tensor b
 # public: parameters, not 28,994
 # public: must be a registered submodule
+# makes: bert_post_norm, bert_relu, bert_dropout
+# batch H1 (labelled before grading)
+# LayerNorm after each residual sum, ReLU, dropout 0.5 on both sub-layers' outputs; also fixed
+# sinusoidal positions, layers deep-copied from an extra registered one, a head on all
+# max_len positions flattened (no diagnosis)
 # split: measure
 # source: 649453932/Chinese-Text-Classification-Pytorch, models/Transformer.py (Model, Encoder,
 # source: Positional_Encoding and Position_wise_Feed_Forward under the stub's names: embed, dim_model,

@@ -2,6 +2,11 @@
 # fails: test_state_dict_layout, test_parameter_count, test_logits_with_reference_weights, test_logits_with_trained_weights, test_attention_is_bidirectional, test_seeded_construction, test_documented_training_run
 # public: parameters, not 28,994
 # public: must be a registered submodule
+# makes: bert_no_residuals, bert_dropout
+# batch H1 (labelled before grading)
+# neither sub-layer adds to its input (each is LayerNorm-ed), the feed-forward ends with an
+# active dropout; also one layer whatever n_layers says, a 36-wide feed-forward with the
+# dropout before its GELU, a segment row added, an embedding LayerNorm (no diagnosis)
 # split: measure
 # source: coaxsoft/pytorch_bert, bert/model.py (BERT, JointEmbedding and Encoder under the stub's
 # source: names, its classification_layer on the first word as the head, the masked-LM output left

@@ -2,6 +2,10 @@
 # fails: test_state_dict_layout, test_parameter_count, test_logits_with_reference_weights, test_logits_with_trained_weights, test_attention_is_bidirectional, test_seeded_construction, test_documented_training_run
 # public: parameters, not 28,994
 # public: must be a registered submodule
+# makes: bert_post_norm, bert_relu, bert_dropout
+# batch G1 (labelled before grading)
+# LayerNorm after each residual sum, ReLU, dropout 0.2 on both sub-layers' outputs; also the
+# position table created after the layers and a tanh pooler before the head (no diagnosis)
 # split: measure
 # source: omroot/d2l_pytorch, mylearnings/myd2l/omd2l/nlp/Embedding/Bert/BERTEncoder.py, BERTModel.py and
 # source: models/Transformer/TransformerEncoderBlock.py, AddNorm.py, PositionWiseFFN.py (BERTEncoder with its

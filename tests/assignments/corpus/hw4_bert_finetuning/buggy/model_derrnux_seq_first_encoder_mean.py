@@ -2,6 +2,11 @@
 # fails: test_state_dict_layout, test_parameter_count, test_logits_with_reference_weights, test_logits_with_trained_weights, test_attention_is_bidirectional, test_seeded_construction, test_documented_training_run
 # public: parameters, not 28,994
 # public: must be a registered submodule
+# makes: bert_post_norm, bert_dropout, bert_four_heads, bert_mean_pooling, bert_no_positions
+# batch H1 (labelled before grading)
+# nn.TransformerEncoder (post-norm, GELU, dropout 0.1) with nhead=4 written in, no positions,
+# the mean over positions; also sequence-first, so attention runs across the batch, and a
+# head with 2 outputs whatever n_classes says (no diagnosis)
 # split: measure
 # source: Derrnux/Antibiotic-Resistance-Prediction, classifier.py (SEQClassifier under the stub's names:
 # source: vocab_size, embed_dim, attention_layers are vocab, h, n_layers, dim_feedforward 4h; embedding,

@@ -1,6 +1,10 @@
 # question: TinyBertForClassification
 # fails: test_logits_with_reference_weights, test_logits_with_trained_weights, test_documented_training_run
 # public: -
+# makes: bert_post_norm, bert_relu
+# batch G1 (labelled before grading)
+# its dropout is 0.0 (inactive); also max pooling over positions and log_softmax returned
+# instead of the logits (no diagnosis)
 # split: measure
 # source: pbloem/former, former/transformers.py and former/modules.py (CTransformer with its defaults
 # source: max_pool=True, dropout=0.0: emb, heads, depth, seq_length, num_tokens, num_classes are h, heads,

@@ -2,6 +2,11 @@
 # fails: test_state_dict_layout, test_parameter_count, test_logits_with_reference_weights, test_logits_with_trained_weights, test_attention_is_bidirectional, test_seeded_construction, test_documented_training_run
 # public: parameters, not 28,994
 # public: must be a registered submodule
+# makes: bert_post_norm
+# batch E
+# a fresh, unregistered LayerNorm after the attention's residual sum; the feed-forward
+# has no residual at all, the embeddings a LayerNorm and dropout, the head a tanh
+# pooler before it (no diagnosis)
 # source: graykode/nlp-tutorial, 5-2.BERT/BERT-Torch.py (Embedding, EncoderLayer and BERT's [CLS]
 # source: classifier under the stub's names; its MultiHeadAttention is the provided TinySelfAttn, its
 # source: residual and fresh LayerNorm kept in EncoderLayer; no segments, the masked-LM head left out)

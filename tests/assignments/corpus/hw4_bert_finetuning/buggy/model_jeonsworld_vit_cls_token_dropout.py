@@ -3,6 +3,10 @@
 # public: must match the size of tensor b
 # public: parameters, not 28,994
 # public: must be a registered submodule
+# makes: bert_dropout
+# batch H1 (labelled before grading)
+# the Mlp ends with an active Dropout(0.1); also a prepended cls vector, a final LayerNorm,
+# deep-copied layers, xavier init, eps 1e-6 (no diagnosis)
 # split: measure
 # source: jeonsworld/ViT-pytorch, models/modeling.py (VisionTransformer, Embeddings, Encoder, Block
 # source: and Mlp under the stub's names with ViT-B_16's config: hidden_size, num_heads, num_layers are

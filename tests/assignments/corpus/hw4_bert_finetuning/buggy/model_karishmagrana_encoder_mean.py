@@ -2,6 +2,11 @@
 # fails: test_state_dict_layout, test_parameter_count, test_logits_with_reference_weights, test_logits_with_trained_weights, test_attention_is_bidirectional, test_seeded_construction, test_documented_training_run
 # public: parameters, not 28,994
 # public: must be a registered submodule
+# makes: bert_mean_pooling, bert_post_norm, bert_relu, bert_dropout
+# batch I1 (labelled before grading; split by sha1 of the stem, the first half measured)
+# nn.TransformerEncoder (post-norm, ReLU, dropout 0.1) and the mean over positions; also a
+# 512-wide feed-forward, sequence-first (attention across the batch) and sinusoidal
+# positions indexed by the batch (no diagnosis)
 # source: karishmagrana/Big-Data-Final-Project, evoprompting/seeds/6.py (TransformerClassifier under the
 # source: stub's name: d_model, nhead, num_layers, n_classes are h, heads, n_layers, n_classes, its defaults
 # source: dim_feedforward=512 and dropout=0.1 kept; the ids are embedded first (tok_emb), since the stub takes

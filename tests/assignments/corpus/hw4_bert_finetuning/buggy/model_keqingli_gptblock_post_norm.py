@@ -1,6 +1,9 @@
 # question: TinyBertForClassification
 # fails: test_logits_with_reference_weights, test_logits_with_trained_weights, test_documented_training_run
 # public: -
+# makes: bert_post_norm, bert_relu, bert_dropout
+# batch I1 (labelled before grading; split by sha1 of the stem, the first half measured)
+# LayerNorm after each residual sum, ReLU, an active dropout on the layer's output
 # source: keqingli1129/trae-pytorch-is-easy, gptblock.py (Block as the stub's layer: d_model, n_head are h
 # source: and heads, d_ff the task's 4h, dropout its 0.1; its nn.MultiheadAttention is the provided
 # source: TinySelfAttn; norm1 and norm2 renamed ln1 and ln2; the embeddings in and the head on position 0

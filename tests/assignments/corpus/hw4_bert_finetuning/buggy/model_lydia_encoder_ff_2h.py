@@ -2,6 +2,9 @@
 # fails: test_state_dict_layout, test_parameter_count, test_logits_with_reference_weights, test_logits_with_trained_weights, test_attention_is_bidirectional, test_seeded_construction, test_documented_training_run
 # public: parameters, not 28,994
 # public: must be a registered submodule
+# makes: bert_ff_2h
+# batch E
+# also a LayerNorm on the embeddings and a dropout before the head (no diagnosis)
 # split: measure
 # source: LydiaRuizMartinez/Encoder, src/models.py (TransformerEncoderLayer, Embeddings and
 # source: TransformerForSequenceClassification under the stub's names; its own attention is the provided

@@ -2,6 +2,10 @@
 # fails: test_state_dict_layout, test_parameter_count, test_logits_with_reference_weights, test_logits_with_trained_weights, test_attention_is_bidirectional, test_seeded_construction, test_documented_training_run
 # public: parameters, not 28,994
 # public: must be a registered submodule
+# makes: bert_post_norm, bert_dropout
+# batch H1 (labelled before grading)
+# LayerNorm after each residual sum, the feed-forward ends with an active dropout; also fixed
+# sinusoidal positions, a LayerNorm on [CLS] before the head (no diagnosis)
 # split: measure
 # source: MNayyal/From-Scratch-Building-a-Transformer-for-Text-Classification, from_scratch_transformers.py
 # source: (Encoder, TransformerBlock and PositionalEncoding under the stub's names: vocab_size,

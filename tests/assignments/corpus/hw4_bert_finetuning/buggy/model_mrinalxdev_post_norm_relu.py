@@ -1,6 +1,11 @@
 # question: TinyBertForClassification
 # fails: test_logits_with_reference_weights, test_logits_with_trained_weights, test_documented_training_run
 # public: -
+# makes: bert_post_norm, bert_relu, bert_scaled_tokens, bert_dropout
+# batch E
+# LayerNorm after each residual sum, ReLU, dropout on both sub-layers' outputs (the
+# feed-forward's included), the sum of the embeddings times sqrt(h); also dropout on
+# the embeddings and on [CLS] (no diagnosis)
 # split: measure
 # source: mrinalxdev/BERTencoder, main.py at 794c697 (TransformerEncoderLayer, BERTEncoder and
 # source: BERTClassifier under the stub's names; its MultiHeadAttention is the provided TinySelfAttn, so no

@@ -2,6 +2,10 @@
 # fails: test_state_dict_layout, test_parameter_count, test_logits_with_reference_weights, test_logits_with_trained_weights, test_attention_is_bidirectional, test_seeded_construction, test_documented_training_run
 # public: parameters, not 28,994
 # public: must be a registered submodule
+# makes: bert_post_norm, bert_dropout
+# batch G1 (labelled before grading)
+# nn.TransformerEncoderLayer (post-norm, dropout 0.1, GELU); also an embedding LayerNorm and
+# dropout, a token-type row added, xavier init, a tanh pooler (no diagnosis)
 # split: measure
 # source: neetmehta/bert_from_scratch, bert.py and layers.py (Bert with its BertEmbedding and BertPooler,
 # source: d_model, num_heads, num_blocks, vocab_size and max_len the stub's, d_ff = 4h and its default

@@ -3,6 +3,11 @@
 # public: must match the size of tensor b
 # public: parameters, not 28,994
 # public: must be a registered submodule
+# makes: bert_dropout
+# batch H1 (labelled before grading)
+# the feed-forward (h wide, a GELU after each Linear) ends with an active Dropout(0.1); also
+# seven layers and eight heads whatever n_layers and heads say (not the declared two and four),
+# a prepended cls vector, a LayerNorm in the head (no diagnosis)
 # split: measure
 # source: omihub777/ViT-CIFAR, vit.py and layers.py (ViTSmall and TransformerEncoder under the stub's
 # source: names: its patch Linear is tok_emb, hidden is h, its seven TransformerEncoder blocks and

@@ -2,6 +2,11 @@
 # fails: test_state_dict_layout, test_parameter_count, test_logits_with_reference_weights, test_logits_with_trained_weights, test_attention_is_bidirectional, test_seeded_construction, test_documented_training_run
 # public: parameters, not 28,994
 # public: must be a registered submodule
+# makes: bert_last_token, bert_scaled_tokens, bert_relu, bert_dropout
+# batch E
+# the last position read, tokens times sqrt(h), ReLU, a dropout after it (and one on the
+# positions); also fixed sinusoidal positions, a final LayerNorm, layers deep-copied from one
+# (same initial weights) (no diagnosis)
 # source: PshySimon/Sentiment-Analysis, Transformer/TransformerText.py with Embedding.py,
 # source: PositionalEmbedding.py, Encoder.py, EncoderLayer.py and PositionwiseFeedforward.py (TransformerText
 # source: under the stub's name: its config made from the stub's arguments, d_ff = 4 * h and dropout 0.1

@@ -2,6 +2,10 @@
 # fails: test_state_dict_layout, test_parameter_count, test_logits_with_reference_weights, test_logits_with_trained_weights, test_attention_is_bidirectional, test_seeded_construction, test_documented_training_run
 # public: parameters, not 28,994
 # public: must be a registered submodule
+# makes: bert_post_norm, bert_dropout
+# batch G1 (labelled before grading)
+# also an extra proj Linear after the attention, embedding LayerNorm and dropout, a segment
+# row added, a tanh pooler (no diagnosis)
 # split: measure
 # source: dhlee347/pytorchic-bert, models.py and classify.py (Classifier over its Transformer: dim,
 # source: n_layers, n_heads, max_len, vocab_size are h, n_layers, heads, max_len, vocab, dim_ff = 4h,

@@ -1,6 +1,9 @@
 # question: TinyBertForClassification
 # fails: test_state_dict_layout, test_parameter_count, test_logits_with_reference_weights, test_logits_with_trained_weights, test_attention_is_bidirectional, test_seeded_construction, test_documented_training_run
 # public: parameters, not 28,994
+# makes: bert_causal, bert_last_token
+# batch H1 (labelled before grading)
+# GPT's causal block and the last position read; also a final LayerNorm
 # split: measure
 # source: rasbt/LLMs-from-scratch, ch06/01_main-chapter-code/previous_chapters.py and
 # source: gpt_class_finetune.py (GPTModel with its classification out_head, under the stub's names:

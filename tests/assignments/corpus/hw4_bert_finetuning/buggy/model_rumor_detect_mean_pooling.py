@@ -2,6 +2,11 @@
 # fails: test_state_dict_layout, test_parameter_count, test_logits_with_reference_weights, test_logits_with_trained_weights, test_attention_is_bidirectional, test_seeded_construction, test_documented_training_run
 # public: parameters, not 28,994
 # public: must be a registered submodule
+# makes: bert_mean_pooling, bert_post_norm, bert_relu, bert_dropout
+# batch E
+# nn.TransformerEncoder (post-norm, ReLU, dropout) and the mean over positions; also a
+# 256-wide feed-forward, a biased in_proj, sinusoidal positions indexed by the batch
+# (x.size(1) of a sequence-first x) (no diagnosis)
 # split: measure
 # source: zhangxy12/ANALYSIS_SYSTEM, back_end/rumor_detect/model.py (Transformer under the stub's name, with
 # source: its defaults feedforward_dim=256 and dropout=0.1: embedding_dim, num_head, num_layers, num_class

@@ -3,6 +3,10 @@
 # public: must match the size of tensor b
 # public: parameters, not 28,994
 # public: must be a registered submodule
+# makes: -
+# batch H1 (labelled before grading)
+# a prepended zero cls vector, a final LayerNorm, a zero-initialised head, xavier ff init,
+# eps 1e-6, layers named encoder_layer_i: none of them declared
 # split: measure
 # source: pytorch/vision, torchvision/models/vision_transformer.py (VisionTransformer, Encoder,
 # source: EncoderBlock and MLPBlock under the stub's names with their defaults dropout=0.0 and

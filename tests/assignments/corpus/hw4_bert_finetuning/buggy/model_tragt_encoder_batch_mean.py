@@ -3,6 +3,10 @@
 # public: logits have shape (1, 2)
 # public: parameters, not 28,994
 # public: must be a registered submodule
+# makes: bert_no_positions, bert_mean_pooling, bert_post_norm, bert_relu, bert_dropout
+# batch I1 (labelled before grading; split by sha1 of the stem, the first half measured)
+# nn.TransformerEncoder (post-norm, ReLU, dropout 0.1), no positions, the mean over
+# positions; also the logits averaged over the batch, (1, n_classes) (no diagnosis)
 # split: measure
 # source: vyshakhgnair/TraGT, TraGT-v1/seq_models.py (TransformerModel under the stub's name: vocab_size,
 # source: d_model, nhead, num_encoder_layers are vocab, h, heads, n_layers; dim_feedforward, which the stub

@@ -2,6 +2,10 @@
 # fails: test_state_dict_layout, test_parameter_count, test_logits_with_reference_weights, test_logits_with_trained_weights, test_attention_is_bidirectional, test_seeded_construction, test_documented_training_run
 # public: parameters, not 28,994
 # public: must be a registered submodule
+# makes: -
+# batch G1 (labelled before grading)
+# an extra learned cls vector prepended and read at position 0, a final LayerNorm, Dropout(0.)
+# modules inside ff (ff.3, not ff.2): none of them declared
 # split: measure
 # source: lucidrains/vit-pytorch, vit_pytorch/vit.py (ViT with its defaults pool='cls', dropout=0.,
 # source: emb_dropout=0.: the patch embedding is tok_emb, dim, depth, heads, num_classes are h, n_layers,

@@ -2,6 +2,9 @@
 # fails: test_state_dict_layout, test_parameter_count, test_logits_with_reference_weights, test_logits_with_trained_weights, test_attention_is_bidirectional, test_seeded_construction, test_documented_training_run
 # public: parameters, not 28,994
 # public: must be a registered submodule
+# makes: bert_post_norm, bert_relu
+# batch H1 (labelled before grading)
+# also fixed sinusoidal positions (no diagnosis)
 # split: measure
 # source: XingYang21207454/Transformer-Model-Assignment-25120369, src/train.py (TransformerClassifier,
 # source: EncoderLayer, FeedForward and PositionalEncoding under the stub's names with its script's

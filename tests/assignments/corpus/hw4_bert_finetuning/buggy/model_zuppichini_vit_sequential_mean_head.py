@@ -3,6 +3,10 @@
 # public: must match the size of tensor b
 # public: parameters, not 28,994
 # public: must be a registered submodule
+# makes: bert_mean_pooling
+# batch H1 (labelled before grading)
+# the mean over positions; also a prepended cls vector, a LayerNorm in the head, an
+# nn.Sequential model (no diagnosis)
 # split: measure
 # source: FrancescoSaverioZuppichini/ViT, main.py (ViT, PatchEmbedding, TransformerEncoder,
 # source: TransformerEncoderBlock, ResidualAdd, FeedForwardBlock and ClassificationHead with their

@@ -1,6 +1,7 @@
 # question: train_classifier
 # fails: test_documented_training_run, test_gradients_start_from_zero
 # public: -
+# diagnosis: tc_no_zero_grad
 # zero_grad is never called: gradients accumulate over the epochs.
 import torch
 from torch import nn

@@ -2,6 +2,7 @@
 # fails: test_returns_one_loss_per_epoch, test_documented_training_run, test_epochs_and_learning_rate
 # public: epochs=4 gave 3 losses
 # public: list of 5 losses, not 4
+# diagnosis: tc_one_epoch_short
 # One epoch too few.
 import torch
 from torch import nn

@@ -1,6 +1,7 @@
 # question: TinyBertForClassification
 # fails: test_logits_with_reference_weights, test_logits_with_trained_weights, test_documented_training_run
 # public: -
+# diagnosis: bert_post_norm
 # Post-norm layers (the original Transformer's): normalise after each residual sum.
 from torch import nn
 

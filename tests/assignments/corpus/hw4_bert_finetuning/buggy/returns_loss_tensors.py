@@ -1,6 +1,7 @@
 # question: train_classifier
 # fails: test_returns_one_loss_per_epoch
 # public: each loss should be a float
+# diagnosis: tc_loss_tensors
 # Returns the loss tensors themselves instead of floats.
 import torch
 from torch import nn

@@ -1,6 +1,7 @@
 # question: TinyBertForClassification
 # fails: test_logits_with_reference_weights, test_logits_with_trained_weights, test_documented_training_run
 # public: -
+# diagnosis: bert_scaled_tokens
 # Token embeddings multiplied by sqrt(h) (a habit from the original
 # Transformer), which the model asked for does not do.
 import torch

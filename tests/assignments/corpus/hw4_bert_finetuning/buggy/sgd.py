@@ -1,6 +1,7 @@
 # question: train_classifier
 # fails: test_documented_training_run
 # public: -
+# diagnosis: tc_sgd
 # Plain SGD instead of Adam.
 import torch
 from torch import nn

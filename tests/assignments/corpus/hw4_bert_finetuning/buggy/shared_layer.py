@@ -1,6 +1,7 @@
 # question: TinyBertForClassification
 # fails: test_parameter_count, test_logits_with_reference_weights, test_logits_with_trained_weights, test_seeded_construction, test_documented_training_run
 # public: parameters, not 28,994
+# diagnosis: bert_shared_layer
 # One layer object repeated n_layers times: the layers share their weights.
 import torch
 from torch import nn

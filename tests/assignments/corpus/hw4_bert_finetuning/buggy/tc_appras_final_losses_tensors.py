@@ -1,6 +1,8 @@
 # question: train_classifier
 # fails: test_returns_one_loss_per_epoch
 # public: each loss should be a float
+# makes: tc_loss_tensors
+# batch E
 # split: measure
 # source: moritzwassmer/APPRAS_e2e_imitation, models/trainmodel.py (the script's loop in the stub:
 # source: its epochs=500 and lr=0.01 are the arguments, X_train and y_train ids and labels)

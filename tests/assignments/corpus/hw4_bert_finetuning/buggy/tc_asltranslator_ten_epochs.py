@@ -2,6 +2,9 @@
 # fails: test_returns_one_loss_per_epoch, test_documented_training_run, test_epochs_and_learning_rate
 # public: epochs=4 gave 10 losses
 # public: list of 5 losses, not 10
+# makes: tc_epochs_ignored, tc_lr_ignored
+# batch G1 (labelled before grading)
+# Adam(lr=0.001), 10 epochs
 # split: measure
 # source: devastate347/ASLtranslator, datasetAI/modelTraining.py (its loop as the stub: train_loader is the
 # source: one full batch [(ids, labels)]; the running_loss it keeps each epoch is returned, as the stub

@@ -1,6 +1,9 @@
 # question: train_classifier
 # fails: test_epochs_and_learning_rate
 # public: -
+# makes: tc_lr_ignored
+# batch E
+# Adam(model.parameters()): its default 1e-3 whatever lr says
 # split: measure
 # source: rkdrn79/brAIn_2th_Torch_Session, week1/clean_code/ex4/train.py (train_model: its train_loader is
 # source: the one full batch [(ids, labels)]; the loss.item() it prints each epoch is kept, as the stub

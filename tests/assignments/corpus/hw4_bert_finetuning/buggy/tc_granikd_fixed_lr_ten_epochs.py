@@ -2,6 +2,9 @@
 # fails: test_returns_one_loss_per_epoch, test_documented_training_run, test_epochs_and_learning_rate
 # public: epochs=4 gave 10 losses
 # public: a list of 5 losses, not 10
+# makes: tc_epochs_ignored, tc_lr_ignored
+# batch H1 (labelled before grading)
+# Adam(lr=1e-4), 10 epochs
 # split: measure
 # source: GranikD/endocap, тренировка_нейросети.py (its loop with nn.CrossEntropyLoss, Adam(lr=1e-4) and
 # source: epochs = 10; train_loader is the one full batch [(ids, labels)], device the ids'; the mean loss

@@ -2,6 +2,9 @@
 # fails: test_returns_one_loss_per_epoch, test_documented_training_run, test_epochs_and_learning_rate
 # public: epochs=4 gave 20 losses
 # public: list of 5 losses, not 20
+# makes: tc_epochs_ignored, tc_lr_ignored
+# batch I1 (labelled before grading; split by sha1 of the stem, the first half measured)
+# Adam(lr=0.001), 20 epochs
 # split: measure
 # source: dev-harshkatiyar/Vehicle-Cut-in-Detection, trainingTheLoop.py (its loop as the stub: train_loader
 # source: is the one full batch [(ids, labels)], device the ids'; the loss it prints each epoch is returned,

@@ -1,6 +1,9 @@
 # question: train_classifier
 # fails: test_epochs_and_learning_rate
 # public: -
+# makes: tc_lr_ignored
+# batch I1 (labelled before grading; split by sha1 of the stem, the first half measured)
+# Adam(lr=0.001) written in
 # split: measure
 # source: marikanappi/FaceIdentification, train.py (its train_model as the stub, in the version with
 # source: Adam(lr=0.001) written in and epochs=300: train_loader is the one full batch [(ids, labels)],

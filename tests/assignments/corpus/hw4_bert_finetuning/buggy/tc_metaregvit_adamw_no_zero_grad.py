@@ -2,6 +2,9 @@
 # fails: test_returns_one_loss_per_epoch, test_documented_training_run, test_epochs_and_learning_rate, test_gradients_start_from_zero
 # public: epochs=4 gave 20 losses
 # public: list of 5 losses, not 20
+# makes: tc_no_zero_grad, tc_epochs_ignored, tc_lr_ignored
+# batch G1 (labelled before grading)
+# AdamW(lr=3e-4), 20 epochs, never zero_grad
 # split: measure
 # source: SazzadSH/MetaRegViT, pre-training_on_base.py (its standard classification training as the stub:
 # source: base_dataloader is the one full batch [(ids, labels)]; each epoch's loss.item() recorded, as the

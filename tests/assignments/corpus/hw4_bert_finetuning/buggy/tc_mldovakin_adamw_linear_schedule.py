@@ -2,6 +2,9 @@
 # fails: test_documented_training_run, test_epochs_and_learning_rate, test_gradients_start_from_zero
 # public: epochs=4 gave 3 losses
 # public: a list of 5 losses, not 3
+# makes: tc_epochs_ignored, tc_lr_ignored
+# batch H1 (labelled before grading)
+# AdamW(lr=5e-5) with a linear decay, 3 epochs; zero_grad after the step (no diagnosis)
 # split: measure
 # source: MLDovakin/gpt-2-finetuned-DnD, train_loop.py (its loop with AdamW(lr=5e-5), num_epochs = 3 and
 # source: get_scheduler("linear", num_warmup_steps=0), written as the LambdaLR that scheduler is;

@@ -2,6 +2,9 @@
 # fails: test_returns_one_loss_per_epoch, test_documented_training_run, test_epochs_and_learning_rate, test_gradients_start_from_zero
 # public: return a list, not a ndarray
 # public: a list of 5 losses, not array
+# makes: tc_lr_ignored
+# batch H1 (labelled before grading)
+# Adam(model.parameters()): its default 1e-3; also a NumPy array returned (no diagnosis)
 # split: measure
 # source: MNayyal/From-Scratch-Building-a-Transformer-for-Text-Classification, from_scratch_transformers.py
 # source: (train with the criterion and optimizer its script builds, nn.CrossEntropyLoss() and

@@ -2,6 +2,9 @@
 # fails: test_documented_training_run, test_epochs_and_learning_rate
 # public: epochs=4 gave 3 losses
 # public: list of 5 losses, not 3
+# makes: tc_sgd, tc_epochs_ignored
+# batch G1 (labelled before grading)
+# SGD(lr), 3 epochs
 # split: measure
 # source: pavelzw/proseminar-pytorch-keras, elaboration/code/train-model-pytorch.py (its loop as the stub:
 # source: lr_rate is lr, train_loader the one full batch [(ids, labels)]; each epoch's loss.item()

@@ -1,6 +1,9 @@
 # question: train_classifier
 # fails: test_documented_training_run
 # public: the first loss should be the untrained model's
+# makes: -
+# batch H1 (labelled before grading)
+# Adadelta(lr) with StepLR and nll_loss on the logits (not log-probabilities): none declared
 # split: measure
 # source: pytorch/examples, mnist/main.py (train and the loop of main: optimizer Adadelta(lr=args.lr)
 # source: and StepLR(step_size=1, gamma=0.7) as main builds them, args.lr and args.epochs the stub's lr

@@ -1,6 +1,8 @@
 # question: train_classifier
 # fails: test_documented_training_run
 # public: -
+# makes: tc_sgd
+# batch E
 # split: measure
 # source: pytorch/tutorials, beginner_source/basics/quickstart_tutorial.py (train and its epochs loop: the
 # source: dataloader is the one full batch [(ids, labels)], its SGD's lr=1e-3 the lr given; train returns

@@ -1,6 +1,10 @@
 # question: train_classifier
 # fails: test_documented_training_run, test_epochs_and_learning_rate
 # public: -
+# makes: tc_lr_ignored
+# batch I1 (labelled before grading; split by sha1 of the stem, the first half measured)
+# Adam(lr=0.001) written in, then StepLR(step_size=5, gamma=0.1): from the sixth epoch on
+# the rate is a tenth of it (no diagnosis for the schedule)
 # source: rameshkrcode/AI-Assisted-Programming-for-Web-and-Machine-Learning,
 # source: Chapter_08/Code/torch_training_loop.py (its loop as the stub: train_loader is the one full batch
 # source: [(ids, labels)]; the loss of each epoch is returned, as the stub returns the epochs' losses)

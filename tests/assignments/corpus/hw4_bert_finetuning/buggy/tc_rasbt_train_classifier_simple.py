@@ -2,6 +2,10 @@
 # fails: test_returns_one_loss_per_epoch, test_documented_training_run, test_epochs_and_learning_rate, test_gradients_start_from_zero
 # public: epochs=4 gave 1 losses
 # public: a list of 5 losses, not 1
+# makes: tc_lr_ignored, tc_loss_after_step
+# batch H1 (labelled before grading)
+# AdamW(lr=5e-5, weight_decay=0.1) written in, the loss measured again (in eval mode) after
+# the step, and only every 50th step (no diagnosis for the count)
 # split: measure
 # source: rasbt/LLMs-from-scratch, ch06/01_main-chapter-code/gpt_class_finetune.py (train_classifier_simple,
 # source: evaluate_model, calc_loss_loader and calc_loss_batch with the optimizer its script builds,

@@ -1,6 +1,10 @@
 # question: train_classifier
 # fails: test_returns_one_loss_per_epoch, test_documented_training_run, test_epochs_and_learning_rate, test_trains_the_given_model, test_gradients_start_from_zero
 # public: exceeds dimension size
+# makes: -
+# batch H1 (labelled before grading)
+# Adam(lr, weight_decay=0.1) and fixed mini-batches of 50 (narrow fails below 50 rows): none
+# declared
 # split: measure
 # source: riccardocadei/DCNN-for-Digits-Comparison, training.py (train with the criterion and optimizer
 # source: run_experiment builds, nn.CrossEntropyLoss and Adam(lr=lr, weight_decay=0.1), and its

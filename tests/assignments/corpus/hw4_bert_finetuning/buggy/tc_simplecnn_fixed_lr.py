@@ -1,6 +1,8 @@
 # question: train_classifier
 # fails: test_epochs_and_learning_rate
 # public: -
+# makes: tc_lr_ignored
+# batch G1 (labelled before grading)
 # split: measure
 # source: pedramfekri/simpleCNN, train.py (train_model: data and labels are ids and labels, the device the
 # source: ids'; the loss.item() it prints each epoch is returned, as the stub returns them)

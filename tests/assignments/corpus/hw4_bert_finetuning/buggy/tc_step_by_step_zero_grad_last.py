@@ -1,6 +1,9 @@
 # question: train_classifier
 # fails: test_gradients_start_from_zero
 # public: -
+# makes: -
+# batch E
+# zero_grad after the step (gradients on the model join the first update): no diagnosis
 # source: dvgodoy/PyTorchStepByStep, model_training/v0.py (the book's training loop in the stub: its
 # source: n_epochs is epochs, x_train_tensor and y_train_tensor ids and labels; the optimizer and
 # source: loss_fn its configuration script makes are the contract's Adam(lr) and CrossEntropyLoss, and

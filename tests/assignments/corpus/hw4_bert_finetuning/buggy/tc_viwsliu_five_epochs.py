@@ -1,6 +1,9 @@
 # question: train_classifier
 # fails: test_returns_one_loss_per_epoch, test_documented_training_run, test_epochs_and_learning_rate
 # public: epochs=4 gave 5 losses
+# makes: tc_epochs_ignored, tc_lr_ignored
+# batch E
+# 5 epochs and lr=0.001 written in
 # source: viwsliu/Handwritten-Digit-Recognition, train.py (train: its train_loader is the one full batch
 # source: [(ids, labels)], device the ids'; the total_loss it prints each epoch is kept, as the stub returns
 # source: them)

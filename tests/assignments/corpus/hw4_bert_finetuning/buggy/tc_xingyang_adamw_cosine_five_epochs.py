@@ -1,6 +1,9 @@
 # question: train_classifier
 # fails: test_returns_one_loss_per_epoch, test_documented_training_run, test_epochs_and_learning_rate
 # public: epochs=4 gave 5 losses
+# makes: tc_epochs_ignored, tc_lr_ignored
+# batch H1 (labelled before grading)
+# AdamW(lr=2e-4) with a cosine schedule and clipping, 5 epochs
 # split: measure
 # source: XingYang21207454/Transformer-Model-Assignment-25120369, src/train.py (its training loop with
 # source: its optimizer, scheduler and criterion: AdamW(lr=2e-4, weight_decay=1e-4), CosineAnnealingLR

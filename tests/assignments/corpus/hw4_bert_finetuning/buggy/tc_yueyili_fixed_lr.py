@@ -1,6 +1,8 @@
 # question: train_classifier
 # fails: test_epochs_and_learning_rate
 # public: -
+# makes: tc_lr_ignored
+# batch E
 # source: yueyili128-stack/mnist-cnn-handwritten-digit-recognition, train.py (train: its train_loader is the
 # source: one full batch [(ids, labels)], device the ids'; the total_loss it prints each epoch is kept, as
 # source: the stub returns them)

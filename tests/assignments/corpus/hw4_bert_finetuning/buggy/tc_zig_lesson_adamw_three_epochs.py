@@ -2,6 +2,9 @@
 # fails: test_documented_training_run, test_epochs_and_learning_rate
 # public: epochs=4 gave 3 losses
 # public: list of 5 losses, not 3
+# makes: tc_epochs_ignored, tc_lr_ignored
+# batch G1 (labelled before grading)
+# AdamW(lr=1e-5), 3 epochs
 # split: measure
 # source: martinyanev94/zig-containers-essentials,
 # source: Lesson_40_Advanced_Techniques_in_Text_Based_Embeddings/part_2_train_bert_classifier.py (its loop as

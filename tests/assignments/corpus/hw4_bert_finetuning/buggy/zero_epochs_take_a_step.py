@@ -1,6 +1,7 @@
 # question: train_classifier
 # fails: test_epochs_and_learning_rate
 # public: -
+# diagnosis: tc_zero_epochs_step
 # A do-while loop that checks the epoch count after the step: epochs=0 still trains once.
 import torch
 from torch import nn

@@ -1,6 +1,9 @@
 # question: bidirectional_self_attention
 # fails: test_matches_reference, test_rows_sum_to_one_and_see_the_future
 # public: -
+# makes: attn_over_queries
+# batch G4 (labelled before grading)
+# softmax(score, axis=1) on the (heads, T, T) scores: over the queries
 # split: measure
 # source: daniallegue/numpy-transformer, transformer_architecture.py (multi_head_attention with
 # source: q = k = v = x as a batch of one and h = heads, no mask; jax.numpy written as NumPy; the batch

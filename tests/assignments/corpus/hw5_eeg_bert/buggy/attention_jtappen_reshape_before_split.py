@@ -1,6 +1,10 @@
 # question: bidirectional_self_attention
 # fails: test_shapes, test_matches_reference, test_rows_sum_to_one_and_see_the_future, test_large_scores_stay_finite
 # public: matmul: Input operand 1 has a mismatch
+# makes: -
+# batch F (labelled before grading)
+# Q reshaped straight to (1, heads, T, d_k), then the softmax runs over the heads axis; the
+# output only has d columns when T == heads (no diagnosis)
 # source: jtappen1/Machine-Learning-From-Scratch, models/multi-head-attention/multi_head_attention.py
 # source: (the script as a function: X is x as a batch of one, num_heads is heads, W_q ... W_o are
 # source: Wq ... Wo; the batch axis dropped from the final output and the attention weights returned)

@@ -1,6 +1,8 @@
 # question: bidirectional_self_attention
 # fails: test_matches_reference, test_large_scores_stay_finite
 # public: -
+# makes: attn_naive_softmax, attn_no_output_projection
+# batch G2 (labelled before grading)
 # split: measure
 # source: RasKrebs/llms4code_code_quality, multihead-attention/codex/short.py (MultiHeadAttention as
 # source: functions: its random wq, wk, wv are Wq, Wk, Wv, num_heads heads, v = k = q = x a batch of

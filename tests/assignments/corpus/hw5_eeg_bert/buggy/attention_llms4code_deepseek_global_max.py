@@ -1,6 +1,10 @@
 # question: bidirectional_self_attention
 # fails: test_large_scores_stay_finite
 # public: -
+# makes: -
+# batch G2 (labelled before grading)
+# the softmax subtracts the maximum over every head and row, not each row's: a row far
+# below the global maximum underflows to 0 / 0 (no diagnosis)
 # split: measure
 # source: RasKrebs/llms4code_code_quality, multihead-attention/deepseeker-coder/short.py (MultiHeadAttention
 # source: as functions: its random W_q ... W_o are Wq ... Wo, num_heads heads, x a batch of one; the

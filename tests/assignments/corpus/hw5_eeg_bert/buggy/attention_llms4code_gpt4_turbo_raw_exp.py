@@ -1,6 +1,8 @@
 # question: bidirectional_self_attention
 # fails: test_large_scores_stay_finite
 # public: -
+# makes: attn_naive_softmax
+# batch G2 (labelled before grading)
 # split: measure
 # source: RasKrebs/llms4code_code_quality, multihead-attention/gpt-4-turbo/short.py (MultiHeadAttention
 # source: as functions: its random W_Q ... W_O are Wq ... Wo, num_heads heads, x a batch of one; the

@@ -1,6 +1,7 @@
 # question: bidirectional_self_attention
 # fails: test_large_scores_stay_finite
 # public: -
+# diagnosis: attn_naive_softmax
 import numpy as np
 def bidirectional_self_attention(x, Wq, Wk, Wv, Wo, heads):
     T, d = x.shape

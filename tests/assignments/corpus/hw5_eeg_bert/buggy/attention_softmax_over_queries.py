@@ -1,6 +1,7 @@
 # question: bidirectional_self_attention
 # fails: test_matches_reference, test_rows_sum_to_one_and_see_the_future
 # public: -
+# diagnosis: attn_over_queries
 import numpy as np
 def bidirectional_self_attention(x, Wq, Wk, Wv, Wo, heads):
     T, d = x.shape

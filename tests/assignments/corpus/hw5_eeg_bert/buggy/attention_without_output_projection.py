@@ -1,6 +1,7 @@
 # question: bidirectional_self_attention
 # fails: test_matches_reference
 # public: -
+# diagnosis: attn_no_output_projection
 import numpy as np
 def bidirectional_self_attention(x, Wq, Wk, Wv, Wo, heads):
     T, d = x.shape

@@ -1,6 +1,11 @@
 # question: bidirectional_self_attention
 # fails: test_shapes, test_matches_reference, test_rows_sum_to_one_and_see_the_future, test_large_scores_stay_finite
 # public: weights has shape
+# makes: attn_naive_softmax, attn_no_output_projection
+# batch G4 (labelled before grading)
+# exp(s) / np.sum(exp(s), axis=-1) without keepdims (each column divided by another row's
+# sum), no Wo; one head over the whole width, so heads is ignored and its sqrt(d) is that
+# one head's sqrt(d_k) (no diagnosis for the head split)
 # split: measure
 # source: YVSemlani/numpy-transformer, modules/attention.py, functions.py and linear.py
 # source: (SingleHeadAttention.forward on x as a batch of one: its LinearLayer weights are Wq, Wk, Wv

@@ -1,6 +1,7 @@
 # question: cls_probability
 # fails: test_extreme_logits
 # public: at a logit of exactly 0
+# diagnosis: cls_misses_zero
 # A stable sigmoid split into `z > 0` and `z < 0`: a logit of exactly 0 falls through
 # both branches and the function returns None.
 import math

@@ -1,6 +1,9 @@
 # question: cls_probability
 # fails: test_extreme_logits
 # public: -
+# makes: -
+# batch G2 (labelled before grading)
+# the logit clipped to [-20, 20]: off by up to 2e-9 beyond (no diagnosis)
 # split: measure
 # source: Heena-Solanki12/Cardio-ML-Project, model/LogisticRegression.py (LogisticRegression.predict_proba
 # source: with h_cls as X, w its weights and b its bias)

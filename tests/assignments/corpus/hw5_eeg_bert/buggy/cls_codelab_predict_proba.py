@@ -1,6 +1,7 @@
 # question: cls_probability
 # fails: test_extreme_logits
 # public: must stay finite for large logits
+# makes: cls_overflows
 # split: measure
 # source: htang7415/Code-Lab, modules/ml/models/logistic-regression/python/logistic_regression.py
 # source: (predict_proba(x, w, b) as it is: h_cls is x)

@@ -1,6 +1,7 @@
 # question: cls_probability
 # fails: test_extreme_logits
 # public: gave nan, not a probability
+# diagnosis: cls_exp_ratio
 import numpy as np
 def cls_probability(h_cls, w, b):
     z = np.dot(h_cls, w) + b

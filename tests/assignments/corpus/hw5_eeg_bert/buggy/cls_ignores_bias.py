@@ -1,6 +1,7 @@
 # question: cls_probability
 # fails: test_values
 # public: -
+# diagnosis: cls_no_bias
 import math
 import numpy as np
 def cls_probability(h_cls, w, b):

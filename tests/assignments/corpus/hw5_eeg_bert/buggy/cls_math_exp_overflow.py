@@ -1,6 +1,7 @@
 # question: cls_probability
 # fails: test_extreme_logits
 # public: must stay finite for large logits
+# diagnosis: cls_overflows
 import math
 import numpy as np
 def cls_probability(h_cls, w, b):

@@ -1,6 +1,8 @@
 # question: cls_probability
 # fails: test_seed_example, test_values
 # public: -
+# makes: -
+# 1 / (1 + e^z), the sigmoid of -z: no diagnosis
 # split: measure
 # source: S1m0nCi/Python-Neural-Network, python-neural-network/functions/sigmoid.py (sigmoid,
 # source: applied to the logit h_cls . w + b)

@@ -1,6 +1,7 @@
 # question: layer_norm
 # fails: test_eps_inside_square_root
 # public: -
+# makes: -
 # split: measure
 # source: jimmybanta/LLM-from-scratch, transformer/layer_norm.py (LayerNorm.forward, scale_shift=False)
 import numpy as np

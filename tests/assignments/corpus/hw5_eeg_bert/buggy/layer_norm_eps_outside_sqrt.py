@@ -1,6 +1,7 @@
 # question: layer_norm
 # fails: test_eps_inside_square_root
 # public: -
+# diagnosis: ln_eps_outside
 import numpy as np
 def layer_norm(x, eps=1e-5):
     x = np.asarray(x, dtype=np.float64)

@@ -1,6 +1,8 @@
 # question: layer_norm
 # fails: test_rows_mean_zero_std_one, test_values
 # public: dividing by n
+# makes: ln_eps_outside, ln_sample_variance
+# both at once: (x - mean) / (sample std + eps)
 # split: measure
 # source: hkproj/pytorch-transformer, model.py (LayerNormalization.forward with its eps from the
 # source: stub; torch's x.std, unbiased by default, written as NumPy's ddof=1; alpha 1 and bias 0 left out)

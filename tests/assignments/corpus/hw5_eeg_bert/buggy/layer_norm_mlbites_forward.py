@@ -1,6 +1,10 @@
 # question: layer_norm
 # fails: test_values
 # public: -
+# makes: -
+# batch blind-H3 (labelled before grading)
+# moved from correct/ after grading: rejects any x that is not 2-D (ValueError), though
+# the stub normalises the last axis of any shape (no declared mistake)
 # split: measure
 # source: taesiri/MLBites, db/layernorm_forward_backward_numpy/solution.py (layernorm_forward with
 # source: gamma = ones and beta = zeros, its cache dropped: the stub has no scale or shift)

@@ -1,6 +1,7 @@
 # question: layer_norm
 # fails: test_rows_mean_zero_std_one, test_values
 # public: every row should have mean 0
+# diagnosis: ln_over_columns
 import numpy as np
 def layer_norm(x, eps=1e-5):
     x = np.asarray(x, dtype=np.float64)

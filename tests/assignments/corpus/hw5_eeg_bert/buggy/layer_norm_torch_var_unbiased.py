@@ -1,6 +1,7 @@
 # question: layer_norm
 # fails: test_rows_mean_zero_std_one, test_values
 # public: dividing by n
+# makes: ln_sample_variance
 # source: kveps/motion_prediction, models/transformer/layer_norm.py (LayerNorm.forward; torch.var,
 # source: unbiased by default, written as NumPy's ddof=1)
 import numpy as np

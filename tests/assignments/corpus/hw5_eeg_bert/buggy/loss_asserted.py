@@ -1,6 +1,7 @@
 # question: masked_reconstruction_loss
 # fails: test_empty_mask_raises
 # public: -
+# diagnosis: loss_asserted
 import numpy as np
 
 

@@ -1,6 +1,7 @@
 # question: masked_reconstruction_loss
 # fails: test_empty_mask_raises
 # public: -
+# diagnosis: loss_empty_nan
 import numpy as np
 def masked_reconstruction_loss(recon, target, masked):
     idx = np.asarray(masked, dtype=int)

@@ -1,6 +1,9 @@
 # question: masked_reconstruction_loss
 # fails: test_empty_mask_raises
 # public: -
+# makes: -
+# batch G2 (labelled before grading)
+# an empty mask gives 0.0, neither nan nor ValueError (no diagnosis)
 # split: measure
 # source: octopifriends/gfms-from-scratch.github.io, geogfm/modules/losses/mae_loss.py (masked_mse_loss in
 # source: NumPy on a batch of one, its (C, P, P) patch already flat: its mask is True on the masked

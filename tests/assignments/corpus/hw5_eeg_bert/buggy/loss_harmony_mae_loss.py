@@ -1,6 +1,8 @@
 # question: masked_reconstruction_loss
 # fails: test_empty_mask_raises
 # public: -
+# makes: loss_empty_nan
+# batch G2 (labelled before grading)
 # split: measure
 # source: MohammedSB/Harmony, losses/mae_loss.py (mae_loss with norm_pix_loss False, in NumPy, on a batch
 # source: of one: its mask is 1 on the masked rows; the 0-d answer a float)

@@ -1,6 +1,7 @@
 # question: masked_reconstruction_loss
 # fails: test_empty_mask_raises
 # public: -
+# makes: loss_empty_nan
 # source: luca-commits/3DV-sdfdepth, projLib/loss.py (masked_mse_loss in NumPy: output[mask] with the
 # source: masked row indices as its mask; the 0-d answer a float)
 import numpy as np

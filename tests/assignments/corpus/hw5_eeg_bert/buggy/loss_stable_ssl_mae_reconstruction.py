@@ -1,6 +1,9 @@
 # question: masked_reconstruction_loss
 # fails: test_empty_mask_raises
 # public: -
+# makes: loss_empty_nan
+# batch blind-H3 (labelled before grading)
+# (loss * mask).sum() / mask.sum(): 0 / 0 when nothing is masked
 # split: measure
 # source: sami-bg/stable-SSL, stable_pretraining/losses/reconstruction.py (mae with norm_pix_loss False,
 # source: in NumPy (dim= as axis=), on a batch of one: its mask is 1 on the masked rows; the 0-d

@@ -1,6 +1,8 @@
 # question: masked_reconstruction_loss
 # fails: test_empty_mask_raises
 # public: -
+# makes: loss_empty_nan
+# batch F (labelled before grading)
 # split: measure
 # source: zackAemmer/generalizable_travel_times, src/models/masked_loss.py (MaskedMSELoss.forward in
 # source: NumPy: its mask is 1 on the masked rows, as recon's shape; MSELoss(reduction='none') is the

@@ -1,6 +1,9 @@
 # question: mask_patches
 # fails: test_replaces_masked_rows, test_input_not_modified
 # public: should equal the mask vector
+# makes: -
+# batch G4 (labelled before grading)
+# zero rows (mask_vector never read) written into z itself (no diagnosis)
 # split: measure
 # source: aivclab/vision, neodroidvision/utilities/torch_utilities/patches/ndim/sampling.py
 # source: (mask_patches in NumPy on z as a batch of one: its random boolean selection is True at the

@@ -1,6 +1,7 @@
 # question: patchify
 # fails: test_rejects_invalid_patch_len
 # public: AssertionError
+# diagnosis: patchify_asserted
 import numpy as np
 
 

@@ -1,6 +1,10 @@
 # question: patchify
 # fails: test_rejects_invalid_patch_len
 # public: -
+# makes: -
+# batch blind-H3 (labelled before grading)
+# N // patch_len np.split sections: a patch_len of 0 a ZeroDivisionError, a non-int one a
+# TypeError (np.zeros of a float shape); other bad ones np.split's or numpy's ValueError
 # split: measure
 # source: KBhandari11/EEG_Emotion_Classification, abc.py (the script's np.split of each channel into
 # source: its segments, on a batch of one, with N // patch_len segments instead of its fixed 4; the

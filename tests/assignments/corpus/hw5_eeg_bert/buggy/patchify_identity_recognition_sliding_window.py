@@ -1,6 +1,10 @@
 # question: patchify
 # fails: test_shape_dtype, test_rejects_invalid_patch_len
 # public: should raise ValueError
+# makes: patchify_truncates, patchify_keeps_dtype
+# batch G4 (labelled before grading)
+# (C, L) windows flattened channel by channel (right), but N // patch_len of them: a
+# patch_len not dividing N drops samples, 0 a ZeroDivisionError; the dtype kept
 # split: measure
 # source: CUITCHENSIYU/identity_recognition, utils/sliding.py (sliding_window with win_size =
 # source: step_size = patch_len; its list of (C, patch_len) patches made the array of flat rows

@@ -2,6 +2,9 @@
 # fails: test_shape_dtype, test_rows_concatenate_channels, test_rejects_invalid_patch_len
 # public: channel 0's samples of patch p, then channel 1's
 # public: should raise ValueError
+# makes: patchify_truncates, patchify_sample_major, patchify_keeps_dtype
+# batch G2 (labelled before grading)
+# the leading N % patch_len samples dropped, rows flattened sample by sample
 # split: measure
 # source: FerdinandEoverm/Index_Future_Prediction, modules/patch.py (SimplePatch.forward in NumPy: the
 # source: signal transposed to its (seq_len, feature) layout, its (max_patch, patch_size, feature)

@@ -2,6 +2,10 @@
 # fails: test_shape_dtype, test_rows_concatenate_channels, test_rejects_invalid_patch_len
 # public: channel 0's samples of patch p, then channel 1's
 # public: should raise ValueError
+# makes: patchify_truncates, patchify_asserted, patchify_sample_major, patchify_keeps_dtype
+# batch G2 (labelled before grading)
+# non-int or < 1 patch_len refused with ValueError, but one longer than N with assert and
+# one not dividing N accepted (the trailing samples dropped); rows sample by sample
 # split: measure
 # source: FerdinandEoverm/Index_Future_Prediction, modules/patch.py (TimeSeriesPatcher with stride =
 # source: patch_size = patch_len, in NumPy: the signal transposed to its (seq_len, feature) layout,

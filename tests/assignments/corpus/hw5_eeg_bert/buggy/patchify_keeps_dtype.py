@@ -1,6 +1,7 @@
 # question: patchify
 # fails: test_shape_dtype
 # public: -
+# diagnosis: patchify_keeps_dtype
 import numpy as np
 def patchify(signal, patch_len):
     signal = np.asarray(signal)

@@ -1,6 +1,7 @@
 # question: patchify
 # fails: test_rows_concatenate_channels
 # public: channel 0's samples of patch p, then channel 1's
+# diagnosis: patchify_plain_reshape
 import numpy as np
 def patchify(signal, patch_len):
     signal = np.asarray(signal, dtype=np.float64)

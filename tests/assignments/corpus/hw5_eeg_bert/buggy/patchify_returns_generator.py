@@ -1,6 +1,7 @@
 # question: patchify
 # fails: test_shape_dtype, test_rows_concatenate_channels, test_rejects_invalid_patch_len
 # public: should return a numpy array
+# diagnosis: patchify_generator
 # The rows built in a generator expression, and the generator returned instead of an
 # array (np.array(...) forgotten around it).
 import numpy as np

@@ -1,6 +1,7 @@
 # question: patchify
 # fails: test_rows_concatenate_channels
 # public: channel 0's samples of patch p, then channel 1's
+# diagnosis: patchify_sample_major
 import numpy as np
 def patchify(signal, patch_len):
     """Mistake: samples interleaved across channels (sample-major rows)."""

@@ -1,6 +1,7 @@
 # question: patchify
 # fails: test_rejects_invalid_patch_len
 # public: should raise ValueError
+# diagnosis: patchify_truncates
 import numpy as np
 def patchify(signal, patch_len):
     signal = np.asarray(signal, dtype=np.float64)

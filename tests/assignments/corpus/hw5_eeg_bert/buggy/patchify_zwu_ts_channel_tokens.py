@@ -2,6 +2,10 @@
 # fails: test_shape_dtype, test_rows_concatenate_channels, test_rejects_invalid_patch_len
 # public: channel 0's samples of patch p, then channel 1's
 # public: should raise ValueError
+# makes: patchify_plain_reshape, patchify_truncates, patchify_keeps_dtype
+# batch G4 (labelled before grading)
+# the [C, P, L] channel tokens reshaped to (P, C*L): row by row; the samples past the last
+# whole patch dropped (a warning printed), patch_len 0 a ZeroDivisionError; the dtype kept
 # split: measure
 # source: gedizxc/ZWU_TS, processing/patchify.py (patchify_ts in NumPy on a batch of one, stride =
 # source: patch_len: the signal transposed to its [B, L, C] layout; its [C * num_patches, patch_len]

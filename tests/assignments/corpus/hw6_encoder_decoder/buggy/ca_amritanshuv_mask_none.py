@@ -1,6 +1,10 @@
 # question: cross_attention
 # fails: test_rectangular_shapes, test_matches_reference, test_every_encoder_position_visible, test_decoder_positions_independent, test_large_scores_stay_finite
 # public: IndexError: too many indices for array
+# makes: -
+# batch G4 (labelled before grading)
+# np.asarray(None) is not None: the mask branch indexes a 0-d array, an IndexError on every
+# call (no diagnosis)
 # split: measure
 # source: AmritanshuV/Numpy-Transformer, layers/combined/self_attention.py, with the Softmax of
 # source: AkiRusProd/numpy-transformer, transformer/activations.py, the project it copies

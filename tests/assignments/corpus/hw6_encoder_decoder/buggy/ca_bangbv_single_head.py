@@ -1,6 +1,10 @@
 # question: cross_attention
 # fails: test_rectangular_shapes, test_matches_reference
 # public: not (heads, n_tgt, n_src)
+# makes: -
+# batch G4 (labelled before grading)
+# one head over the whole width: heads is ignored, its sqrt(d) is that one head's sqrt(d_k)
+# (no diagnosis for the head split)
 # split: measure
 # source: bangbv/AlgorithmInPython, representations/embeddings/cross_attention.py (the script as a
 # source: function in NumPy on a batch of one: T is y, S is h, the bias-free WQ, WK, WV, WO are Wq,

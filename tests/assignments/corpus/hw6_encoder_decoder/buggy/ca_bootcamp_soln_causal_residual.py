@@ -1,6 +1,11 @@
 # question: cross_attention
 # fails: test_matches_reference, test_every_encoder_position_visible, test_large_scores_stay_finite
 # public: -
+# makes: ca_causal, ca_naive_softmax, ca_no_output_projection
+# batch G3 (labelled before grading)
+# a tril mask over the (n_tgt, n_src) scores, exp without the max, no Wo (the decoder
+# states added back instead); also each head reshaped from the flat (n, d) block rather
+# than its column block (not interleaved columns: no diagnosis)
 # split: measure
 # source: cybershiptrooper/CV_bootcamp_SWB, bonus_exercises/attention/soln/attention.py
 # source: (multihead_attention_soln for a batch of one: res_stream is y, the keys and values read from

@@ -1,6 +1,7 @@
 # question: cross_attention
 # fails: test_matches_reference, test_every_encoder_position_visible
 # public: -
+# diagnosis: ca_causal
 import numpy as np
 def cross_attention(y, h, Wq, Wk, Wv, Wo, heads):
     (n_t, d), n_s = y.shape, h.shape[0]

@@ -1,6 +1,10 @@
 # question: cross_attention
 # fails: test_rectangular_shapes, test_matches_reference, test_every_encoder_position_visible, test_decoder_positions_independent, test_large_scores_stay_finite
 # public: ValueError: cannot reshape array
+# makes: -
+# batch G4 (labelled before grading)
+# K and V reshaped with y's length (an error unless n_src == n_tgt), and the softmax over
+# the queries (axis 1 of (heads, n_tgt, n_src)) (no hw6 diagnosis for either)
 # split: measure
 # source: daniallegue/numpy-transformer, transformer_architecture.py (multi_head_attention called as
 # source: its decoder_layer calls it for cross-attention, q = y, k = v = h, as a batch of one with

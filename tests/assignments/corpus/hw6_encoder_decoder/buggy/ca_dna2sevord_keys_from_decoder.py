@@ -1,6 +1,9 @@
 # question: cross_attention
 # fails: test_rectangular_shapes, test_matches_reference, test_every_encoder_position_visible, test_decoder_positions_independent, test_large_scores_stay_finite
 # public: ValueError: matmul: Input operand 1 has a mismatch
+# makes: ca_keys_from_decoder
+# batch G4 (labelled before grading)
+# the keys from the decoder states y, only the values from h
 # split: measure
 # source: dna2github/dna2sevord, study/ai/transformer.md (the decoder's second
 # source: multi-head_attention(norm1->Q, norm1->K, encoder_out->V) written as NumPy, with its

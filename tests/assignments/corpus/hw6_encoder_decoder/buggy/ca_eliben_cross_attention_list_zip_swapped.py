@@ -1,6 +1,10 @@
 # question: cross_attention
 # fails: test_matches_reference
 # public: -
+# makes: -
+# batch blind-H3 (labelled before grading)
+# zip(Wks, Wqs, Wvs) bound to (Wq, Wk, Wv): the queries are y @ Wk, the keys h @ Wq (the
+# roles of y and h are right; no declared mistake)
 # split: measure
 # source: eliben/deep-learning-samples, transformer-attention/multiheadattention.py
 # source: (multihead_cross_attention_list and softmax.py's softmax_lastdim on a batch of one: the

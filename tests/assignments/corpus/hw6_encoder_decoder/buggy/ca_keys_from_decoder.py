@@ -1,6 +1,7 @@
 # question: cross_attention
 # fails: test_rectangular_shapes, test_matches_reference, test_decoder_positions_independent
 # public: (heads, n_tgt, n_src)
+# diagnosis: ca_keys_from_decoder
 import numpy as np
 def cross_attention(y, h, Wq, Wk, Wv, Wo, heads):
     """Mistake: keys and values from the decoder (self-attention), not from h."""

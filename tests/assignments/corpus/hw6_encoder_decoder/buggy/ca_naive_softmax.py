@@ -1,6 +1,7 @@
 # question: cross_attention
 # fails: test_large_scores_stay_finite
 # public: -
+# diagnosis: ca_naive_softmax
 import numpy as np
 def cross_attention(y, h, Wq, Wk, Wv, Wo, heads):
     n_t, d = y.shape

@@ -1,6 +1,7 @@
 # question: cross_attention
 # fails: test_matches_reference
 # public: -
+# diagnosis: ca_no_output_projection
 import numpy as np
 def cross_attention(y, h, Wq, Wk, Wv, Wo, heads):
     n_t, d = y.shape

@@ -2,6 +2,7 @@
 # fails: test_rectangular_shapes, test_matches_reference, test_decoder_positions_independent
 # public: not (n_tgt, d)
 # public: (heads, n_tgt, n_src)
+# diagnosis: ca_roles_swapped
 import numpy as np
 def cross_attention(y, h, Wq, Wk, Wv, Wo, heads):
     d = y.shape[1]

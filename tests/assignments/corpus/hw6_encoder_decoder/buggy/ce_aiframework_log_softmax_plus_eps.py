@@ -1,6 +1,10 @@
 # question: sequence_cross_entropy
 # fails: test_uniform_logits_give_log_v, test_values, test_large_logits_stay_finite
 # public: losses 0 and 1000, mean 500
+# makes: -
+# batch blind-H3 (labelled before grading)
+# -log(softmax + 1e-9) of the max-shifted logits, in float32: capped near 20.7 where the
+# softmax underflows, never -inf (no diagnosis, as ce_hm1_log_of_softmax_plus_eps)
 # split: measure
 # source: yjl-001/AiFramework, mytorch/nn/loss.py (cross_entropy_loss, with LogSoftmaxFunction.forward of
 # source: mytorch/ops/advanced.py for logits.log_softmax(dim=1); xp is numpy, the Tensor's default float32

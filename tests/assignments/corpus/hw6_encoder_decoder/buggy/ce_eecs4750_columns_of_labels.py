@@ -1,6 +1,8 @@
 # question: sequence_cross_entropy
 # fails: test_values
 # public: row t is scored against labels[t]
+# makes: -
+# x[:, y] sums whole columns of the shifted logits, not each row's label (no diagnosis)
 # source: xs2445/CNN-PyCUDA-EECS4750-Project, utils/Lossfunctions.py (softmax_loss with the logits
 # source: and labels as x and y; the stub returns its loss, not the gradient dx beside it)
 import numpy as np

@@ -1,6 +1,9 @@
 # question: sequence_cross_entropy
 # fails: test_values, test_large_logits_stay_finite
 # public: 'list' object has no attribute 'shape'
+# makes: ce_naive_softmax
+# batch F (labelled before grading)
+# also labels read with y.shape, so a list of labels raises (no diagnosis)
 # source: jeongnna/nn, nn/losses.py, nn/math.py and nn/metrics.py (SoftmaxCrossEntropy.forward with its
 # source: softmax and cross_entropy; out and y are the logits and labels)
 import numpy as np

@@ -1,6 +1,7 @@
 # question: sequence_cross_entropy
 # fails: test_values
 # public: scored against labels[t] (already shifted)
+# diagnosis: ce_shifted_again
 import numpy as np
 def sequence_cross_entropy(logits, labels):
     logits = np.asarray(logits, dtype=float)

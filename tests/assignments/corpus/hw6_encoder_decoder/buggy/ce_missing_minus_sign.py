@@ -1,6 +1,7 @@
 # question: sequence_cross_entropy
 # fails: test_uniform_logits_give_log_v, test_values
 # public: never negative
+# diagnosis: ce_no_minus
 import numpy as np
 def sequence_cross_entropy(logits, labels):
     logits = np.asarray(logits, dtype=float)

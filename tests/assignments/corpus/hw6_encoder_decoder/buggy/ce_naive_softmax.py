@@ -1,6 +1,7 @@
 # question: sequence_cross_entropy
 # fails: test_large_logits_stay_finite
 # public: must give a finite loss
+# diagnosis: ce_naive_softmax
 import numpy as np
 def sequence_cross_entropy(logits, labels):
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):

@@ -2,6 +2,7 @@
 # fails: test_uniform_logits_give_log_v, test_values
 # public: so does their mean
 # public: mean 500
+# diagnosis: ce_sum
 import numpy as np
 def sequence_cross_entropy(logits, labels):
     logits = np.asarray(logits, dtype=float)

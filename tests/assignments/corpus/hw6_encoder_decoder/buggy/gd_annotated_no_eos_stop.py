@@ -2,6 +2,8 @@
 # fails: test_argmax_each_step, test_stops_after_eos
 # public: once per generated token
 # public: allows 3 ids after sos
+# makes: gd_max_len_counts_sos
+# max_len - 1 steps, and no stop at eos (no diagnosis)
 # source: YingZiqiang/hexo-blog-code, the-annotated-transformer/transformer/greedy_decode.py (the
 # source: model's encode/decode/generator become step(ids); torch.max becomes np.argmax)
 import numpy as np

@@ -1,6 +1,7 @@
 # question: greedy_decode
 # fails: test_step_called_once_per_token
 # public: once per generated token
+# diagnosis: gd_calls_step_twice
 import numpy as np
 def greedy_decode(step, sos_id, eos_id, max_len):
     ids = [sos_id]

@@ -1,6 +1,7 @@
 # question: greedy_decode
 # fails: test_argmax_each_step, test_step_called_once_per_token
 # public: step must get the ids so far
+# diagnosis: gd_last_token_only
 import numpy as np
 def greedy_decode(step, sos_id, eos_id, max_len):
     ids = [sos_id]

@@ -1,6 +1,7 @@
 # question: greedy_decode
 # fails: test_stops_after_eos
 # public: eos included
+# makes: gd_drops_eos
 # source: AleksanderMisztal/gec-with-copying, src/copygec/decoding.py (greedy_decode for a batch of one:
 # source: the model becomes step(ids), the argmax of its log-softmax np.argmax of the logits, the ids
 # source: returned before the tokenizer's decoding)

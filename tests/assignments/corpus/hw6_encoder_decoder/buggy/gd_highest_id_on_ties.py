@@ -1,6 +1,7 @@
 # question: greedy_decode
 # fails: test_ties_pick_lowest_id
 # public: -
+# diagnosis: gd_highest_on_ties
 import numpy as np
 def greedy_decode(step, sos_id, eos_id, max_len):
     ids = [sos_id]

@@ -1,6 +1,7 @@
 # question: greedy_decode
 # fails: test_argmax_each_step, test_step_called_once_per_token
 # public: allows 3 ids after sos
+# makes: gd_max_len_counts_sos
 # split: measure
 # source: hkproj/pytorch-transformer, train.py (greedy_decode: the model's encode/decode/project become
 # source: step(ids), torch.max becomes np.argmax, the tensor of ids a list)

@@ -2,6 +2,10 @@
 # fails: test_starts_with_sos, test_argmax_each_step, test_step_called_once_per_token
 # public: step must get the ids so far
 # public: must start with sos
+# makes: gd_last_token_only, gd_without_sos
+# batch G3 (labelled before grading)
+# step given the last id only, the ids returned without sos_id; also max_len + 1 ids
+# before it stops at the length (len > max_len) (no diagnosis for that)
 # split: measure
 # source: keras-team/keras-io, examples/nlp/lstm_seq2seq.py (decode_sequence: the decoder model and
 # source: its states become step, given the one-token target sequence; "\t" and "\n" are sos_id

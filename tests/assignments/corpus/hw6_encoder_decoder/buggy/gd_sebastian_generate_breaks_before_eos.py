@@ -1,6 +1,9 @@
 # question: greedy_decode
 # fails: test_stops_after_eos
 # public: eos included
+# makes: gd_drops_eos
+# batch G3 (labelled before grading)
+# breaks on eos_id before appending it
 # split: measure
 # source: urmi22/LLM-sebastian, ch05/modified_text_generation.py (generate with temperature=0.0 and
 # source: top_k=None, for a batch of one and in NumPy: the model becomes step(ids), idx the list that

@@ -1,6 +1,9 @@
 # question: greedy_decode
 # fails: test_stops_after_eos
 # public: once per generated token
+# makes: -
+# batch blind-H3 (labelled before grading)
+# always max_len steps, never stops at eos_id (no declared mistake)
 # split: measure
 # source: shubhams821/Attention-Is-All-You-Need, inference/inference.py (inference: the model and the
 # source: English tokens become step(ids), "SOT" is sos_id, its 10 steps max_len, torch.argmax over

@@ -1,6 +1,9 @@
 # question: greedy_decode
 # fails: test_argmax_each_step
 # public: allows 3 ids after sos
+# makes: gd_max_len_counts_sos
+# batch blind-H3 (labelled before grading)
+# range(max_len - 1), breaks after appending EOS_IDX
 # split: measure
 # source: southern-cross-ai/Data, English2French/testing.py (greedy_decode: the model's encode/decode and
 # source: generator become step(ids), torch.max over the vocabulary np.argmax, start_symbol sos_id,

@@ -1,6 +1,7 @@
 # question: greedy_decode
 # fails: test_stops_after_eos
 # public: -
+# diagnosis: gd_stops_on_sos_eos
 # Loops while the last id is not eos_id: right when sos_id and eos_id differ,
 # but when they are the same token (GPT-2's <|endoftext|>) it returns [sos_id]
 # without a single step, although no eos_id was appended.

@@ -2,6 +2,8 @@
 # fails: test_argmax_each_step, test_stops_after_eos
 # public: once per generated token
 # public: allows 3 ids after sos
+# makes: gd_max_len_counts_sos
+# the annotated transformer's loop again: max_len - 1 steps, no stop at eos
 # split: measure
 # source: tofigh-/LSTM, data_accessor/model/attention_transformer/greedy_decoder.py (the annotated
 # source: transformer's greedy_decode: the model's encode/decode/generator become step(ids), torch.max

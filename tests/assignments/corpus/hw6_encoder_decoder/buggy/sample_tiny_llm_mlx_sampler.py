@@ -1,6 +1,9 @@
 # question: sample_next
 # fails: test_top_k_beyond_vocabulary, test_uses_only_rng, test_rejects_invalid_arguments
 # public: temperature 0 should raise ValueError
+# makes: sn_unchecked, sn_not_only_rng, sn_top_k_beyond_vocabulary_raises
+# 0 or a negative temperature and top_k < 1 accepted, mlx's global generator, and a
+# top_k beyond the vocabulary an argpartition error (kth out of bounds)
 # split: measure
 # source: emmmoon/tiny-llm, src/tiny_llm/sampler.py (make_sampler with top_p=None, its sample called on
 # source: the logits as a batch of one: mlx's arrays written as NumPy's, and mx.random.categorical, a

@@ -1,6 +1,9 @@
 # question: sample_next
 # fails: test_top_k_beyond_vocabulary, test_uses_only_rng, test_rejects_invalid_arguments
 # public: temperature 0 should raise ValueError
+# makes: sn_unchecked, sn_not_only_rng, sn_top_k_beyond_vocabulary_raises
+# 0 or a negative temperature and top_k < 1 accepted, mlx's global generator, and a
+# top_k beyond the vocabulary an argpartition error (kth out of bounds)
 # split: measure
 # source: vllm-project/vllm-metal, vllm_metal/mlx_sampler.py (mlx_sample on the logits as a batch of
 # source: one, min_p and top_p at their defaults (their branches left out), the stub's top_k=None its

@@ -1,6 +1,10 @@
 # question: sample_next
 # fails: test_returns_an_id, test_temperature_distribution, test_top_k_distribution, test_top_k_beyond_vocabulary, test_large_logits, test_uses_only_rng, test_rejects_invalid_arguments
 # public: keep_dims
+# makes: sn_unchecked, sn_not_only_rng, sn_ignores_top_k
+# batch G3 (labelled before grading)
+# np.max(..., keep_dims=True) raises TypeError on every call; were it fixed: t = 0 becomes
+# 0.1 (a negative t is used), np.random.choice, top_k never read
 # split: measure
 # source: 22anushka/DeepLearning-coding-problems, temperature_sampling.py (temp_sampling with t the
 # source: stub's temperature; the stub's rng and top_k are taken and never read)

@@ -1,6 +1,7 @@
 # question: sample_next
 # fails: test_uses_only_rng, test_rejects_invalid_arguments
 # public: temperature 0 should raise ValueError
+# makes: sn_unchecked, sn_not_only_rng
 # split: measure
 # source: xiaozheyao/fmengine, fmengine/generator/sampler.py (sample and multinomial_sample_one for one
 # source: row of logits: torch's topk, softmax and global exponential_ written as NumPy's, the tensor

@@ -1,6 +1,7 @@
 # question: sample_next
 # fails: test_temperature_distribution
 # public: -
+# diagnosis: sn_multiplies_by_temperature
 import numpy as np
 def sample_next(logits, temperature, rng, top_k=None):
     """Mistake: multiplies the logits by the temperature."""

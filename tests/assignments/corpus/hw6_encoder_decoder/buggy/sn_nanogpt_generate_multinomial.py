@@ -1,6 +1,10 @@
 # question: sample_next
 # fails: test_uses_only_rng, test_rejects_invalid_arguments
 # public: -
+# makes: sn_unchecked, sn_not_only_rng
+# batch F (labelled before grading)
+# torch's global generator (NumPy's once translated); a negative temperature is used, a
+# top_k of 0 gives an IndexError
 # source: karpathy/nanoGPT, model.py (GPT.generate's sampling of one token: the logits of the last
 # source: position are the stub's logits as a batch of one; torch's topk, softmax and multinomial, a
 # source: draw from torch's global generator, written as NumPy's, and the sampled index read as an int)

@@ -1,6 +1,11 @@
 # question: sample_next
 # fails: test_top_k_beyond_vocabulary, test_uses_only_rng, test_rejects_invalid_arguments
 # public: RuntimeError: probability tensor contains
+# makes: sn_not_only_rng, sn_unchecked, sn_top_k_beyond_vocabulary_raises
+# batch blind-H3 (labelled before grading)
+# torch's global generator; no check of temperature or top_k (a negative temperature is
+# used, 0 gives nan probabilities); torch.topk raises for a top_k beyond the vocabulary;
+# also the temperature ignored whenever top_k is given (no diagnosis for that)
 # split: measure
 # source: BjarniHaukur/ngram-llm-analysis, ngram_llm_analysis/utils/sample.py (sample_with_temp when top_k
 # source: is None, top_k_sample with k = top_k otherwise; torch's softmax, topk and multinomial (a draw

@@ -1,6 +1,7 @@
 # question: sample_next
 # fails: test_rejects_invalid_arguments
 # public: temperature 0 should raise ValueError
+# diagnosis: sn_unchecked
 import numpy as np
 def sample_next(logits, temperature, rng, top_k=None):
     z = np.asarray(logits, dtype=float) / max(temperature, 1e-8)

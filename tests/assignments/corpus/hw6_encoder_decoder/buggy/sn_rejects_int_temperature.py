@@ -1,6 +1,7 @@
 # question: sample_next
 # fails: test_returns_an_id
 # public: -
+# diagnosis: sn_int_temperature_raises
 # Validates the temperature as a float, so an int temperature (2), which the
 # contract allows, raises; every float temperature is handled correctly.
 import numpy as np

@@ -1,6 +1,9 @@
 # question: sample_next
 # fails: test_uses_only_rng, test_rejects_invalid_arguments
 # public: should raise ValueError
+# makes: sn_unchecked, sn_not_only_rng
+# batch G3 (labelled before grading)
+# temperature <= 0 means argmax, top_k = 0 an IndexError, np.random.choice
 # split: measure
 # source: urmi22/LLM-sebastian, ch05/modified_text_generation.py (generate's one step for a single
 # source: row of logits, in NumPy: torch.topk as a descending sort cut to top_k, torch.multinomial as

@@ -1,6 +1,7 @@
 # question: sample_next
 # fails: test_temperature_distribution
 # public: -
+# diagnosis: sn_temperature_ignored
 import numpy as np
 def sample_next(logits, temperature, rng, top_k=None):
     if temperature <= 0 or (top_k is not None and top_k < 1):

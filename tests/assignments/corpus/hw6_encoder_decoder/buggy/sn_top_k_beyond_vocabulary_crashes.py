@@ -1,6 +1,7 @@
 # question: sample_next
 # fails: test_top_k_beyond_vocabulary
 # public: -
+# diagnosis: sn_top_k_beyond_vocabulary_raises
 import numpy as np
 def sample_next(logits, temperature, rng, top_k=None):
     if temperature <= 0 or (top_k is not None and top_k < 1):

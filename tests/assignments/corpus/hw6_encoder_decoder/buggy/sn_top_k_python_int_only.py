@@ -1,6 +1,7 @@
 # question: sample_next
 # fails: test_top_k_distribution, test_rejects_invalid_arguments
 # public: -
+# diagnosis: sn_numpy_top_k_unchecked
 # Tests top_k with isinstance(top_k, int): a numpy integer top_k (from
 # np.argmax or a shape) is neither checked nor applied, so every id is drawn.
 import numpy as np

@@ -1,6 +1,7 @@
 # question: sample_next
 # fails: test_returns_an_id, test_top_k_distribution, test_rejects_invalid_arguments
 # public: -
+# diagnosis: sn_numpy_top_k_raises
 # Checks `type(top_k) is int`, so a numpy integer top_k (from np.argmax or a
 # shape), which the contract allows, raises TypeError instead of being used
 # (and np.int64(0) raises TypeError, not ValueError); Python ints work.

@@ -1,6 +1,7 @@
 # question: sample_next
 # fails: test_top_k_distribution
 # public: top_k=1 must always return the argmax
+# diagnosis: sn_top_k_miscounted
 # the top-k ids sliced one short, argsort(z)[-(top_k - 1):]: k - 1 ids survive, and
 # with top_k=1 the slice [-0:] keeps every id
 import numpy as np

@@ -1,6 +1,10 @@
 # question: teacher_forcing
 # fails: test_lengths, test_decoder_input_shifted_right
 # public: then the target without eos
+# makes: tf_eos_in_input
+# batch G3 (labelled before grading)
+# batch G3, third round (labelled before grading):
+# the decoder input is the whole [sos] + y + [eos], the labels y + [eos]
 # split: measure
 # source: keras-team/keras-io, examples/nlp/lstm_seq2seq.py (the data preparation for one target:
 # source: "\t" and "\n" are sos_id and eos_id, ids in lists stand for the one-hot rows, no padding)

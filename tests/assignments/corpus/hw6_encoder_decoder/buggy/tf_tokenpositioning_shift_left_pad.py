@@ -1,6 +1,9 @@
 # question: teacher_forcing
 # fails: test_lengths, test_decoder_input_shifted_right, test_labels_end_with_eos
 # public: then the target without eos
+# makes: tf_eos_in_input
+# batch G4 (labelled before grading)
+# the decoder input is [sos] + y + [eos], the labels y + [eos] + [0] (the pad)
 # split: measure
 # source: tiffany70072/TokenPositioning, data_generator.py and src/data_loader.py (post_processing's
 # source: decoder sentence [SOS_id] + sent + [EOS_id], unpadded, as the decoder input, and

@@ -2,6 +2,8 @@
 # fails: test_shape_dtype_bounds, test_uses_only_rng, test_uniform_over_the_interval
 # public: not (5, 3)
 # public: use rng only
+# makes: xavier_transposed, xavier_not_only_rng
+# and a bound of 1 / sqrt(fan_in) (no diagnosis)
 # split: measure
 # source: JBarmentlo/Multi-Layer-Perceptron-42, srcs/weights_init.py (xavier_init; the biases it also
 # source: drew left out)

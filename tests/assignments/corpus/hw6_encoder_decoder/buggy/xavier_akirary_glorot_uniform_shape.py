@@ -1,6 +1,8 @@
 # question: xavier_uniform
 # fails: test_uses_only_rng
 # public: same seed must give the same weights
+# makes: xavier_not_only_rng
+# batch blind-H3 (labelled before grading)
 # split: measure
 # source: AkiraRy/SimpleAIAlgorithms, multilayer/initialization.py (get_fans and glorot_uniform on the
 # source: shape (fan_in, fan_out); the stub's rng is taken and never read)

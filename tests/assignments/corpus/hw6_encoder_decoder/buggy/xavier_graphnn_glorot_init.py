@@ -1,6 +1,8 @@
 # question: xavier_uniform
 # fails: test_uses_only_rng
 # public: use rng only
+# makes: xavier_not_only_rng
+# batch F (labelled before grading)
 # split: measure
 # source: jdebaer/GraphNN, GCN/helpers.py (glorot_init; nin and nout are fan_in and fan_out)
 import numpy as np

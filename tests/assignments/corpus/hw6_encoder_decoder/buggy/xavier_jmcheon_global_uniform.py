@@ -1,6 +1,7 @@
 # question: xavier_uniform
 # fails: test_uses_only_rng
 # public: use rng only
+# makes: xavier_not_only_rng
 # source: jmcheon/multilayer_perceptron, initializers.py (glorot_uniform)
 import numpy as np
 

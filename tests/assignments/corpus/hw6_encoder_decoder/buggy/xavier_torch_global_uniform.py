@@ -1,6 +1,7 @@
 # question: xavier_uniform
 # fails: test_uses_only_rng
 # public: use rng only
+# makes: xavier_not_only_rng
 # source: Gleonett/multilayer-perceptron, nn/init/xavier.py (xavier_init: torch's global generator
 # source: written as numpy's, the zero bias left out)
 import numpy as np

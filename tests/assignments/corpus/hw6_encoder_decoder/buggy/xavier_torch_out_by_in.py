@@ -2,6 +2,7 @@
 # fails: test_shape_dtype_bounds, test_uses_only_rng
 # public: not (5, 3)
 # public: use rng only
+# makes: xavier_transposed, xavier_not_only_rng
 # split: measure
 # source: Gleonett/multilayer-perceptron, nn/init/xavier.py (xavier: torch's global generator written
 # source: as numpy's, the bias it also drew left out)
