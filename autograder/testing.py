@@ -9,6 +9,12 @@ platform's metadata) and any fixture of its own module; it may be
 parametrized. It fails by raising (Fail from the checks below, a plain assert,
 pytest.raises/approx): the message is shown to the student. docs/authoring.md
 says how to write one and how to run it with pytest against one notebook.
+
+A newcomer needs only BASICS (the checks, statistical tests, @once and the
+`student` fixture's types); ADVANCED holds the rest (handles and their twins,
+code sent to the worker, lent modules, an exam's helpers, an assignment's
+examples, reports and diagnoses). Both are in __all__; docs/testing-api.md
+documents the names in the same two groups.
 """
 from __future__ import annotations
 
@@ -29,7 +35,7 @@ from autograder.engine.driving.student import (RemoteFunction, RemoteObject, Stu
 from autograder.exam import formats, grading
 from autograder.hooks import BatchReports, Examples
 
-__all__ = [
+BASICS = [
     # checks: messages say what differs, never the expected value
     "Fail", "fail", "seeded", "as_array", "as_int", "agrees", "changed", "expect_close",
     "expect_dtype", "expect_equal", "expect_finite", "expect_int", "expect_ndarray",
@@ -40,11 +46,19 @@ __all__ = [
     "ALPHA", "interval", "pmf",
     # a value computed once per batch (references that do not depend on the submission)
     "once",
-    # the student's notebook, seen from the test
-    "Student", "RemoteFunction", "RemoteObject", "StudentError", "StudentTimeout",
+    # the student's notebook, seen from the test, and how calling it fails
+    "Student", "StudentError", "StudentTimeout",
+]
+"""What every author meets first, and most hidden tests need nothing else: the checks,
+statistical tests, @once, and the `student` fixture's type with its two failures."""
+
+ADVANCED = [
+    # handles: answers that stay in the worker (modules, objects, functions); a test may
+    # declare a handle's twin, the same object built here (Student.twin), for diagnoses
+    "RemoteFunction", "RemoteObject",
     # code that only the worker runs: sent_to_worker/<name>.py beside the test, as text
     "sent_source",
-    # known-good code the worker calls back into (never sent there)
+    # lent modules: known-good code the worker calls back into (never sent there)
     "MAX_ARG_BYTES", "MAX_CALLS", "Memo", "StudentModule", "lend_module",
     # an exam's grading helpers: whose numbers count, short answers and their formats
     "grading", "formats",
@@ -53,3 +67,8 @@ __all__ = [
     "BatchReports", "Examples", "Diagnosis", "accepted_unchecked", "combined",
     "refused_with_assert",
 ]
+"""For tests that hold the student's objects (handles and their twins), send code to
+the worker, lend it modules, grade an exam, or declare an assignment's examples,
+reports and diagnoses."""
+
+__all__ = [*BASICS, *ADVANCED]

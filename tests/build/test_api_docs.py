@@ -12,6 +12,7 @@ import autograder.testing
 from autograder import paths
 
 DOC = paths.ROOT / "docs" / "testing-api.md"
+AUTHORING = paths.ROOT / "docs" / "authoring.md"
 QUOTED = re.compile(r"`([\w/]+\.py)`:\n\n```python\n(.*?)```", re.S)
 
 
@@ -43,6 +44,37 @@ def test_every_name_is_documented_with_its_signature():
     for name in autograder.testing.__all__:
         if "(" in heading(name):
             assert f"`{heading(name)}`" in text, heading(name)
+
+
+def test_every_name_is_in_exactly_one_group():
+    """__all__ is the basics and the advanced: a name in neither, or in both, is caught."""
+    basics, advanced = autograder.testing.BASICS, autograder.testing.ADVANCED
+    assert len(set(basics)) == len(basics) and len(set(advanced)) == len(advanced)
+    assert not set(basics) & set(advanced)
+    assert autograder.testing.__all__ == [*basics, *advanced]
+    # and every name it imports is exported (ruff's F401 cannot read __all__ built this way)
+    imported = {n for n, v in vars(autograder.testing).items()
+                if not n.startswith("_") and n not in ("annotations", "BASICS", "ADVANCED")}
+    assert imported == set(autograder.testing.__all__), imported ^ set(autograder.testing.__all__)
+
+
+def test_the_docs_show_the_same_two_groups():
+    """testing-api.md heads each name in its group's part; authoring.md's two bullets
+    name each in its group's."""
+    text = DOC.read_text()
+    basics, advanced = text.split("\n# The advanced\n")
+    assert "\n# The basics\n" in basics
+    for part, group in ((basics, autograder.testing.BASICS),
+                        (advanced, autograder.testing.ADVANCED)):
+        names = {n for h in re.findall(r"^### (.+)$", part, re.M) for n in re.findall(r"`(\w+)", h)}
+        assert set(group) <= names, set(group) - names
+    bullets = AUTHORING.read_text().split("whose `__all__` is two groups", 1)[1]
+    bullets = bullets.split("\n\n")[1].split("\n* ")
+    assert bullets[0].startswith("* `BASICS`") and bullets[1].startswith("`ADVANCED`")
+    exported = set(autograder.testing.__all__)
+    for bullet, group in zip(bullets, (autograder.testing.BASICS, autograder.testing.ADVANCED)):
+        named = set(re.findall(r"`(\w+)", bullet)) & exported
+        assert named <= set(group), named - set(group)
 
 
 def test_each_quoted_example_is_still_in_its_file():
