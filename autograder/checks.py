@@ -12,13 +12,13 @@ import numbers
 
 import numpy as np
 
-from autograder.engine import threads
-from autograder.engine.threads import torch  # None without torch (numpy-only installations)
+from autograder.engine import numerics
+from autograder.engine.numerics import torch  # None without torch (numpy-only installations)
 
 from autograder.engine.driving.fail import Fail, fail
 from autograder.engine.driving.student import RemoteObject, StudentError
 
-seeded = threads.seeded  # the name hidden tests import (autograder.testing)
+seeded = numerics.seeded  # the name hidden tests import (autograder.testing)
 
 
 def as_array(value, what: str) -> np.ndarray:

@@ -8,7 +8,7 @@ instead of its parts.
         batch.grade_submission(grader, result, read)
 
 What must stay true: start() is the only place where the grader's own
-numerics are held to one thread (engine/threads.py) and the sandbox chosen
+numerics are held to one thread (engine/numerics.py) and the sandbox chosen
 (engine/isolation/workers.Template): before any notebook runs, and once per
 grader. close() stops every worker the template forked, started or not,
 as often as it is called; a worker asked of a closed grader is WorkerDied
@@ -24,7 +24,7 @@ from autograder import paths
 from autograder.engine.assignment import LoadedAssignment
 from autograder.engine.config import Limits
 from autograder.engine.isolation.workers import Template, WorkerDied
-from autograder.engine.threads import one_thread_for_references
+from autograder.engine.numerics import one_thread_for_references
 
 
 class NotStarted(RuntimeError):

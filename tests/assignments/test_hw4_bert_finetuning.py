@@ -10,7 +10,7 @@ import torch
 from torch import nn
 
 from autograder import paths
-from autograder.engine.threads import one_thread_for_references
+from autograder.engine.numerics import one_thread_for_references
 from autograder.hw4_bert_finetuning import common
 from autograder.hw4_bert_finetuning import reference as ref
 

@@ -12,7 +12,7 @@ import numbers
 
 import numpy as np
 
-from autograder.engine.threads import torch  # None without torch (numpy-only installations)
+from autograder.engine.numerics import torch  # None without torch (numpy-only installations)
 
 MAX_CHARS = 200
 """Length of a whole call's text; longer ones end with an ellipsis."""

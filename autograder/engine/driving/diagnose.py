@@ -66,8 +66,8 @@ import numpy as np
 
 from autograder import protocol
 from autograder.engine.intake import untrusted
-from autograder.engine import threads
-from autograder.engine.threads import torch  # None without torch (numpy-only installations)
+from autograder.engine import numerics
+from autograder.engine.numerics import torch  # None without torch (numpy-only installations)
 
 log = logging.getLogger(__name__)
 MAX_CALLS = 10_000
@@ -536,10 +536,10 @@ def _drive(stub: Callable, record: Calls, accept: Callable) -> tuple[list, bool]
     answers: list = []
     seeds = dict(record.seeds)  # of two seeds before one call, the call saw the last
     renamed = (getattr(stub, "__name__", ""), record.name)  # in torch's messages
-    with threads.seeded(0 if record.seed is None else record.seed):
+    with numerics.seeded(0 if record.seed is None else record.seed):
         for i, entry in enumerate(record.calls):
             if i in seeds:
-                threads.seed_global_rngs(seeds[i])
+                numerics.seed_global_rngs(seeds[i])
             objects.append(_step(stub, objects, entry, renamed))
             answers.append(_delivered(objects[-1]))
             if not accept(i, answers[-1]):

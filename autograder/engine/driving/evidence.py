@@ -32,7 +32,7 @@ from typing import Callable
 import numpy as np
 
 from autograder.engine.driving import diagnose as d_
-from autograder.engine.threads import torch  # None without torch
+from autograder.engine.numerics import torch  # None without torch
 
 KINDS = ("untouched", "raises", "echo", "zeros", "ones")
 

@@ -1,4 +1,6 @@
-"""Threads of the trusted side's own numerics.
+"""The trusted side's own numerics (torch and numpy in the grader, shared by its
+grading threads): torch imported once, the global RNGs seeded under one lock,
+and one thread for the references' computations.
 
 torch is imported here once, up front, by the thread that loads the
 assignment: a lazy import of torch from several grading threads at once
