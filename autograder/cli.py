@@ -1,15 +1,34 @@
 """`python -m autograder`: a thin command line; each command hands over to
-the module that does the work."""
+the module that does the work.
+
+Each verb is two functions side by side: `_declare_VERB` adds its subparser
+and options, `_run_VERB` hands the parsed arguments to its module. `VERBS`
+lists them in the order `--help` shows; `main` only builds the top-level
+parser from that list and dispatches, so a new verb or option touches one
+place."""
 from __future__ import annotations
 
 import argparse
 import math
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import NamedTuple, NoReturn
 
 from autograder import registry
 from autograder.grade import MAX_JOBS, UsageError, parse_number
 from autograder.grade_options import GradeOptions
+
+Fail = Callable[[str], NoReturn]
+"""The top-level parser's `error`: a misuse found after parsing reads (and
+exits 2) as one argparse found itself."""
+
+
+class Verb(NamedTuple):
+    """A command: `declare` adds its subparser to the top-level parser's
+    subparsers, `run` runs the parsed arguments and returns the exit status."""
+    declare: Callable[[argparse._SubParsersAction], argparse.ArgumentParser]
+    run: Callable[[argparse.Namespace, Fail], int]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -20,7 +39,18 @@ def main(argv: list[str] | None = None) -> int:
                "The demo: python -m autograder grade examples/hw1_attention "
                "--assignment hw1_attention --out out/hw1_attention")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for verb in VERBS:
+        verb.declare(commands).set_defaults(run=verb.run)
+    if not (sys.argv[1:] if argv is None else argv):
+        parser.print_help(sys.stderr)  # no command: say what there is, still an error
+        return 2
+    args = parser.parse_args(argv)
+    return args.run(args, parser.error)
 
+
+# build ------------------------------------------------------------------------
+
+def _declare_build(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
     build = commands.add_parser(
         "build", help="regenerate student notebooks and Gradescope zips",
         description="Regenerate assignments/<id>/<id>.ipynb and the Gradescope zip of "
@@ -31,7 +61,17 @@ def main(argv: list[str] | None = None) -> int:
                        help="a CPU build of torch 2.13.0 (torch-2.13.0+cpu-cp311-...whl) to "
                             "ship in the Gradescope zips, so that the image installs it instead "
                             "of PyPI's CUDA build")
+    return build
 
+
+def _run_build(args: argparse.Namespace, fail: Fail) -> int:
+    from autograder.build import main as build
+    return build(assignments=args.assignments, torch_wheel=args.torch_wheel)
+
+
+# new --------------------------------------------------------------------------
+
+def _declare_new(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
     new = commands.add_parser(
         "new", help="write a working skeleton of a new assignment",
         description="Write a new assignment's master (solutions/ID/ID.py, one stub with a "
@@ -43,7 +83,17 @@ def main(argv: list[str] | None = None) -> int:
     new.add_argument("id", metavar="ID", help="the new assignment's id, e.g. hw7_layernorm")
     new.add_argument("--title", default=None, metavar="TEXT",
                      help="its title (default: 'ID: a new assignment')")
+    return new
 
+
+def _run_new(args: argparse.Namespace, fail: Fail) -> int:
+    from autograder.build.scaffold import main as new_assignment
+    return new_assignment(assignment_id=args.id, title=args.title)
+
+
+# grade ------------------------------------------------------------------------
+
+def _declare_grade(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
     grade = commands.add_parser(
         "grade", help="grade a folder of submissions",
         description="Grade every entry of SUBMISSIONS (.ipynb, folder or .zip), writing "
@@ -114,6 +164,28 @@ def main(argv: list[str] | None = None) -> int:
                             "Ctrl-C, SIGTERM, a lost scheduler or machine), then write "
                             "grades.csv and the reports for all; locally or with --scheduler")
 
+    return grade
+
+
+def _run_grade(args: argparse.Namespace, fail: Fail) -> int:
+    from autograder.grade import main as grade
+    return grade(grade_options(args))
+
+
+def grade_options(args: argparse.Namespace) -> GradeOptions:
+    """The grade command's arguments as the one object `grade.main` takes."""
+    return GradeOptions(submissions=args.submissions, assignment=args.assignment, out=args.out,
+                        jobs=args.jobs, quiet=args.quiet, limits=tuple(args.limit),
+                        scheduler=args.scheduler, resume=args.resume,
+                        allow_unsafe=args.unsafe_no_sandbox, roster=args.roster, due=args.due,
+                        policy=args.policy, canvas_column=args.canvas_column,
+                        groups=args.groups, excused=args.excused,
+                        manual_scores=args.manual_scores, anonymous=not args.no_anonymous)
+
+
+# audit ----------------------------------------------------------------------
+
+def _declare_audit(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
     audit = commands.add_parser(
         "audit", help="mutation analysis of an assignment's hidden tests",
         description="Grade every one-change mutant of the assignment's reference, every "
@@ -134,7 +206,21 @@ def main(argv: list[str] | None = None) -> int:
                        help="mutants only, without the corpus's variants")
     audit.add_argument("--assumptions-only", action="store_true",
                        help="the assumption variants alone (seconds, not minutes)")
+    return audit
 
+
+def _run_audit(args: argparse.Namespace, fail: Fail) -> int:
+    if args.id not in registry.ids():
+        fail(f"unknown assignment {args.id!r} (known: {', '.join(registry.ids())})")
+    from autograder.audit.command import main as run_audit
+    return run_audit(assignment_id=args.id, jobs=args.jobs, html=args.html,
+                     with_corpus=not (args.no_corpus or args.assumptions_only),
+                     with_mutants=not args.assumptions_only)
+
+
+# run-gradescope -------------------------------------------------------------
+
+def _declare_run_gradescope(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
     gradescope = commands.add_parser(
         "run-gradescope", help="grade the one submission of a Gradescope container",
         description="Grade ROOT/submission (Gradescope's layout) and write "
@@ -145,7 +231,18 @@ def main(argv: list[str] | None = None) -> int:
                             help="Gradescope's folder (default: /autograder)")
     gradescope.add_argument("--unsafe-no-sandbox", action="store_true",
                             help="grade even where no sandbox works (see grade --help)")
+    return gradescope
 
+
+def _run_run_gradescope(args: argparse.Namespace, fail: Fail) -> int:
+    from autograder.gradescope.run import main as run_gradescope
+    return run_gradescope(assignment_id=args.assignment, root=args.root,
+                          allow_unsafe=args.unsafe_no_sandbox)
+
+
+# try-zip --------------------------------------------------------------------
+
+def _declare_try_zip(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
     try_zip = commands.add_parser(
         "try-zip", help="run a built Gradescope zip on one notebook, before uploading it",
         description="Unpack ZIP into a fresh folder laid out as Gradescope's /autograder, "
@@ -176,7 +273,28 @@ def main(argv: list[str] | None = None) -> int:
                          help="with --docker: the image setup.sh runs on (default: "
                               "Gradescope's Ubuntu 22.04 base, "
                               "gradescope/autograder-base:ubuntu-22.04)")
+    return try_zip
 
+
+def _run_try_zip(args: argparse.Namespace, fail: Fail) -> int:
+    if args.docker and args.python:
+        fail("try-zip: --python and --docker exclude each other (the container "
+             "runs the venv setup.sh made)")
+    if args.base_image and not args.docker:
+        fail("try-zip: --base-image needs --docker")
+    if args.docker:
+        from autograder.gradescope import try_docker
+        return try_docker.main(zip_path=args.zip, notebook=args.notebook,
+                               metadata=args.metadata, keep=args.keep,
+                               base=args.base_image or try_docker.DEFAULT_BASE)
+    from autograder.gradescope.try_zip import main as try_zip_main
+    return try_zip_main(zip_path=args.zip, notebook=args.notebook, python=args.python,
+                        metadata=args.metadata, keep=args.keep)
+
+
+# bench ----------------------------------------------------------------------
+
+def _declare_bench(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
     bench = commands.add_parser(
         "bench", help="time our grader against `otter run` on generated submissions",
         description="Grade N generated submissions of each assignment with this grader "
@@ -202,61 +320,29 @@ def main(argv: list[str] | None = None) -> int:
                        help="also print where the time goes: the worker's start, each notebook "
                             "cell, and each hidden test (its requests to the worker, callbacks, "
                             "time waiting for the worker and time in the grader), medians")
-
-    if not (sys.argv[1:] if argv is None else argv):
-        parser.print_help(sys.stderr)  # no command: say what there is, still an error
-        return 2
-    args = parser.parse_args(argv)
-    if args.command == "audit":
-        if args.id not in registry.ids():
-            parser.error(f"unknown assignment {args.id!r} (known: {', '.join(registry.ids())})")
-        from autograder.audit.command import main as run_audit
-        return run_audit(assignment_id=args.id, jobs=args.jobs, html=args.html,
-                         with_corpus=not (args.no_corpus or args.assumptions_only),
-                         with_mutants=not args.assumptions_only)
-    if args.command == "run-gradescope":
-        from autograder.gradescope.run import main as run_gradescope
-        return run_gradescope(assignment_id=args.assignment, root=args.root,
-                              allow_unsafe=args.unsafe_no_sandbox)
-    if args.command == "try-zip":
-        if args.docker and args.python:
-            parser.error("try-zip: --python and --docker exclude each other (the container "
-                         "runs the venv setup.sh made)")
-        if args.base_image and not args.docker:
-            parser.error("try-zip: --base-image needs --docker")
-        if args.docker:
-            from autograder.gradescope import try_docker
-            return try_docker.main(zip_path=args.zip, notebook=args.notebook,
-                                   metadata=args.metadata, keep=args.keep,
-                                   base=args.base_image or try_docker.DEFAULT_BASE)
-        from autograder.gradescope.try_zip import main as try_zip_main
-        return try_zip_main(zip_path=args.zip, notebook=args.notebook, python=args.python,
-                            metadata=args.metadata, keep=args.keep)
-    if args.command == "bench":
-        from autograder.bench import main as run_bench
-        return run_bench(assignments=args.assignment, n=args.n, otter_n=args.otter_n,
-                         skip_otter=args.skip_otter, seed=args.seed, jobs=args.jobs,
-                         keep=args.keep, dask=args.dask, profile=args.profile)
-    if args.command == "new":
-        from autograder.build.scaffold import main as new_assignment
-        return new_assignment(assignment_id=args.id, title=args.title)
-    if args.command == "build":
-        from autograder.build import main as build
-        return build(assignments=args.assignments, torch_wheel=args.torch_wheel)
-    from autograder.grade import main as grade
-    return grade(grade_options(args))
+    return bench
 
 
-def grade_options(args: argparse.Namespace) -> GradeOptions:
-    """The grade command's arguments as the one object `grade.main` takes."""
-    return GradeOptions(submissions=args.submissions, assignment=args.assignment, out=args.out,
-                        jobs=args.jobs, quiet=args.quiet, limits=tuple(args.limit),
-                        scheduler=args.scheduler, resume=args.resume,
-                        allow_unsafe=args.unsafe_no_sandbox, roster=args.roster, due=args.due,
-                        policy=args.policy, canvas_column=args.canvas_column,
-                        groups=args.groups, excused=args.excused,
-                        manual_scores=args.manual_scores, anonymous=not args.no_anonymous)
+def _run_bench(args: argparse.Namespace, fail: Fail) -> int:
+    from autograder.bench import main as run_bench
+    return run_bench(assignments=args.assignment, n=args.n, otter_n=args.otter_n,
+                     skip_otter=args.skip_otter, seed=args.seed, jobs=args.jobs,
+                     keep=args.keep, dask=args.dask, profile=args.profile)
 
+
+VERBS = (
+    Verb(_declare_build, _run_build),
+    Verb(_declare_new, _run_new),
+    Verb(_declare_grade, _run_grade),
+    Verb(_declare_audit, _run_audit),
+    Verb(_declare_run_gradescope, _run_run_gradescope),
+    Verb(_declare_try_zip, _run_try_zip),
+    Verb(_declare_bench, _run_bench),
+)
+"""Every command, in the order `python -m autograder --help` lists them."""
+
+
+# argument types ---------------------------------------------------------------
 
 MAX_BENCH = 100_000
 """More generated submissions than a benchmark needs."""
