@@ -20,12 +20,25 @@ CONFIGS = [(32, 4), (12, 3), (16, 1), (24, 8)]  # (h, heads)
 MAX_WEIGHTS = 1 << 16  # values a module's state_dict may hold for the weights a test chooses
 
 
-def _module(student, h, heads, lent=None):
-    """The student's TinySelfAttn(h, heads); with `lent`, its attention is the
-    grader's, for the inputs the test declares to it."""
-    if lent is not None and student.has("scaled_dot_product_attention"):
-        student.define("scaled_dot_product_attention",
-                       student.callback("scaled_dot_product_attention", lent))
+class _Lender:
+    """The grader's attention, lent to the worker and bound to the student's name once
+    per test; each forward is answered by the LentAttention of the module it runs
+    (the rows its own input and weights allow), made current just before it."""
+
+    def __init__(self, student):
+        self.current: LentAttention | None = None
+        if student.has("scaled_dot_product_attention"):
+            student.define("scaled_dot_product_attention",
+                           student.callback("scaled_dot_product_attention", self))
+
+    def __call__(self, *args, **kwargs):
+        if self.current is None:  # no module driven yet: nothing this test declared
+            raise ValueError("the grader's attention answers only a driven module's forward")
+        return self.current(*args, **kwargs)
+
+
+def _module(student, h, heads):
+    """The student's TinySelfAttn(h, heads)."""
     m = student.TinySelfAttn(h, heads)
     if not isinstance(m, RemoteObject):
         fail(f"TinySelfAttn({h}, {heads}) did not return a module")
@@ -34,10 +47,11 @@ def _module(student, h, heads, lent=None):
 
 class _Driven:
     """The student's module with weights the test loaded: each forward first
-    declares its input and those weights to the lent attention."""
+    declares its input and those weights to its lent attention."""
 
-    def __init__(self, module, lent: LentAttention):
-        self.module, self.lent, self.state = module, lent, {}
+    def __init__(self, module, lender: _Lender):
+        self.module, self.lender, self.state = module, lender, {}
+        self.lent = LentAttention(reference.scaled_dot_product_attention)
 
     def load(self, state: dict) -> None:
         self.module.load_state_dict(state)
@@ -45,12 +59,12 @@ class _Driven:
 
     def __call__(self, x, *mask):
         self.lent.allow(x, self.state)
+        self.lender.current = self.lent
         return self.module(x, *mask)
 
 
-def _driven(student, h, heads) -> _Driven:
-    lent = LentAttention(reference.scaled_dot_product_attention)
-    return _Driven(_module(student, h, heads, lent), lent)
+def _driven(student, lender: _Lender, h, heads) -> _Driven:
+    return _Driven(_module(student, h, heads), lender)
 
 
 @once
@@ -62,9 +76,9 @@ def _reference(ref, h, heads, seed):
     return reference, reference.state_dict()
 
 
-def _loaded(ref, student, h, heads, seed):
+def _loaded(ref, student, lender, h, heads, seed):
     reference, state = _reference(ref, h, heads, seed)
-    m = _driven(student, h, heads)
+    m = _driven(student, lender, h, heads)
     m.load(state)
     return m, reference
 
@@ -84,8 +98,9 @@ def test_parameters(student):
 
 def test_matches_reference_without_mask(ref, student):
     """with the reference's weights and no mask (every position sees every other), the output matches for several h and head counts"""
+    lender = _Lender(student)
     for seed, (h, heads) in enumerate(CONFIGS):
-        m, reference = _loaded(ref, student, h, heads, seed)
+        m, reference = _loaded(ref, student, lender, h, heads, seed)
         x = torch.randn(3, 7, h, generator=torch.Generator().manual_seed(seed))
         what = f"TinySelfAttn({h}, {heads}) on x of shape (3, 7, {h}), called without a mask"
         y = expect_tensor(m(x), what)
@@ -95,8 +110,9 @@ def test_matches_reference_without_mask(ref, student):
 
 def test_matches_reference_with_causal_mask(ref, student):
     """with a causal (T, T) mask, the output matches the reference"""
+    lender = _Lender(student)
     for seed, (h, heads) in enumerate(CONFIGS[:2]):
-        m, reference = _loaded(ref, student, h, heads, 10 + seed)
+        m, reference = _loaded(ref, student, lender, h, heads, 10 + seed)
         x = torch.randn(2, 6, h, generator=torch.Generator().manual_seed(seed))
         mask = ref.causal_mask(6)
         what = f"TinySelfAttn({h}, {heads}) with a causal mask"
@@ -120,13 +136,13 @@ def _chosen_weights(state) -> dict | None:
             for k, v in state.items()}
 
 
-def _expect_uses_weights(student, h, heads):
+def _expect_uses_weights(student, lender, h, heads):
     """A valid module answers, and its answer depends on its weights: a stand-in
     that ignores them (a mean of the input) or answers nan earns nothing. Judged on
     the student's own module, with weights the test chose in the module's own
     shapes, so a values bug costs only the values tests."""
     what = f"TinySelfAttn({h}, {heads}) on x of shape (2, 5, {h})"
-    m = _driven(student, h, heads)
+    m = _driven(student, lender, h, heads)
     x = torch.randn(2, 5, h, generator=torch.Generator().manual_seed(h))
     chosen = _chosen_weights(m.module.state_dict())
     if chosen is not None:
@@ -143,8 +159,9 @@ def _expect_uses_weights(student, h, heads):
 
 def test_bidirectional_influence(ref, student):
     """computes with its weights; without a mask the last token changes the first output, with a causal mask it cannot"""
-    _expect_uses_weights(student, 16, 2)
-    m, _ = _loaded(ref, student, 16, 2, 5)
+    lender = _Lender(student)
+    _expect_uses_weights(student, lender, 16, 2)
+    m, _ = _loaded(ref, student, lender, 16, 2, 5)
     x = torch.randn(1, 5, 16, generator=torch.Generator().manual_seed(5))
     x2 = x.clone()
     x2[0, -1] += 1.0
@@ -168,7 +185,7 @@ def test_bidirectional_influence(ref, student):
 
 def test_rejects_indivisible_heads(student):
     """answers for valid sizes, and raises ValueError when h is not divisible by heads"""
-    _expect_uses_weights(student, 12, 3)
+    _expect_uses_weights(student, _Lender(student), 12, 3)
     for h, heads in ((10, 3), (32, 5)):
         with expect_raises(ValueError, f"TinySelfAttn({h}, {heads})"):
             student.TinySelfAttn(h, heads)
