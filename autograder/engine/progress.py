@@ -6,11 +6,13 @@ import time
 
 
 class Progress:
-    def __init__(self, total: int, enabled: bool = True, stream=sys.stderr):
+    def __init__(self, total: int, enabled: bool = True, stream=None):
         self.total, self.done = total, 0
-        self.stream = stream
+        # sys.stderr as it is now, not as it was when this module was first imported
+        # (a replaced stream, such as a closed capture, would be written to after)
+        self.stream = sys.stderr if stream is None else stream
         self.enabled = enabled and total > 0
-        self.tty = self.enabled and stream.isatty()
+        self.tty = self.enabled and self.stream.isatty()
         self.start = time.monotonic()
         self.last_line = 0.0
 
