@@ -265,9 +265,20 @@ def test_model_parameter_count(TinyBertForClassification):
 # %%
 def test_model_state_dict_ends(TinyBertForClassification):
     keys = list(TinyBertForClassification(n_layers=1).state_dict())
-    assert keys[:3] == ["tok_emb.weight", "pos_emb.weight", "layers.0.attn.qkv.weight"], \
-        f"the state_dict starts with {keys[:3]}, not tok_emb, pos_emb, then layers.0's weights: " \
-        "each layer must be a registered submodule"
+    want = ["tok_emb.weight", "pos_emb.weight", "layers.0.attn.qkv.weight"]
+    if keys[:3] != want:  # say what is out of place, not only that something is
+        missing = [k for k in want[:2] if k not in keys]
+        layer = [k for k in keys if k.startswith("layers.0.")]
+        assert False, f"the state_dict starts with {keys[:3]}, not {want}: " + (
+            f"there is no {' or '.join(missing)} (the embeddings are nn.Embedding modules "
+            "named tok_emb and pos_emb)" if missing else
+            "make tok_emb, then pos_emb, before anything else" if keys[:2] != want[:2] else
+            "no weight is named layers.0.*: the layers must be an nn.ModuleList named "
+            "layers, each layer a registered submodule" if not layer else
+            f"{keys[2]} comes between pos_emb and the layers: make the layers right after pos_emb"
+            if keys[2] != layer[0] else
+            f"layers.0's first weight is {layer[0]}: make each layer's attn first, then ff, "
+            "ln1 and ln2 (state_dict lists parts in the order they are made)")
     assert keys[-2:] == ["head.weight", "head.bias"], f"the state_dict ends with {keys[-2:]}"
 
 # %% [raw]

@@ -1,7 +1,7 @@
 # question: TinyBertForClassification
 # fails: test_state_dict_layout, test_parameter_count, test_logits_with_reference_weights, test_logits_with_trained_weights, test_attention_is_bidirectional, test_seeded_construction, test_documented_training_run
 # public: parameters, not 28,994
-# public: must be a registered submodule
+# public: the layers must be an nn.ModuleList named layers
 # diagnosis: bert_plain_list
 # The layers are kept in a Python list: torch does not register them, so
 # they are missing from state_dict() and parameters() and never trained.

@@ -1,6 +1,6 @@
 # question: TinyBertForClassification
 # fails: test_state_dict_layout, test_logits_with_reference_weights, test_logits_with_trained_weights, test_attention_is_bidirectional, test_seeded_construction, test_documented_training_run
-# public: must be a registered submodule
+# public: make each layer's attn first
 # makes: bert_dropout
 # batch I1 (labelled before grading; split by sha1 of the stem, the first half measured)
 # pre-norm, with an active dropout after the GELU and one ending the feed-forward (ff.3,

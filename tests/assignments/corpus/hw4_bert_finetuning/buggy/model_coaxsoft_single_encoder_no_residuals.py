@@ -1,7 +1,7 @@
 # question: TinyBertForClassification
 # fails: test_state_dict_layout, test_parameter_count, test_logits_with_reference_weights, test_logits_with_trained_weights, test_attention_is_bidirectional, test_seeded_construction, test_documented_training_run
 # public: parameters, not 28,994
-# public: must be a registered submodule
+# public: make tok_emb, then pos_emb, before anything else
 # makes: bert_no_residuals, bert_dropout
 # batch H1 (labelled before grading)
 # neither sub-layer adds to its input (each is LayerNorm-ed), the feed-forward ends with an

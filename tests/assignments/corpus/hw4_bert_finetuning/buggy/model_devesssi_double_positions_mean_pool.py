@@ -1,7 +1,7 @@
 # question: TinyBertForClassification
 # fails: test_state_dict_layout, test_parameter_count, test_logits_with_reference_weights, test_logits_with_trained_weights, test_attention_is_bidirectional, test_seeded_construction, test_documented_training_run
 # public: parameters, not 28,994
-# public: must be a registered submodule
+# public: there is no pos_emb.weight
 # makes: bert_post_norm, bert_relu, bert_dropout, bert_mean_pooling
 # batch H1 (labelled before grading)
 # LayerNorm after each residual sum, ReLU, an active dropout on the feed-forward's output, the

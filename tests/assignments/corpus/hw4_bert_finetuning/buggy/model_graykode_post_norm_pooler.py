@@ -1,7 +1,7 @@
 # question: TinyBertForClassification
 # fails: test_state_dict_layout, test_parameter_count, test_logits_with_reference_weights, test_logits_with_trained_weights, test_attention_is_bidirectional, test_seeded_construction, test_documented_training_run
 # public: parameters, not 28,994
-# public: must be a registered submodule
+# public: comes between pos_emb and the layers
 # makes: bert_post_norm
 # batch E
 # a fresh, unregistered LayerNorm after the attention's residual sum; the feed-forward

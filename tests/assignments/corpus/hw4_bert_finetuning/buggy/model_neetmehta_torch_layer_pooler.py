@@ -1,7 +1,7 @@
 # question: TinyBertForClassification
 # fails: test_state_dict_layout, test_parameter_count, test_logits_with_reference_weights, test_logits_with_trained_weights, test_attention_is_bidirectional, test_seeded_construction, test_documented_training_run
 # public: parameters, not 28,994
-# public: must be a registered submodule
+# public: there is no tok_emb.weight or pos_emb.weight
 # makes: bert_post_norm, bert_dropout
 # batch G1 (labelled before grading)
 # nn.TransformerEncoderLayer (post-norm, dropout 0.1, GELU); also an embedding LayerNorm and

@@ -2,7 +2,7 @@
 # fails: test_state_dict_layout, test_parameter_count, test_logits_with_reference_weights, test_logits_with_trained_weights, test_attention_is_bidirectional, test_seeded_construction, test_documented_training_run
 # public: must match the size of tensor b
 # public: parameters, not 28,994
-# public: must be a registered submodule
+# public: there is no pos_emb.weight
 # makes: -
 # batch H1 (labelled before grading)
 # a prepended zero cls vector, a final LayerNorm, a zero-initialised head, xavier ff init,

@@ -2,7 +2,7 @@
 # fails: test_state_dict_layout, test_parameter_count, test_logits_with_reference_weights, test_logits_with_trained_weights, test_attention_is_bidirectional, test_seeded_construction, test_documented_training_run
 # public: logits have shape (1, 2)
 # public: parameters, not 28,994
-# public: must be a registered submodule
+# public: there is no pos_emb.weight
 # makes: bert_no_positions, bert_mean_pooling, bert_post_norm, bert_relu, bert_dropout
 # batch I1 (labelled before grading; split by sha1 of the stem, the first half measured)
 # nn.TransformerEncoder (post-norm, ReLU, dropout 0.1), no positions, the mean over

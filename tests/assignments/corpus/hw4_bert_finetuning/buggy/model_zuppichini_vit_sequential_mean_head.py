@@ -2,7 +2,7 @@
 # fails: test_state_dict_layout, test_parameter_count, test_logits_with_reference_weights, test_logits_with_trained_weights, test_attention_is_bidirectional, test_seeded_construction, test_documented_training_run
 # public: must match the size of tensor b
 # public: parameters, not 28,994
-# public: must be a registered submodule
+# public: there is no tok_emb.weight or pos_emb.weight
 # makes: bert_mean_pooling
 # batch H1 (labelled before grading)
 # the mean over positions; also a prepended cls vector, a LayerNorm in the head, an
