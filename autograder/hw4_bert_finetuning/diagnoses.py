@@ -231,10 +231,16 @@ def _loop_sign(loop: str):
 def _loop_matches(loop, seed, config, key, epochs, lr, losses) -> bool:
     """The losses are the loop's: all of them; on the documented run's data, as many as
     asked and the first PREFIX."""
-    if (seed, config, key) in DOCUMENTED_DATA and epochs > PREFIX:
-        return len(losses) == epochs and _trace_matches(
-            losses[:PREFIX], _loop_trace(loop, seed, config, key, PREFIX, lr))
+    if (seed, config, key) in DOCUMENTED_DATA:
+        return _starts_as(loop, seed, config, key, epochs, lr, losses)
     return _trace_matches(losses, _loop_trace(loop, seed, config, key, epochs, lr))
+
+
+def _starts_as(loop, seed, config, key, epochs, lr, losses) -> bool:
+    """As many losses as epochs asked, and the first PREFIX of them the loop's: what
+    follows costs a longer run to compare, and a schedule may change it."""
+    return len(losses) == epochs and _trace_matches(
+        losses[:PREFIX], _loop_trace(loop, seed, config, key, min(epochs, PREFIX), lr))
 
 
 tc_no_zero_grad = _loop_sign("no_zero_grad")
@@ -252,9 +258,9 @@ def tc_lr_ignored(calls):
     runs = list(_training_calls(calls))
     if not runs or None in runs:
         return False
-    return any(all(not math.isclose(lr, rate) and len(losses) == epochs and _trace_matches(
-        losses[:PREFIX], _loop_trace("adam", seed, config, key, min(epochs, PREFIX), rate))
-        for seed, config, key, epochs, lr, losses in runs) for rate in OTHER_RATES)
+    return any(all(not math.isclose(lr, rate)
+                   and _starts_as("adam", seed, config, key, epochs, rate, losses)
+                   for seed, config, key, epochs, lr, losses in runs) for rate in OTHER_RATES)
 
 
 _MODEL = "TinyBertForClassification"
