@@ -23,9 +23,13 @@ try:
 except ImportError:  # numpy-only installations
     torch = None
 
-GLOBAL_RNG = threading.Lock()
-"""Held by whoever uses torch's and numpy's global RNGs in the trusted process
-(seeded: a hidden test's reference, a diagnosis's replay): grading threads share them."""
+GLOBAL_RNG = threading.RLock()
+"""Held by whoever may draw from torch's and numpy's global RNGs in the trusted
+process: seeded (a hidden test's reference, a driven replay) and every replay of
+a diagnosis (diagnose._replay: a sign's reference builds modules too). Grading
+threads share those RNGs, and one draw from another thread in the middle of a
+seeded build gives every submission of the batch a wrong reference (a weight
+built after it). Reentrant: a driven replay replays under its seeded."""
 
 
 @contextlib.contextmanager

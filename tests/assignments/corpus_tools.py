@@ -16,6 +16,7 @@ from autograder.build.stand_ins import stand_ins
 from autograder.corpus import MEASURE, TUNE, Declared, cells, declared, submission_id, variants  # noqa: F401
 from autograder.engine import assignment as assignment_mod
 from tests.conftest import grade, write_notebook
+from tests.engine.rng_watch import UnlockedDraws
 
 CORPUS = Path(__file__).parent / "corpus"
 RAISES = "raises__everywhere"
@@ -46,14 +47,16 @@ def failed_tests(result) -> list[tuple[str, str]]:
 
 class Graded:
     """Each assignment's whole corpus graded once (with the raise-everywhere
-    notebook), and every string the grader sent its workers meanwhile (but the
-    notebooks' own cells). Shared by the corpus and snapshot tests (the
-    session fixture `graded` of tests/conftest.py)."""
+    notebook), every string the grader sent its workers meanwhile (but the
+    notebooks' own cells), and how often it drew from a global RNG unlocked. Shared
+    by the corpus and snapshot tests (the session fixture `graded` of
+    tests/conftest.py)."""
 
     def __init__(self, tmp_path_factory):
         self.tmp = tmp_path_factory
         self.cache: dict = {}
         self.texts: dict[str, list[str]] = {}
+        self.draws: dict[str, int] = {}
 
     def __call__(self, assignment_id: str, path: Path):
         a, results, _ = self._graded(assignment_id)
@@ -86,11 +89,18 @@ class Graded:
             extra = {RAISES: [raise_everywhere(reference)]}
             extra.update({STAND_IN + kind: [reference, cell]
                           for kind, cell in stand_ins(reference, a.questions).items()})
-            with pytest.MonkeyPatch.context() as patch:
+            with pytest.MonkeyPatch.context() as patch, UnlockedDraws() as draws:
                 patch.setattr(protocol, "send_frame", _recording(protocol.send_frame, texts))
                 self.cache[assignment_id] = grade_corpus(
                     assignment_id, self.tmp.mktemp(assignment_id), extra)
+            self.draws[assignment_id] = draws.count
         return self.cache[assignment_id]
+
+    def unlocked_draws(self, assignment_id: str) -> int:
+        """How often the grading of the corpus was seen drawing from a global RNG
+        without its lock (tests/engine/rng_watch.py)."""
+        self._graded(assignment_id)
+        return self.draws[assignment_id]
 
 
 def _recording(send_frame, texts: list[str]):

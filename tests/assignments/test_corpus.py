@@ -50,6 +50,14 @@ def test_answers_that_all_raise_score_zero(graded, assignment_id):
 
 
 @pytest.mark.parametrize("assignment_id", ASSIGNMENTS)
+def test_grading_draws_from_the_global_rngs_only_under_their_lock(graded, assignment_id):
+    """Grading threads share torch's and numpy's global RNGs: a draw of one (a sign's
+    replay building a module) in the middle of another's seeded reference gave hw4's
+    whole batch a wrong reference head, and its correct submissions 15/16."""
+    assert graded.unlocked_draws(assignment_id) == 0
+
+
+@pytest.mark.parametrize("assignment_id", ASSIGNMENTS)
 def test_no_reference_code_is_sent_into_workers(graded, assignment_id):
     """Whatever a worker receives is the student's: no line of any reference
     solution (but those the student notebooks show) is ever in a request."""

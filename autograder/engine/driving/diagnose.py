@@ -610,11 +610,11 @@ def _replay(mistake: Callable, args, kwargs, twins: dict[int, object] | None = N
             renamed: tuple[str, str] | None = None):
     """The mistake's answer on copies of the arguments (it may modify them in place),
     each handle replaced by its twin (not a copy); an exception's message with the
-    names `renamed` swapped (Raised.of)."""
+    names `renamed` swapped (Raised.of). It holds the global RNGs' lock, unseeded."""
     memo = dict(twins or {})  # _copied leaves what it finds here: the twins, uncopied
     args, kwargs = _copied(args, memo), _copied(kwargs, memo)
     try:
-        with quiet_numpy():
+        with quiet_numpy(), numerics.GLOBAL_RNG:  # it may build a module: its draws
             return mistake(*args, **kwargs)
     except Exception as exc:  # what the student's code may raise too
         return Raised.of(exc, renamed)
