@@ -136,6 +136,19 @@ MAX_MANUAL_POINTS = 1000.0
 
 
 @dataclass(frozen=True)
+class Exam:
+    """What makes an assignment an exam (the [exam] table): whom each submission
+    is graded as, and which questions are answered in words."""
+    identity_fields: tuple[str, ...] = ("sid", "email")
+    """The submitter's identities, in order of preference: fields of each user
+    in Gradescope's submission metadata (sid, email) or canvas_user_id; the
+    notebook's STUDENT_ID must equal one of them."""
+    free_response: tuple[str, ...] = ()
+    """Questions answered in words, collected for grading by hand (ids of the
+    notebook's free-response markers, each declared in [manual])."""
+
+
+@dataclass(frozen=True)
 class Config:
     assignment: str
     title: str
@@ -148,8 +161,8 @@ class Config:
     """Seed for random, numpy and torch before the notebook and each test."""
     tests: dict[str, dict[str, TestPoints]] = field(default_factory=dict)
     """question id -> test function name -> points and visibility, in order."""
-    exam: dict = field(default_factory=dict)
-    """The [exam] table (per-student variants, identity fields); {} for homework."""
+    exam: Exam | None = None
+    """The [exam] table; None for homework."""
     manual: dict[str, ManualQuestion] = field(default_factory=dict)
     """question id -> a question graded by hand ([manual.<id>]), in order;
     not among `questions`, which are the autograded ones (grades.csv's)."""
@@ -185,7 +198,7 @@ def load(assignment: str) -> Config:
     shown = _gradescope(path, raw.get("gradescope", {}))
     tests = {q: {name: _points(path, q, name, v, shown.tests) for name, v in cases.items()}
              for q, cases in raw.get("tests", {}).items()}
-    exam = raw.get("exam", {})
+    exam = _exam(path, raw["exam"]) if "exam" in raw else None
     manual = _manual(path, raw.get("manual", {}), tests, exam)
     return Config(
         assignment=assignment,
@@ -230,7 +243,27 @@ def _submit(path, table) -> Submit:
     return Submit(to, keep)
 
 
-def _manual(path, table, tests: dict, exam: dict) -> dict[str, ManualQuestion]:
+def _exam(path, table) -> Exam:
+    """The [exam] table: `identity_fields` and `free_response`, each a list of names."""
+    where = f"{path}: [exam]"
+    if not isinstance(table, dict) or set(table) - {"identity_fields", "free_response"}:
+        raise ConfigError(f"{where} holds `identity_fields` (a list of metadata fields such as "
+                          "\"sid\", \"email\", \"canvas_user_id\") and `free_response` (a list "
+                          "of question ids) only")
+    found = {}
+    for key, pattern in (("identity_fields", re.compile(r"\w+")), ("free_response", MANUAL_ID)):
+        value = table.get(key, getattr(Exam, key))
+        if not isinstance(value, (list, tuple)) or not all(
+                isinstance(v, str) and pattern.fullmatch(v) for v in value) \
+                or len(set(value)) < len(value):
+            raise ConfigError(f"{where}: {key} must be a list of distinct names, got {value!r}")
+        found[key] = tuple(value)
+    if not found["identity_fields"]:
+        raise ConfigError(f"{where}: identity_fields names no field: list at least one")
+    return Exam(**found)
+
+
+def _manual(path, table, tests: dict, exam: Exam | None) -> dict[str, ManualQuestion]:
     """The [manual] table: `<id> = points` or `[manual.<id>]` with points
     (and numbers); an exam's free_response ids must all be among them."""
     if not isinstance(table, dict):
@@ -257,7 +290,7 @@ def _manual(path, table, tests: dict, exam: dict) -> dict[str, ManualQuestion]:
             raise ConfigError(f"{where}: numbers must list autograded questions "
                               f"([tests.<id>]), got {numbers!r}")
         found[q] = ManualQuestion(float(points), tuple(numbers))
-    undeclared = [q for q in exam.get("free_response", []) if q not in found]
+    undeclared = [q for q in (exam.free_response if exam else ()) if q not in found]
     if undeclared:
         raise ConfigError(f"{path}: the free-response questions {undeclared} of [exam] have "
                           "no points: declare each as [manual.<id>] with points = N")

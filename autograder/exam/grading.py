@@ -25,10 +25,10 @@ CLAIM_NAME = "STUDENT_ID"
 """The notebook global holding the identity the student claims."""
 
 
-def settings(assignment_id: str) -> dict:
-    """The [exam] table of the assignment's grading config ({} for a homework);
-    read when asked, since a grading host may load a new version of it."""
-    return config.load(assignment_id).exam
+def settings(assignment_id: str) -> config.Exam:
+    """The [exam] table of the assignment's grading config (its defaults for a
+    homework); read when asked, since a grading host may load a new version of it."""
+    return config.load(assignment_id).exam or config.Exam()
 
 
 def _record(submission) -> dict:
@@ -47,7 +47,7 @@ def resolution(submission, student) -> identity_mod.Resolution:
             claimed = None
         if isinstance(claimed, str):  # the student's text, quoted in the flag message
             claimed = untrusted.name(claimed)
-        fields = tuple(settings(submission.assignment).get("identity_fields", ["sid", "email"]))
+        fields = settings(submission.assignment).identity_fields
         record["identity"] = identity_mod.resolve(submission.submitter or submission.submission,
                                                   submission.metadata,
                                                   claimed, fields).to_plain()

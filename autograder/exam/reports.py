@@ -48,7 +48,7 @@ def write(batch: Batch, ref) -> list[str]:
     sheets = [_sheet_or_note(r, ref, settings)
               for r in sorted(batch.results, key=lambda r: r.submission)]
     lines = ["", f"exam {a.id}:"]
-    if settings.get("free_response"):
+    if settings.free_response:
         lines += _write_free_responses(out, sheets, a.config.title)
     rows = difficulty(batch.results, a.questions, {q: a.config.max_points(q) for q in a.questions})
     write_atomic(out / DIFFICULTY_CSV, _csv(rows))
@@ -66,8 +66,7 @@ def _resolution(result, settings) -> identity.Resolution:
     record = result.annotations.get("exam", {})
     if "identity" in record:
         return identity.Resolution.from_plain(record["identity"])
-    fields = tuple(settings.get("identity_fields", ["sid", "email"]))
-    return identity.resolve(result.submission, result.metadata, None, fields)
+    return identity.resolve(result.submission, result.metadata, None, settings.identity_fields)
 
 
 def _sheet_or_note(result, ref, settings) -> free_response.Sheet:
@@ -83,7 +82,7 @@ def _sheet_or_note(result, ref, settings) -> free_response.Sheet:
 
 def _sheet(result, ref, settings) -> free_response.Sheet:
     who = _resolution(result, settings)
-    questions = list(settings.get("free_response", []))
+    questions = list(settings.free_response)
     # an upload that could not be graded says nothing about identity: its reason is shown instead
     flag = f"not graded: {result.error}" if result.error else (who.message() if who.flagged else "")
     return free_response.Sheet(result.submission, who.graded_as, flag,

@@ -11,6 +11,7 @@ import contextlib
 import hashlib
 import io
 import math
+import shutil
 from collections import Counter
 
 import jupytext
@@ -24,6 +25,7 @@ from autograder.build import copies
 from autograder.checks import Fail
 from autograder.engine.results import SubmissionResult
 from autograder.engine import assignment as assignment_mod
+from autograder.engine import config
 from autograder.engine.driving import diagnose, evidence
 from autograder.engine.driving.student import StudentError
 from autograder.exam import grading, identity, variants
@@ -449,9 +451,30 @@ def test_identity_without_metadata_is_the_submission_id():
 def test_grader_knows_fields_from_the_config():
     """Does the exam's config name the identity fields and free-response questions?"""
     s = grading.settings("exam_midterm")
-    assert s["identity_fields"] == ["sid", "email", "canvas_user_id"]
-    assert s["free_response"] == ["fr_bidirectional", "fr_variant_check"]
-    assert grading.settings("hw1_attention") == {}
+    assert s.identity_fields == ("sid", "email", "canvas_user_id")
+    assert s.free_response == ("fr_bidirectional", "fr_variant_check")
+    assert grading.settings("hw1_attention") == config.Exam()
+    assert config.load("hw1_attention").exam is None
+
+
+@pytest.mark.parametrize("table, message", [
+    ('identity = ["sid"]', "holds `identity_fields`"),
+    ('identity_fields = "sid"', "identity_fields must be a list of distinct names"),
+    ('identity_fields = ["sid", "sid"]', "identity_fields must be a list of distinct names"),
+    ('identity_fields = []', "identity_fields names no field"),
+    ('free_response = ["fr one"]', "free_response must be a list of distinct names"),
+    ('free_response = ["fr_one"]', "the free-response questions .'fr_one'. of .exam. have no points"),
+])
+def test_a_wrong_exam_table_is_refused(tmp_path, monkeypatch, table, message):
+    """The [exam] table is read when the config is loaded: a misspelt key or a wrong
+    value is a ConfigError that says what it holds, not a default taken silently."""
+    folder = tmp_path / "grading_config"
+    shutil.copytree(paths.CONFIG, folder)
+    monkeypatch.setattr(paths, "CONFIG", folder)
+    path = folder / "hw1_attention.toml"
+    path.write_text(path.read_text() + f"\n[exam]\n{table}\n")
+    with pytest.raises(config.ConfigError, match=message):
+        config.load("hw1_attention")
 
 
 # ---- no answer leaks in the student notebook ---------------------------------------------
