@@ -31,7 +31,7 @@ from autograder.engine.driving.remote_modules import Memo, StudentModule, lend_m
 from autograder.engine.driving.sent import sent_source
 from autograder.engine.driving.signs import accepted_unchecked, refused_with_assert
 from autograder.engine.driving.student import (RemoteFunction, RemoteObject, Student, StudentError,
-                                       StudentTimeout)
+                                       StudentTimeout, made_by, times_sent)
 from autograder.exam import formats, grading
 from autograder.hooks import BatchReports, Examples
 
@@ -54,8 +54,9 @@ statistical tests, @once, and the `student` fixture's type with its two failures
 
 ADVANCED = [
     # handles: answers that stay in the worker (modules, objects, functions); a test may
-    # declare a handle's twin, the same object built here (Student.twin), for diagnoses
-    "RemoteFunction", "RemoteObject",
+    # declare a handle's twin, the same object built here (Student.twin), for diagnoses,
+    # which may also read how a handle was made and how often it was sent
+    "RemoteFunction", "RemoteObject", "made_by", "times_sent",
     # code that only the worker runs: sent_to_worker/<name>.py beside the test, as text
     "sent_source",
     # lent modules: known-good code the worker calls back into (never sent there)

@@ -32,7 +32,9 @@ every import statement, those inside functions included)
   never reads a submission again; the names of the files it writes reach the
   engine from the driver (grade.py);
 * hidden tests (autograder/<id>/test_*.py) import of the package only
-  autograder.testing and their own assignment's modules.
+  autograder.testing and their own assignment's modules;
+* an assignment's code reads no private attribute of another object (a handle's
+  `_made`): what it may know of the engine's objects, the engine makes public.
 """
 from __future__ import annotations
 
@@ -211,6 +213,29 @@ def test_hidden_tests_import_only_the_authoring_module():
     assert not bad, sorted(bad)
 
 
+def private_reads(path: Path) -> list[str]:
+    """`x._name` where x is neither self nor cls, as `line: expression`."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Attribute) and node.attr.startswith("_") \
+                and not node.attr.startswith("__") \
+                and not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls")):
+            found.append(f"{node.lineno}: {ast.unparse(node)}")
+    return found
+
+
+def test_an_assignment_reads_no_private_attribute_of_the_engines_objects():
+    """Course code (hidden tests, diagnoses, examples) reads what the engine makes public
+    (made_by, times_sent for a handle), never its private state: the engine may change
+    that without a course noticing."""
+    from autograder import registry
+    bad = [f"{path.relative_to(paths.PACKAGE)}:{found}"
+           for assignment_id in registry.ids()
+           for path in sorted((paths.PACKAGE / assignment_id).rglob("*.py"))
+           for found in private_reads(path)]
+    assert not bad, bad
+
+
 def test_the_rules_can_fail(tmp_path):
     """The reader sees imports inside functions and relative ones."""
     sample = paths.PACKAGE / "engine" / "batch.py"
@@ -236,3 +261,5 @@ def test_the_rules_can_fail(tmp_path):
                      "else:\n    from autograder.engine import sandbox\n")
     assert engine_internals(imports(probe, "autograder.report", annotations=False)) == {
         "autograder.engine.sandbox"}  # the annotation is not an import, the else is
+    probe.write_text("def sign(handle):\n    return handle._made, self._x, cls._y, h.__class__\n")
+    assert private_reads(probe) == ["2: handle._made"]

@@ -21,7 +21,7 @@ import numbers
 
 import numpy as np
 
-from autograder.testing import Diagnosis
+from autograder.testing import Diagnosis, made_by, times_sent
 
 PART1 = "Part 1: initialisation that does not explode"
 PART3 = "Part 3: teacher forcing (shift right)"
@@ -47,10 +47,8 @@ def _fresh(handle):
     """What built a generator handle (Student.new: path, args, kwargs) when the test's
     one request it was sent in is the recorded one and nothing of it was read: it drew
     from its seed's start there. None otherwise."""
-    if not isinstance(getattr(type(handle), "_sent", None), int):  # not a handle
-        return None
-    made = handle._made
-    if not made or handle._sent != 1:
+    made = made_by(handle)
+    if made is None or times_sent(handle) != 1:
         return None
     path, args, kwargs = made
     if kwargs or not all(type(a) is int for a in args):

@@ -381,6 +381,20 @@ class RemoteFunction:
         return f"<student's {self._label}>"
 
 
+def made_by(value) -> tuple | None:
+    """(path, args, kwargs) of the Student.new() that built `value`, a handle of a
+    recorded test, while nothing of it was read (reading an attribute may change it);
+    None for anything else. A function, not an attribute: a handle's attributes are
+    the worker object's."""
+    return (value._made or None) if isinstance(value, RemoteObject) else None
+
+
+def times_sent(value) -> int:
+    """How many requests the handle `value` was an argument of (each may have changed
+    it); 0 for anything else."""
+    return value._sent if isinstance(value, RemoteObject) else 0
+
+
 class RemoteObject(RemoteFunction):
     """A handle to an object that stays in the worker."""
 
