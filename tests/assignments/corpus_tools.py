@@ -16,7 +16,7 @@ from autograder.build.stand_ins import stand_ins
 from autograder.corpus import MEASURE, TUNE, Declared, cells, declared, submission_id, variants  # noqa: F401
 from autograder.engine import assignment as assignment_mod
 from tests.conftest import grade, write_notebook
-from tests.engine.rng_watch import UnlockedDraws
+from tests.engine.rng_watch import unlocked_draws
 
 CORPUS = Path(__file__).parent / "corpus"
 RAISES = "raises__everywhere"
@@ -89,7 +89,7 @@ class Graded:
             extra = {RAISES: [raise_everywhere(reference)]}
             extra.update({STAND_IN + kind: [reference, cell]
                           for kind, cell in stand_ins(reference, a.questions).items()})
-            with pytest.MonkeyPatch.context() as patch, UnlockedDraws() as draws:
+            with pytest.MonkeyPatch.context() as patch, unlocked_draws() as draws:
                 patch.setattr(protocol, "send_frame", _recording(protocol.send_frame, texts))
                 self.cache[assignment_id] = grade_corpus(
                     assignment_id, self.tmp.mktemp(assignment_id), extra)

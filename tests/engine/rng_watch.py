@@ -1,4 +1,4 @@
-"""UnlockedDraws: catches the trusted process drawing from torch's or numpy's global
+"""unlocked_draws(): catches the trusted process drawing from torch's or numpy's global
 RNG without holding numerics.GLOBAL_RNG.
 
 While it runs, a thread of its own takes the lock again and again, and each time
@@ -9,8 +9,10 @@ through; a grading of a whole corpus draws often enough to be seen.
 """
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
+import types
 
 import numpy as np
 import torch
@@ -25,29 +27,24 @@ def _states():
     return torch.default_generator.get_state(), keys.tobytes(), pos
 
 
-class UnlockedDraws:
-    """with UnlockedDraws() as draws: ...; draws.count: the holds during which a
-    global RNG moved."""
+@contextlib.contextmanager
+def unlocked_draws():
+    """with unlocked_draws() as seen: ...; seen.count: the watcher's holds during
+    which a global RNG moved."""
+    seen, stop = types.SimpleNamespace(count=0), threading.Event()
 
-    def __init__(self):
-        self.count = 0
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._watch, name="rng-watch", daemon=True)
-
-    def __enter__(self):
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc):
-        self._stop.set()
-        self._thread.join()
-
-    def _watch(self) -> None:
-        while not self._stop.is_set():
+    def watch() -> None:
+        while not stop.is_set():
             with numerics.GLOBAL_RNG:
-                torch_state, keys, pos = _states()
+                before = _states()
                 time.sleep(HOLD)
-                now = _states()
-                if not torch.equal(torch_state, now[0]) or (keys, pos) != now[1:]:
-                    self.count += 1
+                after = _states()
+            seen.count += not torch.equal(before[0], after[0]) or before[1:] != after[1:]
             time.sleep(GAP)
+    watcher = threading.Thread(target=watch, name="rng-watch", daemon=True)
+    watcher.start()
+    try:
+        yield seen
+    finally:
+        stop.set()
+        watcher.join()

@@ -11,7 +11,7 @@ import torch
 
 from autograder.engine import numerics
 from autograder.engine.driving import diagnose
-from tests.engine.rng_watch import UnlockedDraws
+from tests.engine.rng_watch import unlocked_draws
 
 
 def _draw_for(seconds: float, locked: bool) -> None:
@@ -26,9 +26,9 @@ def _draw_for(seconds: float, locked: bool) -> None:
 
 
 def test_the_watcher_sees_draws_without_the_lock_and_only_those():
-    with UnlockedDraws() as locked:
+    with unlocked_draws() as locked:
         _draw_for(0.2, locked=True)
-    with UnlockedDraws() as unlocked:
+    with unlocked_draws() as unlocked:
         _draw_for(0.2, locked=False)
     assert locked.count == 0 and unlocked.count > 0, (locked.count, unlocked.count)
 
