@@ -352,7 +352,7 @@ def unpack(obj, buffers, from_handle):
 
 # ---------------------------------------------------------------- the template's orders
 #
-# The control channel: the grader (engine/isolation/workers.py) sends the
+# The control channel: the grader (engine/isolation/template_process.py) sends the
 # template (worker/template.py) one order at a time, with one descriptor
 # attached: start a worker (WorkerSpec), sweep a uid (SweepOrder), audit
 # one (AuditOrder) or walk the machine as one (ScanOrder). Each is declared

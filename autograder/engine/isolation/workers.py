@@ -15,9 +15,7 @@ import json
 import os
 import socket
 import subprocess
-import sys
 import tempfile
-import threading
 from pathlib import Path
 from typing import Callable
 
@@ -27,6 +25,7 @@ from autograder.engine.intake import untrusted
 from autograder.engine.isolation import sandbox as sandbox_mod
 from autograder.engine.config import Config
 from autograder.engine.isolation.connection import WorkerConnection, WorkerDied, WorkerTimeout
+from autograder.engine.isolation.template_process import TemplateProcess
 from autograder.engine.isolation.uidpool import UidPool, UidsUnavailable
 from autograder.kernel import allowlist, disk, landlock, writable
 from autograder.kernel.sweep import SECONDS as SWEEP_SECONDS
@@ -54,10 +53,8 @@ class Template:
         # the package (hidden tests, references) and the grading user's home are
         # always secret; a Python path holding either is left out of the workers' view
         self.hide = [str(p) for p in hide] + [str(paths.PACKAGE), str(Path.home())]
-        self.lock = threading.Lock()
         self.live: set[WorkerConnection] = set()  # killed by close() if still running
         self.closing = False  # close() began: no more workers (an interrupted batch's threads)
-        self.closed = False  # the control socket is closed: no template is started again
         scratch.remove_stale()  # graders that died left them: uid mode would sweep them all
         self.workers_folder = scratch.Scratch()
         self.scratch = self.workers_folder.path
@@ -65,7 +62,7 @@ class Template:
         tag = cgroups.batch_tag(self.scratch.name.rsplit('-', 1)[-1])
         self.sandbox = sandbox_mod.Sandbox(  # cgroups first: v2 may move this process
             "none", None, cgroups.create(tag) if use_cgroups else None, landlock.abi_version())
-        self._start()
+        self.process = TemplateProcess(config, self.scratch)
         if running_as_root():
             self.sandbox.uids = UidPool(self._sweep, uid_pool_size)
         try:
@@ -77,6 +74,16 @@ class Template:
             raise
         self._fit_memory(workers_at_once)
         self._use(mode)
+
+    @property
+    def proc(self) -> subprocess.Popen:
+        """The template process now running (a new one after it died)."""
+        return self.process.proc
+
+    @property
+    def closed(self) -> bool:
+        """The control socket is closed: no template is started again."""
+        return self.process.closed
 
     def _fit_memory(self, workers: int) -> None:
         """Lower memory_mb where the whole process tree has a limit (a
@@ -97,38 +104,6 @@ class Template:
         """Workers spawned from now on are confined in `mode`, with its limits."""
         self.sandbox.mode = mode
         self.limits = self.sandbox.worker_limits(self.config.limits)
-
-    def _start(self) -> None:
-        ours, theirs = socket.socketpair()
-        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8",
-               "PYTHONPATH": str(paths.ROOT), "OMP_NUM_THREADS": "1",
-               "PYTHONDONTWRITEBYTECODE": "1"}
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "autograder.worker", str(theirs.fileno()),
-             ",".join(m for m in self.config.preload if m not in self.config.forbid)],
-            pass_fds=[theirs.fileno()], env=env, cwd=str(self.scratch),
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, start_new_session=True)
-        theirs.close()
-        self.control = ours
-        self.python = self._where_python_lives()
-
-    def _where_python_lives(self) -> list[str]:
-        """The template's first line, once its imports are done: its Python paths
-        (of which workers may read those holding no secret); [] if it died first
-        (its first fork then fails and says so)."""
-        line = b""
-        self.control.settimeout(300)
-        try:
-            while not line.endswith(b"\n") and len(line) < 1 << 20:
-                chunk = self.control.recv(1 << 16)
-                if not chunk:
-                    return []
-                line += chunk
-            return [str(p) for p in json.loads(line)["python"]]
-        except (OSError, ValueError, KeyError, TypeError):
-            return []
-        finally:
-            self.control.settimeout(None)
 
     def _probe(self, mode: str) -> str | None:
         """Start a worker in `mode`, have it import from Python's own folders,
@@ -167,7 +142,7 @@ class Template:
             procs = self._cgroups(name)
             spec = protocol.encode_order(protocol.WorkerSpec(
                 sandbox=self.sandbox.mode, uid=uid, workdir=str(workdir),
-                read=tuple(allowlist.python_paths(self.hide, self.python)),
+                read=tuple(allowlist.python_paths(self.hide, self.process.python)),
                 cgroups=tuple(procs), seed=self.config.seed, limits=self.limits,
                 forbid=tuple(self.config.forbid), shared=self.sandbox.shared))
         except protocol.ProtocolError as exc:  # a limit of a type the kernel cannot take
@@ -176,14 +151,14 @@ class Template:
         except BaseException:
             cleanup(True)
             raise
-        with self.lock:
+        with self.process.lock:
             if self.closing:  # checked again where close() cannot slip in
                 cleanup(True)
                 raise WorkerDied("the batch is stopping")
             for attempt in (1, 2):
                 ours, theirs = socket.socketpair()
                 try:
-                    pid = self._fork(spec, theirs)
+                    pid = self.process.fork(spec, theirs)
                     break
                 except protocol.ProtocolError as exc:
                     ours.close()
@@ -194,12 +169,12 @@ class Template:
                     if attempt == 2:
                         cleanup(True)
                         raise WorkerDied("the worker template cannot start workers") from None
-                    self._restart()  # the template died (killed, out of memory): a new one
+                    self.process.restart()  # the template died (killed, out of memory): a new one
                 finally:
                     theirs.close()
         conn = WorkerConnection(ours, pid, workdir, cleanup, uid, self._memory_kills(name),
                                 self._over_disk(workdir, uid))
-        with self.lock:
+        with self.process.lock:
             stopping = self.closing
             if not stopping:
                 self.live.add(conn)
@@ -300,21 +275,19 @@ class Template:
         """Have the template fork a child for `order` (a sweep, an audit, a scan), hand
         the child `data` on its own socket (then the end of writing), and
         return its answer, at most `size` bytes (b"" when there is none in time,
-        or the template refused the order).
-        The grader never forks for this: a fork while another thread is in a
-        BLAS call can hang it."""
+        or the template refused the order)."""
         ours, theirs = socket.socketpair()
         try:
             encoded = protocol.encode_order(order)
-            with self.lock:
-                if self.closed:  # never a new template for a closed batch
+            with self.process.lock:
+                if self.process.closed:  # never a new template for a closed batch
                     theirs.close()
                     return b""
                 try:
-                    self._fork(encoded, theirs)
+                    self.process.fork(encoded, theirs)
                 except (OSError, ValueError):  # the template died (out of memory, killed)
-                    self._restart()
-                    self._fork(encoded, theirs)
+                    self.process.restart()
+                    self.process.fork(encoded, theirs)
                 finally:
                     theirs.close()
             ours.settimeout(timeout)
@@ -333,45 +306,14 @@ class Template:
         finally:
             ours.close()
 
-    def _fork(self, order: bytes, theirs: socket.socket) -> int:
-        """The pid of the child the template forked for `order` (encode_order's);
-        ProtocolError when it refused the order, OSError or ValueError when it
-        is gone or answers nonsense."""
-        socket.send_fds(self.control, [order], [theirs.fileno()])
-        reply = b""
-        while not reply.endswith(b"\n"):
-            chunk = self.control.recv(64)
-            if not chunk:
-                raise OSError("the worker template exited")
-            reply += chunk
-            if len(reply) > 4096:
-                raise ValueError("the worker template's answer has no end")
-        if reply.startswith(b"refused "):
-            why = untrusted.name(reply[len(b"refused "):].decode(errors="replace").strip(), 300)
-            raise protocol.ProtocolError(f"the worker template refused its order: {why}")
-        return int(reply)
-
-    def _restart(self) -> None:
-        self.control.close()
-        self.proc.kill()
-        self.proc.wait()
-        self._start()
-
     def close(self) -> None:
         """Kill every worker still running, then the template; a grading thread
         that asks for a worker afterwards is told the batch is stopping."""
-        with self.lock:
+        with self.process.lock:
             self.closing = True
         for conn in list(self.live):  # workers a grading thread left behind
             conn.kill()
-        with self.lock:
-            self.control.close()
-            self.closed = True
-        try:
-            self.proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
+        self.process.close()
         self.workers_folder.close()
         if self.sandbox.cgroups:
             self.sandbox.cgroups.close()

@@ -1,0 +1,103 @@
+"""The template process (worker/template.py) and the control socket to it.
+
+The grader never forks itself: a fork while another thread is in a BLAS
+call can hang the child. It asks this process instead, one order at a time
+on the control socket, for every worker and every order's child. The
+process starts with a scrubbed environment and no inherited descriptor but
+that socket; when it dies (killed, out of memory) a new one takes its place,
+unless the batch is closing.
+"""
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+from autograder import paths, protocol
+from autograder.engine.config import Config
+from autograder.engine.intake import untrusted
+
+
+class TemplateProcess:
+    """The running template; `lock` is held by whoever forks through it (one
+    order at a time on the socket) or decides it may."""
+
+    def __init__(self, config: Config, folder: Path):
+        # the modules it imports before forking, so that every worker starts with them
+        self.preload = ",".join(m for m in config.preload if m not in config.forbid)
+        self.folder = folder  # its working folder: the batch's scratch folder
+        self.lock = threading.Lock()
+        self.closed = False  # the control socket is closed: no template is started again
+        self._start()
+
+    def _start(self) -> None:
+        ours, theirs = socket.socketpair()
+        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8",
+               "PYTHONPATH": str(paths.ROOT), "OMP_NUM_THREADS": "1",
+               "PYTHONDONTWRITEBYTECODE": "1"}
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "autograder.worker", str(theirs.fileno()), self.preload],
+            pass_fds=[theirs.fileno()], env=env, cwd=str(self.folder),
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, start_new_session=True)
+        theirs.close()
+        self.control = ours
+        self.python = self._where_python_lives()
+
+    def _where_python_lives(self) -> list[str]:
+        """The template's first line, once its imports are done: its Python paths
+        (of which workers may read those holding no secret); [] if it died first
+        (its first fork then fails and says so)."""
+        line = b""
+        self.control.settimeout(300)
+        try:
+            while not line.endswith(b"\n") and len(line) < 1 << 20:
+                chunk = self.control.recv(1 << 16)
+                if not chunk:
+                    return []
+                line += chunk
+            return [str(p) for p in json.loads(line)["python"]]
+        except (OSError, ValueError, KeyError, TypeError):
+            return []
+        finally:
+            self.control.settimeout(None)
+
+    def fork(self, order: bytes, theirs: socket.socket) -> int:
+        """The pid of the child the template forked for `order` (encode_order's);
+        ProtocolError when it refused the order, OSError or ValueError when it
+        is gone or answers nonsense. The caller holds `lock`."""
+        socket.send_fds(self.control, [order], [theirs.fileno()])
+        reply = b""
+        while not reply.endswith(b"\n"):
+            chunk = self.control.recv(64)
+            if not chunk:
+                raise OSError("the worker template exited")
+            reply += chunk
+            if len(reply) > 4096:
+                raise ValueError("the worker template's answer has no end")
+        if reply.startswith(b"refused "):
+            why = untrusted.name(reply[len(b"refused "):].decode(errors="replace").strip(), 300)
+            raise protocol.ProtocolError(f"the worker template refused its order: {why}")
+        return int(reply)
+
+    def restart(self) -> None:
+        """A new template in place of one that died. The caller holds `lock`."""
+        self.control.close()
+        self.proc.kill()
+        self.proc.wait()
+        self._start()
+
+    def close(self) -> None:
+        """Close the control socket (the template exits when it sees it close),
+        and kill the template if it has not within 5 s."""
+        with self.lock:
+            self.control.close()
+            self.closed = True
+        try:
+            self.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
