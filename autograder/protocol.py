@@ -63,7 +63,7 @@ EXIT = "exit"          # end the worker
 OPERATIONS = (RUN_CELL, CALL, GETATTR, GET, HAS, LIST, SEED, NEW, BUILD, CALLBACK, DEFINE,
               EXIT)
 SWEEP = "sweep"
-"""Not a worker request: the template's order to clean up after a uid (engine/isolation/workers.py)."""
+"""Not a worker request: the template's order to clean up after a uid (engine/isolation/orders.py)."""
 AUDIT = "audit"
 """Not a worker request: the template's order to judge, as a worker's uid, which secret
 path file permissions leave open to it (worker/permissions.py)."""

@@ -255,5 +255,5 @@ def test_a_closed_template_starts_no_worker_and_no_new_template():
     with pytest.raises(WorkerDied, match="stopping"):
         template.spawn()
     assert template.proc.poll() is not None and template.closed
-    assert template._order(protocol.SweepOrder(uid=0, shared=False, folders=()), 1, 1) == b""
+    assert template.orders.order(protocol.SweepOrder(uid=0, shared=False, folders=()), 1, 1) == b""
     assert template.proc.poll() is not None  # no template started again

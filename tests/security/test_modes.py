@@ -127,11 +127,11 @@ def test_the_uid_mode_refuses_an_open_secret_and_takes_a_closed_one(tree, monkey
     top, secret = tree
     t = make_template(monkeypatch, "best")
     try:
-        why = sandbox._secrets_closed(sandbox.Needs([str(secret)], t._audit))
+        why = sandbox._secrets_closed(sandbox.Needs([str(secret)], t.orders.audit))
         assert why is not None and f"{secret} is readable by the workers' uids" in why
         assert "chmod -R o-rwx" in why
         subprocess.run(["chmod", "-R", "go-rwx", str(secret)], check=True)
-        assert sandbox._secrets_closed(sandbox.Needs([str(secret)], t._audit)) is None
+        assert sandbox._secrets_closed(sandbox.Needs([str(secret)], t.orders.audit)) is None
     finally:
         t.close()
 
@@ -252,7 +252,7 @@ def test_the_uid_mode_sweeps_every_folder_open_to_the_workers(monkeypatch):
     t = make_template(monkeypatch, "best")
     try:
         box = sandbox.Sandbox("uid", None, None)
-        assert sandbox._writes_swept(sandbox.Needs([], scan=t._scan, sandbox=box)) is None
+        assert sandbox._writes_swept(sandbox.Needs([], scan=t.orders.scan, sandbox=box)) is None
         assert "/tmp" in box.shared
         assert "/run/lock" in box.shared or not os.stat("/run/lock").st_mode & 0o002
     finally:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import dataclasses
 import functools
 import itertools
-import json
 import os
 import socket
 import subprocess
@@ -20,15 +19,14 @@ from pathlib import Path
 from typing import Callable
 
 from autograder import paths, protocol
-from autograder.engine.isolation import cgroups, memory_budget, scratch, uidpool
-from autograder.engine.intake import untrusted
+from autograder.engine.isolation import cgroups, memory_budget, scratch
 from autograder.engine.isolation import sandbox as sandbox_mod
 from autograder.engine.config import Config
 from autograder.engine.isolation.connection import WorkerConnection, WorkerDied, WorkerTimeout
+from autograder.engine.isolation.orders import Orders
 from autograder.engine.isolation.template_process import TemplateProcess
 from autograder.engine.isolation.uidpool import UidPool, UidsUnavailable
-from autograder.kernel import allowlist, disk, landlock, writable
-from autograder.kernel.sweep import SECONDS as SWEEP_SECONDS
+from autograder.kernel import allowlist, disk, landlock
 
 PROBE_CELL = ("import os, sysconfig\n"
               "for key in ('stdlib', 'platstdlib', 'purelib', 'platlib'):\n"
@@ -63,12 +61,13 @@ class Template:
         self.sandbox = sandbox_mod.Sandbox(  # cgroups first: v2 may move this process
             "none", None, cgroups.create(tag) if use_cgroups else None, landlock.abi_version())
         self.process = TemplateProcess(config, self.scratch)
+        self.orders = Orders(self.process, self.sandbox)
         if running_as_root():
-            self.sandbox.uids = UidPool(self._sweep, uid_pool_size)
+            self.sandbox.uids = UidPool(self.orders.sweep, uid_pool_size)
         try:
             mode = sandbox_mod.choose(self._probe, allow_unsafe,
-                                      sandbox_mod.Needs(self.hide, self._audit, self._scan,
-                                                        self.sandbox))
+                                      sandbox_mod.Needs(self.hide, self.orders.audit,
+                                                        self.orders.scan, self.sandbox))
         except sandbox_mod.SandboxUnavailable:
             self.close()
             raise
@@ -217,94 +216,11 @@ class Template:
         files in the folders open to it); remove its cgroups; give the uid back only if
         nothing of it is left. With a PID namespace, the worker's death (as
         its init) was the death of every process of its uid."""
-        clean = gone and (uid is None or self.sandbox.spec.namespaces or self._sweep(uid))
+        clean = gone and (uid is None or self.sandbox.spec.namespaces or self.orders.sweep(uid))
         if self.sandbox.cgroups:
             self.sandbox.cgroups.remove(name)
         if uid is not None:
             self.sandbox.uids.release(uid, clean)
-
-    def _sweep(self, uid: int) -> bool:
-        """Have the template fork a child that, as `uid`, kills all its
-        processes (and, without namespaces, removes its IPC objects and its files
-        in the machine's folders open to it); True if nothing of it is left."""
-        order = protocol.SweepOrder(uid=uid, shared=not self.sandbox.spec.namespaces,
-                                    folders=self.sandbox.shared)
-        return self._order(order, SWEEP_SECONDS + 10, 1) == b"1"
-
-    def _audit(self, secret: list[str], read_only: list[str]) -> str | None:
-        """As a worker's uid (from the pool): the first secret path it could
-        read or write, or Python path it could write, by file permissions
-        (worker/permissions.py), as a sentence; an audit that gives no answer
-        counts as open."""
-        uid = self.sandbox.uids.acquire()
-        try:  # the paths go to the auditing child alone, never through the template
-            reply = self._order(protocol.AuditOrder(uid=uid), 60, 1 << 16, json.dumps(
-                {"secret": secret, "read_only": read_only}).encode())
-        finally:
-            self.sandbox.uids.release(uid, True)  # it ran no process of its own
-        try:
-            found = json.loads(reply)["open"]
-            return None if found is None else f"{untrusted.name(found, 500)} by the workers' uids"
-        except (ValueError, KeyError, TypeError):
-            return "file permissions could not be checked as a worker's uid"
-
-    def _scan(self) -> dict:
-        """As a worker's uid (from the pool): every place on the machine it
-        could write, and every folder a uid of the pool owns (kernel/writable.py),
-        {"folders": [...], "files": [...]}, or {"error": why}."""
-        uid = self.sandbox.uids.acquire()
-        try:
-            pool = self.sandbox.uids.base, self.sandbox.uids.base + uidpool.SPAN
-            reply = self._order(protocol.ScanOrder(uid=uid, owners=pool), writable.SECONDS + 10,
-                                1 << 20)
-        finally:
-            self.sandbox.uids.release(uid, True)  # it ran no process of its own
-        try:  # the paths are the machine's, exact (the sweep clears them), named only once cleaned
-            found = json.loads(reply)
-            if "error" in found:
-                return {"error": untrusted.name(found["error"], 500)}
-            places = {kind: list(found[kind]) for kind in ("folders", "files")}
-            if all(type(p) is str and 0 < len(p) <= 4096 for p in sum(places.values(), [])):
-                return places
-        except (ValueError, KeyError, TypeError):
-            pass
-        return {"error": "the places open to a worker's uid could not be found"}
-
-    def _order(self, order: protocol.Order, timeout: float,
-               size: int, data: bytes = b"") -> bytes:
-        """Have the template fork a child for `order` (a sweep, an audit, a scan), hand
-        the child `data` on its own socket (then the end of writing), and
-        return its answer, at most `size` bytes (b"" when there is none in time,
-        or the template refused the order)."""
-        ours, theirs = socket.socketpair()
-        try:
-            encoded = protocol.encode_order(order)
-            with self.process.lock:
-                if self.process.closed:  # never a new template for a closed batch
-                    theirs.close()
-                    return b""
-                try:
-                    self.process.fork(encoded, theirs)
-                except (OSError, ValueError):  # the template died (out of memory, killed)
-                    self.process.restart()
-                    self.process.fork(encoded, theirs)
-                finally:
-                    theirs.close()
-            ours.settimeout(timeout)
-            if data:
-                ours.sendall(data)
-                ours.shutdown(socket.SHUT_WR)
-            answer = b""  # the child answers, then exits: read to its end, bounded
-            while len(answer) < size:
-                chunk = ours.recv(size - len(answer))
-                if not chunk:
-                    break
-                answer += chunk
-            return answer
-        except (OSError, ValueError, protocol.ProtocolError):
-            return b""
-        finally:
-            ours.close()
 
     def close(self) -> None:
         """Kill every worker still running, then the template; a grading thread
