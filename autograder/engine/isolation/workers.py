@@ -16,17 +16,16 @@ import socket
 import subprocess
 import tempfile
 from pathlib import Path
-from typing import Callable
 
 from autograder import paths, protocol
-from autograder.engine.isolation import cgroups, memory_budget, scratch
+from autograder.engine.isolation import cgroups, memory_budget, meters, scratch
 from autograder.engine.isolation import sandbox as sandbox_mod
 from autograder.engine.config import Config
 from autograder.engine.isolation.connection import WorkerConnection, WorkerDied, WorkerTimeout
 from autograder.engine.isolation.orders import Orders
 from autograder.engine.isolation.template_process import TemplateProcess
 from autograder.engine.isolation.uidpool import UidPool, UidsUnavailable
-from autograder.kernel import allowlist, disk, landlock
+from autograder.kernel import allowlist, landlock
 
 PROBE_CELL = ("import os, sysconfig\n"
               "for key in ('stdlib', 'platstdlib', 'purelib', 'platlib'):\n"
@@ -171,8 +170,10 @@ class Template:
                     self.process.restart()  # the template died (killed, out of memory): a new one
                 finally:
                     theirs.close()
-        conn = WorkerConnection(ours, pid, workdir, cleanup, uid, self._memory_kills(name),
-                                self._over_disk(workdir, uid))
+        conn = WorkerConnection(ours, pid, workdir, cleanup, uid,
+                                meters.memory_kills(self.sandbox, name),
+                                meters.over_disk(self.sandbox, self.config.limits.disk_mb,
+                                                 workdir, uid))
         with self.process.lock:
             stopping = self.closing
             if not stopping:
@@ -182,22 +183,6 @@ class Template:
             conn.kill()
             raise WorkerDied("the batch is stopping")
         return conn
-
-    def _memory_kills(self, name: str) -> Callable[[], int | None]:
-        """Where the kernel counts this worker's OOM kills: its own memory cgroup,
-        or without one the whole tree's (a container's limit)."""
-        if self.sandbox.cgroups:
-            return functools.partial(self.sandbox.cgroups.oom_kills, name)
-        return cgroups.tree_oom_kills
-
-    def _over_disk(self, workdir: Path, uid: int | None) -> Callable[[], bool]:
-        """Whether this worker's files are past disk_mb, where its waiter meters
-        them (kernel/disk.py; elsewhere a tmpfs of disk_mb holds them)."""
-        if not self.sandbox.spec.meters_disk:
-            return lambda: False
-        limit = self.config.limits.disk_mb * 2**20
-        folders = disk.folders(str(workdir), self.sandbox.shared)
-        return lambda: disk.over(folders, uid, limit)
 
     def _cgroups(self, name: str) -> list[str]:
         """The worker's cgroup.procs files; a cgroup that cannot be made fails
