@@ -36,7 +36,7 @@ SOURCE_STRINGS_ELSEWHERE = {
 
 MIN_LINES = 4
 """A source string has at least this many lines that are not blank: shorter
-ones are arguments (workers.py's three-line PROBE_CELL, run at every sandbox choice)."""
+ones are arguments (probe.py's three-line PROBE_CELL, run at every sandbox choice)."""
 
 
 def sent_files() -> list[Path]:

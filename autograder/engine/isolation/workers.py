@@ -18,7 +18,7 @@ import tempfile
 from pathlib import Path
 
 from autograder import paths, protocol
-from autograder.engine.isolation import cgroups, memory_budget, meters, scratch
+from autograder.engine.isolation import cgroups, memory_budget, meters, probe, scratch
 from autograder.engine.isolation import sandbox as sandbox_mod
 from autograder.engine.config import Config
 from autograder.engine.isolation.connection import WorkerConnection, WorkerDied, WorkerTimeout
@@ -26,10 +26,6 @@ from autograder.engine.isolation.orders import Orders
 from autograder.engine.isolation.template_process import TemplateProcess
 from autograder.engine.isolation.uidpool import UidPool, UidsUnavailable
 from autograder.kernel import allowlist, landlock
-
-PROBE_CELL = ("import os, sysconfig\n"
-              "for key in ('stdlib', 'platstdlib', 'purelib', 'platlib'):\n"
-              "    os.listdir(sysconfig.get_paths()[key])\n")
 
 __all__ = ["Template", "WorkerConnection", "WorkerDied", "WorkerTimeout"]
 """The engine's one door to its workers (a connection's classes are connection.py's)."""
@@ -104,25 +100,9 @@ class Template:
         self.limits = self.sandbox.worker_limits(self.config.limits)
 
     def _probe(self, mode: str) -> str | None:
-        """Start a worker in `mode`, have it import from Python's own folders,
-        stop it: None if it worked, else why not."""
+        """None if a worker starts and runs in `mode`, else why not."""
         self._use(mode)
-        try:
-            conn = self.spawn()
-        except WorkerDied as exc:
-            return str(exc)
-        try:
-            reply, buffers = conn.request({"op": protocol.RUN_CELL, "index": 0,
-                                           "source": PROBE_CELL},
-                                          timeout=30, max_reply=0)
-            report = protocol.unpack(reply.get("ok"), buffers, lambda handle: None)
-            error = report.get("error") if isinstance(report, dict) else {"type": "no report"}
-            return None if error is None else ("a worker cannot read Python's own folders "
-                                               f"({error.get('type')}: {error.get('message')})")
-        except (WorkerDied, WorkerTimeout, protocol.ProtocolError) as exc:
-            return str(exc)
-        finally:
-            conn.kill()
+        return probe.why_not(self.spawn)
 
     def spawn(self) -> "WorkerConnection":
         if self.closing:
