@@ -2,7 +2,7 @@
 library and site-packages, less every one that is or holds a secret folder.
 
 The template reports its candidates once (worker/template.py); the grader
-chooses from them for each worker's spec (engine/isolation/workers.py) and
+chooses from them for each worker's spec (engine/isolation/spawner.py) and
 judges the modes' needs on them (engine/isolation/sandbox.py). What must
 stay true: no chosen path is or contains a path of `hidden`.
 """
