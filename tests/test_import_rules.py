@@ -18,6 +18,10 @@ every import statement, those inside functions included)
 * inside the engine, the intake (engine/intake) imports neither the sandbox
   (engine/isolation) nor the test driving (engine/driving), and the sandbox
   does not import the test driving;
+* the Template's parts (engine/isolation: the template process, the spawner,
+  the orders, the probe, the meters, the connection) are imported only inside
+  engine/isolation: the rest of the package reaches its workers through
+  engine/isolation/workers.py alone;
 * no module of the package imports itself back through a cycle;
 * the reports do not import the exam (an exam's reports reach the report
   stage as a hooks.BatchReports);
@@ -155,6 +159,19 @@ def test_the_engines_rooms_import_only_downwards(folder, forbidden):
     bad = {f"{p.name}: {name}" for p in modules(folder) for name in imports(p)
            if not outside(name, forbidden)}
     assert modules(folder) and not bad, sorted(bad)
+
+
+TEMPLATE_PARTS = tuple(f"autograder.engine.isolation.{name}" for name in (
+    "template_process", "spawner", "orders", "probe", "meters", "connection"))
+
+
+def test_the_templates_parts_are_reached_through_workers_py():
+    isolation = paths.PACKAGE / "engine" / "isolation"
+    rest = [p for p in modules(".") if isolation not in p.parents]
+    bad = {f"{p.relative_to(paths.PACKAGE)}: {name}" for p in rest for name in imports(p)
+           if not outside(name, TEMPLATE_PARTS)}
+    assert all((isolation / f"{m.rsplit('.', 1)[1]}.py").exists() for m in TEMPLATE_PARTS)
+    assert len(rest) > 50 and not bad, sorted(bad)
 
 
 def module_graph() -> dict[str, set[str]]:
