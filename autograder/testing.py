@@ -24,12 +24,12 @@ from autograder.checks import (ROUNDING, agrees, as_array, as_int, changed, expe
                                expect_ndarray, expect_number, expect_raises, expect_shape,
                                expect_tensor, format_test, seeded)
 from autograder.engine.isolation.callbacks import MAX_ARG_BYTES, MAX_CALLS
-from autograder.engine.driving.diagnose import Diagnosis, combined
+from autograder.engine.diagnoses.declared import Diagnosis, combined
 from autograder.engine.driving.fail import Fail, fail
 from autograder.engine.driving.once import once
 from autograder.engine.driving.remote_modules import Memo, StudentModule, lend_module
 from autograder.engine.driving.sent import sent_source
-from autograder.engine.driving.signs import accepted_unchecked, refused_with_assert
+from autograder.engine.diagnoses.signs import accepted_unchecked, refused_with_assert
 from autograder.engine.driving.student import (RemoteFunction, RemoteObject, Student, StudentError,
                                        StudentTimeout, made_by, times_sent)
 from autograder.exam import formats, grading

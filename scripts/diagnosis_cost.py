@@ -4,12 +4,12 @@
 
 Grades each assignment's corpus (tests/assignments/corpus/<id>, one batch, as the
 test suite does) and times every diagnosis the grader makes of a failing test
-(engine/driving/diagnose.py), in CPU seconds of the grading thread (time.thread_time:
+(engine/diagnoses/), in CPU seconds of the grading thread (time.thread_time:
 other processes on the machine change it little). Prints, per assignment, how many
 failing tests were diagnosed, their median, 90th percentile and largest cost, the
 total, and the costliest records. A passing test is never diagnosed: it costs the
 list appends of its record only. The first failing test of a class stub on a set of
-inputs drives every mistake's model; later ones reuse that drive (diagnose.Driven).
+inputs drives every mistake's model; later ones reuse that drive (diagnoses/drive.py, Driven).
 The test suite never runs this (timed tests are noisy); it prints figures.
 """
 from __future__ import annotations
@@ -23,7 +23,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from autograder.engine.driving import evidence, runner  # noqa: E402
+from autograder.engine.diagnoses import evidence  # noqa: E402
+from autograder.engine.driving import runner  # noqa: E402
 from tests.assignments import corpus_tools  # noqa: E402
 
 

@@ -16,8 +16,9 @@ every import statement, those inside functions included)
   exam: the writers depend on the rules, never the reverse, so a rule can
   change without a writer in the way;
 * inside the engine, the intake (engine/intake) imports neither the sandbox
-  (engine/isolation) nor the test driving (engine/driving), and the sandbox
-  does not import the test driving;
+  (engine/isolation) nor the test driving (engine/driving), the sandbox
+  imports neither the test driving nor the diagnoses (engine/diagnoses), and
+  the diagnoses import neither the driving nor the sandbox;
 * the Template's parts (engine/isolation: the template process, the spawner,
   the orders, the probe, the meters, the connection) are imported only inside
   engine/isolation: the rest of the package reaches its workers through
@@ -153,7 +154,8 @@ def test_the_reports_and_the_rules_import_only_the_engines_public_data(folder):
 
 @pytest.mark.parametrize("folder, forbidden", [
     ("engine/intake", ("autograder.engine.isolation", "autograder.engine.driving")),
-    ("engine/isolation", ("autograder.engine.driving",)),
+    ("engine/isolation", ("autograder.engine.driving", "autograder.engine.diagnoses")),
+    ("engine/diagnoses", ("autograder.engine.driving", "autograder.engine.isolation")),
 ])
 def test_the_engines_rooms_import_only_downwards(folder, forbidden):
     bad = {f"{p.name}: {name}" for p in modules(folder) for name in imports(p)

@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from types import ModuleType
 
 from autograder import registry
-from autograder.engine.driving import collect, diagnose
+from autograder.engine.diagnoses import declared
+from autograder.engine.driving import collect
 from autograder.engine import config as config_mod
 from autograder.engine.config import Config, ConfigError, TestPoints
 
@@ -53,7 +54,7 @@ class LoadedAssignment:
     cases: tuple[Case, ...]
     reference: ModuleType
     diagnoses: dict = dataclasses.field(default_factory=dict)
-    """{question: its diagnose.Diagnosis entries} from autograder/<id>/diagnoses.py."""
+    """{question: its Diagnosis entries} from autograder/<id>/diagnoses.py."""
 
     @property
     def questions(self) -> list[str]:
@@ -80,7 +81,7 @@ def load(assignment_id: str, limits: dict | None = None) -> LoadedAssignment:
             raise ConfigError(f"{file}: no QUESTION = '<stub name>'")
         found.setdefault(question, []).extend(collect.collect(module))
     return LoadedAssignment(assignment_id, config, _cases(config, found), reference,
-                            diagnose.load(package, reference))
+                            declared.load(package, reference))
 
 
 def _cases(config: Config, found: dict[str, list[collect.Collected]]) -> tuple[Case, ...]:

@@ -26,7 +26,7 @@ except ImportError:  # numpy-only installations
 GLOBAL_RNG = threading.RLock()
 """Held by whoever may draw from torch's and numpy's global RNGs in the trusted
 process: seeded (a hidden test's reference, a driven replay) and every replay of
-a diagnosis (diagnose._replay: a sign's reference builds modules too). Grading
+a diagnosis (diagnoses/replay.answer: a sign's reference builds modules too). Grading
 threads share those RNGs, and one draw from another thread in the middle of a
 seeded build gives every submission of the batch a wrong reference (a weight
 built after it). Reentrant: a driven replay replays under its seeded."""

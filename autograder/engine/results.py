@@ -44,7 +44,7 @@ class TestResult:
     own file it came from."""
     diagnosis: str = ""
     """Where the failing test's answers are those of one known mistake
-    (engine/driving/diagnose.py): what it is and the section to reread. Shown
+    (engine/diagnoses/): what it is and the section to reread. Shown
     after the output (feedback, results.json), never part of it or of a score."""
     profile: dict = field(default_factory=dict)
     """Where the test's time went (engine/driving/meter.py: wall and CPU times, requests,

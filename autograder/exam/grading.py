@@ -67,7 +67,7 @@ def answered(student, question: str, p: dict, got, **also) -> None:
     """Keep the short answer `got` of `question`, read for the numbers `p` (numbers()'s,
     "variant" dropped, `also` added), as a call of the reference's function named like
     the question: a failing test's answer is then diagnosed on the student's own
-    variant, like a stub's (engine/driving/diagnose.py)."""
+    variant, like a stub's (engine/diagnoses/)."""
     student.record_answer(question, {**{k: v for k, v in p.items() if k != "variant"}, **also},
                           got)
 

@@ -7,7 +7,7 @@ are. A short answer is a number, not a call: its hidden test keeps it as a call
 of the reference's function named like the question, on the student's own
 variant's numbers (exam/grading.answered), so a mistake here is a function of
 those numbers and matches on whichever variant the student got. Everything
-runs in the trusted process only (see autograder/engine/driving/diagnose.py).
+runs in the trusted process only (see autograder/engine/diagnoses/).
 
 An exam's feedback must teach without grading anyone's neighbour: the
 explanations name the misconception and what to reread, never an expected

@@ -4,7 +4,7 @@ Each mistake is the stub written wrong, as students write it (the corpus's
 buggy variants, tests/assignments/corpus/hw1_attention/buggy/, make them): the
 grader replays it, in the trusted process only, on the inputs of a failing test
 and names it when the student's answers are its answers (see
-autograder/engine/driving/diagnose.py). Sections are the master's headings.
+autograder/engine/diagnoses/). Sections are the master's headings.
 
 TinySelfAttn's mistakes are modules, driven as the test drove the student's
 (weights loaded, outputs read); each uses the correct attention, which is what

@@ -4,7 +4,7 @@ Each mistake is the stub written wrong, as students write it (the corpus's
 buggy variants, tests/assignments/corpus/hw2_positions_params/buggy/, make
 them): the grader replays it, in the trusted process only, on the inputs of a
 failing test and names it when the student's answers are its answers (see
-autograder/engine/driving/diagnose.py). Sections are the master's headings.
+autograder/engine/diagnoses/). Sections are the master's headings.
 count_parameters' argument is a model in the worker: its mistakes count the
 model's twin, the same model built here by the test (test_count_parameters.py),
 and only read it. A count that always filters on requires_grad is declared

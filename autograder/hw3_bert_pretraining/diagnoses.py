@@ -4,7 +4,7 @@ Each mistake is the stub written wrong, as students write it (the corpus's
 buggy variants, tests/assignments/corpus/hw3_bert_pretraining/buggy/, make
 them): the grader replays it, in the trusted process only, on the inputs of a
 failing test and names it when the student's answers are its answers (see
-autograder/engine/driving/diagnose.py). Sections are the master's headings.
+autograder/engine/diagnoses/). Sections are the master's headings.
 mask_tokens takes a generator, a handle in the worker, and cannot be replayed:
 its mistakes are signs read from the answers (Diagnosis.replay False), each a
 rule no correct sampler breaks or a share none comes near. Not declared: the

@@ -2,7 +2,7 @@
 
 The model's mistakes are models: the grader builds one, in the trusted process
 only, and drives it as the failing test drove the student's (built under the
-same seeds, weights loaded, logits read; engine/driving/diagnose.py), with the
+same seeds, weights loaded, logits read; engine/diagnoses/), with the
 provided TinySelfAttn the tests bind in the worker. train_classifier takes a
 model, a handle in the worker: its mistakes are signs read from the recorded
 losses (Diagnosis.replay False), true only of answers no correct loop gives.

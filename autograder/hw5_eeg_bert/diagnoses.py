@@ -4,9 +4,9 @@ Each mistake is the stub written wrong, as students write it (the corpus's
 buggy variants, tests/assignments/corpus/hw5_eeg_bert/buggy/, make them): the
 grader replays it, in the trusted process only, on the inputs of a failing test
 and names it when the student's answers are its answers (see
-autograder/engine/driving/diagnose.py). Sections are the master's headings.
+autograder/engine/diagnoses/). Sections are the master's headings.
 A generator returned for the array is a handle: replayed, the mistake's answer
-is one too (diagnose._drive), the reference's an array. Not declared: z modified
+is one too (engine/diagnoses/drive.py), the reference's an array. Not declared: z modified
 in place, whose answers are the reference's; its test calls mask_patches inside
 the worker (a probe reads z there), so no call is recorded, and the test's own
 message already names the mistake.

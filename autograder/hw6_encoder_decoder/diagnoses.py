@@ -4,7 +4,7 @@ Each mistake is the stub written wrong, as students write it (the corpus's
 buggy variants, tests/assignments/corpus/hw6_encoder_decoder/buggy/, make
 them): the grader replays it, in the trusted process only, on the inputs of a
 failing test and names it when the student's answers are its answers (see
-autograder/engine/driving/diagnose.py). Sections are the master's headings.
+autograder/engine/diagnoses/). Sections are the master's headings.
 The stubs that take a generator cannot be replayed here: the mistakes of
 xavier_uniform and sample_next are signs read from their answers instead
 (Diagnosis.replay False), each true only of answers no correct stub gives, or
@@ -202,7 +202,7 @@ def _number(x):
 
 
 def _raised(answer):
-    """A recorded call that raised (diagnose.Raised: the exception's type names)."""
+    """A recorded call that raised (Raised: the exception's type names)."""
     return isinstance(getattr(answer, "type_names", None), list)
 
 

@@ -1,6 +1,6 @@
 """The class's misconceptions: how many students' feedback named each diagnosis.
 
-A diagnosis (engine/driving/diagnose.py) is the text a failing test's feedback
+A diagnosis (engine/diagnoses/) is the text a failing test's feedback
 shows when the student's answers are those of one known mistake. Ranked here per
 question, most named first, with the notebook section to reteach; a student is
 counted once per diagnosis however many of their tests named it. Only the text

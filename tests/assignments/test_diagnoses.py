@@ -1,6 +1,6 @@
 """Do the diagnoses name the right misconception, and only it?
 
-autograder/<id>/diagnoses.py declares known mistakes (engine/driving/diagnose.py).
+autograder/<id>/diagnoses.py declares known mistakes (engine/diagnoses/).
 Graded over the corpus (tests/assignments/corpus/<id>): each buggy variant whose
 header declares the mistakes it makes (`# diagnosis:`, read by autograder/corpus.py)
 gets those diagnoses, and only them, on at least one failing test; no other variant
@@ -24,7 +24,14 @@ import torch
 
 from autograder import checks, protocol, registry
 from autograder.engine import assignment as assignment_mod
-from autograder.engine.driving import diagnose, evidence
+from autograder.engine.diagnoses import evidence
+from autograder.engine.diagnoses.compare import HANDLE
+from autograder.engine.diagnoses.declared import Diagnosis, combined
+from autograder.engine.diagnoses.drive import inputs_digest
+from autograder.engine.diagnoses.raised import Raised
+from autograder.engine.diagnoses.record import MAX_CALLS, MAX_ELEMENTS, Calls, Step, record_for
+from autograder.engine.diagnoses import replay
+from autograder.engine.diagnoses.replay import Unreplayable
 from autograder.build.stand_ins import KINDS as STAND_IN_KINDS
 from autograder.engine.driving.student import RemoteObject
 from autograder.engine import results
@@ -35,7 +42,7 @@ ASSIGNMENTS = [a for a in registry.ids() if corpus_tools.variants(a)]
 """Every assignment with a corpus: each of its variants is checked."""
 
 
-def _diagnoses(assignment_id: str) -> dict[str, diagnose.Diagnosis]:
+def _diagnoses(assignment_id: str) -> dict[str, Diagnosis]:
     """{mistake function's name: its Diagnosis}."""
     loaded = assignment_mod.load(assignment_id)
     return {d.mistake.__name__: d for ds in loaded.diagnoses.values() for d in ds}
@@ -210,14 +217,14 @@ def _zeros_unchecked(n):
 
 
 def _record(*pairs):
-    calls = diagnose.Calls("f")
+    calls = Calls("f")
     for n, answer in pairs:
         calls.add((n,), {}, answer)
     return calls
 
 
-TWOS = diagnose.Diagnosis("f", _twos, "twos", "Part 1")
-UNCHECKED = diagnose.Diagnosis("f", _zeros_unchecked, "unchecked", "Part 1")
+TWOS = Diagnosis("f", _twos, "twos", "Part 1")
+UNCHECKED = Diagnosis("f", _zeros_unchecked, "unchecked", "Part 1")
 
 
 def test_match_needs_every_answer_and_a_difference_from_the_reference():
@@ -231,7 +238,7 @@ def test_match_needs_every_answer_and_a_difference_from_the_reference():
     # an exception where the reference raises, an answer from the mistake: revealed
     assert evidence.diagnose((UNCHECKED,), _record((0, torch.zeros(0))), _ref) == \
         "This looks like: unchecked (see Part 1)"
-    raised = _record((0, diagnose.Raised(["ValueError", "Exception"])))
+    raised = _record((0, Raised(["ValueError", "Exception"])))
     assert evidence.diagnose((UNCHECKED,), raised, _ref) == ""
 
 
@@ -245,7 +252,7 @@ def test_a_stand_ins_answers_are_no_evidence():
     """Is a mistake named for answers a stub nobody wrote gives (None, its argument,
     the reference's answer made zeros or ones)? Never, though the mistake gives them."""
     for answer in (None, 2, torch.zeros(2), torch.ones(2)):
-        made = diagnose.Diagnosis("f", lambda n, a=answer: a, "made", "Part 1")
+        made = Diagnosis("f", lambda n, a=answer: a, "made", "Part 1")
         assert evidence.diagnose((made,), _record((2, answer)), _counts) == "", answer
     assert evidence.diagnose((TWOS,), _record((2, torch.full((2,), 2.0))), _counts) == TWOS.text()
 
@@ -261,14 +268,14 @@ def test_a_raised_exception_matches_by_type_and_message_class():
         library(2)
     except RuntimeError as exc:
         message = str(exc)
-    view = diagnose.Diagnosis("f", library, "a view", "Part 1")
-    raised = lambda m: _record((2, diagnose.Raised(["RuntimeError", "Exception"], m)))
+    view = Diagnosis("f", library, "a view", "Part 1")
+    raised = lambda m: _record((2, Raised(["RuntimeError", "Exception"], m)))
     assert evidence.diagnose((view,), raised(message), _counts) == view.text()
     assert evidence.diagnose((view,), raised("shape '[3]' is invalid"), _counts) == ""
     from autograder.hw2_positions_params import diagnoses as hw2, reference as ref2
     zero = next(d for d in hw2.DIAGNOSES if d.mistake is hw2.pe_rejects_zero)
-    free = diagnose.Calls(zero.question)
-    free.add((0, 4), {}, diagnose.Raised(["ValueError", "Exception"], "no answer"))
+    free = Calls(zero.question)
+    free.add((0, 4), {}, Raised(["ValueError", "Exception"], "no answer"))
     assert evidence.diagnose((zero,), free, ref2.sinusoidal_pe) == ""
     free.answered_before = True  # the stub answered in an earlier test: no such stand-in
     assert evidence.diagnose((zero,), free, ref2.sinusoidal_pe) == zero.text()
@@ -291,12 +298,12 @@ def test_a_load_that_fails_for_another_reason_is_not_a_bias():
             messages[name] = untrusted.text(str(exc).replace(type(module).__name__,
                                                              "TinySelfAttn"), 500)
     for name, named in (("bias", True), ("empty", False), ("other", False)):
-        record = diagnose.Calls("TinySelfAttn")
+        record = Calls("TinySelfAttn")
         record.seed = 0
         handle = lambda at: RemoteObject(None, protocol.Handle(at + 1, "X"), (record, at))
         record.add((32, 4), {}, handle(0))
         record.add_step(0, "getattr", ("load_state_dict",), {}, handle(1))
-        record.add_step(1, "call", (state,), {}, diagnose.Raised(["RuntimeError"], messages[name]))
+        record.add_step(1, "call", (state,), {}, Raised(["RuntimeError"], messages[name]))
         got = evidence.diagnose((bias,), record, ref1.TinySelfAttn)
         assert got == (bias.text() if named else ""), name
 
@@ -309,10 +316,10 @@ def test_an_assert_is_named_only_where_the_reference_refuses_with_value_error():
     from autograder.hw1_attention import diagnoses as hw1, reference as ref1
     named = {d.mistake.__name__: d for d in hw1.DIAGNOSES}
     mask, tsa = named["mask_asserted"], named["tsa_asserted"]
-    asserted = diagnose.Raised(["AssertionError", "Exception"], "n must be an int >= 1")
+    asserted = Raised(["AssertionError", "Exception"], "n must be an int >= 1")
 
     def masks(*calls, before=False):
-        record = diagnose.Calls("causal_mask")
+        record = Calls("causal_mask")
         record.answered_before = before
         for n, answer in calls:
             record.add((n,), {}, answer)
@@ -322,16 +329,16 @@ def test_an_assert_is_named_only_where_the_reference_refuses_with_value_error():
     assert masks(valid, (0, asserted)) == mask.text()
     assert masks(valid, ("4", asserted)) == mask.text()
     assert masks(valid, (7, asserted)) == ""  # a valid n refused: another mistake
-    assert masks(valid, (0, diagnose.Raised(["ValueError", "Exception"], "n < 1"))) == ""
+    assert masks(valid, (0, Raised(["ValueError", "Exception"], "n < 1"))) == ""
     # only refusals: no answer of its own tells it from a stand-in raising everywhere
     assert masks((0, asserted)) == "" and masks((0, asserted), before=True) == ""
     handle = RemoteObject(None, protocol.Handle(9, "X"), None)
     assert masks(valid, (handle, asserted)) == ""
 
-    record = diagnose.Calls("TinySelfAttn")
+    record = Calls("TinySelfAttn")
     record.seed = 0
     record.add((12, 3), {}, RemoteObject(None, protocol.Handle(1, "X"), (record, 0)))
-    record.add((10, 3), {}, diagnose.Raised(["AssertionError", "Exception"], "h % heads"))
+    record.add((10, 3), {}, Raised(["AssertionError", "Exception"], "h % heads"))
     assert evidence.diagnose((tsa,), record, ref1.TinySelfAttn) == tsa.text()
 
 
@@ -352,7 +359,7 @@ def test_a_large_negative_mask_is_named_whatever_the_constant():
 
 def _attention_record(attend, masked: bool, sizes=((4, 4, 8), (3, 7, 5))):
     from autograder.hw1_attention import reference as ref1
-    calls = diagnose.Calls("scaled_dot_product_attention")
+    calls = Calls("scaled_dot_product_attention")
     g = torch.Generator().manual_seed(0)
     for n_q, n_k, d_k in sizes:
         q, k, v = (torch.randn(n, d_k, generator=g) for n in (n_q, n_k, n_k))
@@ -438,7 +445,7 @@ def test_a_training_loop_that_ignores_lr_is_named_at_any_rate_it_uses_instead():
     ids, labels = common.data(*key)
 
     def diagnosed(loop, rate, lr=3e-3, epochs=5):
-        calls = diagnose.Calls("train_classifier")
+        calls = Calls("train_classifier")
         calls.add((object(), ids, labels), {"epochs": epochs, "lr": lr},
                   list(hw4._loop_trace(loop, seed, config, key, epochs, rate)))
         return evidence.diagnose(found, calls, ref4.train_classifier)
@@ -477,7 +484,7 @@ def test_a_fixed_rate_is_named_whatever_schedule_follows_it():
     ids, labels = common.data(*hw4.LOOP_DATA[0][2])
 
     def diagnosed(runs):  # runs: [(epochs, lr given, losses)]
-        calls = diagnose.Calls("train_classifier")
+        calls = Calls("train_classifier")
         for epochs, lr, losses in runs:
             calls.add((object(), ids, labels), {"epochs": epochs, "lr": lr}, losses)
         return evidence.diagnose(found, calls, ref4.train_classifier)
@@ -491,7 +498,7 @@ def test_a_fixed_rate_is_named_whatever_schedule_follows_it():
 
 
 def test_two_matching_mistakes_name_none():
-    twin = diagnose.Diagnosis("f", lambda n: torch.full((n,), 2.0), "twin", "Part 2")
+    twin = Diagnosis("f", lambda n: torch.full((n,), 2.0), "twin", "Part 2")
     assert evidence.diagnose((TWOS, twin), _record((2, torch.full((2,), 2.0))), _ref) == ""
 
 
@@ -504,20 +511,20 @@ def test_a_combined_diagnosis_names_each_mistake_and_the_simplest_match_wins():
     mistake alone gives the answers; where a single mistake and a combination holding
     it both do (the test cannot see the other), the single one is named; two
     unrelated matches still name nothing."""
-    plus_one = diagnose.Diagnosis("f", _twos_plus_one, "plus one", "Part 2")
-    both = diagnose.combined(_twos_plus_one, TWOS, plus_one)
+    plus_one = Diagnosis("f", _twos_plus_one, "plus one", "Part 2")
+    both = combined(_twos_plus_one, TWOS, plus_one)
     assert both.text() == f"{TWOS.text()}\n{plus_one.text()}"
     threes = _record((2, torch.full((2,), 3.0)))
     assert evidence.diagnose((TWOS, both), threes, _ref) == both.text()
-    also_twos = diagnose.combined(_twos, TWOS, plus_one)  # the other mistake unseen
+    also_twos = combined(_twos, TWOS, plus_one)  # the other mistake unseen
     twos = _record((2, torch.full((2,), 2.0)))
     assert evidence.diagnose((TWOS, also_twos), twos, _ref) == TWOS.text()
-    twin = diagnose.Diagnosis("f", _twos, "twin", "Part 2")
-    assert evidence.diagnose((TWOS, twin, diagnose.combined(_twos, TWOS, twin)), twos, _ref) == ""
+    twin = Diagnosis("f", _twos, "twin", "Part 2")
+    assert evidence.diagnose((TWOS, twin, combined(_twos, TWOS, twin)), twos, _ref) == ""
     with pytest.raises(TypeError):
-        diagnose.combined(_twos, TWOS)  # one mistake is no combination
+        combined(_twos, TWOS)  # one mistake is no combination
     with pytest.raises(TypeError):
-        diagnose.combined(_twos, TWOS, diagnose.Diagnosis("g", _twos, "g", "Part 2"))
+        combined(_twos, TWOS, Diagnosis("g", _twos, "g", "Part 2"))
 
 
 def test_an_unchecked_argument_is_named_whatever_the_stub_answers_there():
@@ -530,8 +537,8 @@ def test_an_unchecked_argument_is_named_whatever_the_stub_answers_there():
     from autograder.hw2_positions_params import diagnoses as hw2, reference as ref2
     named = {d.mistake.__name__: d for d in (*hw1.DIAGNOSES, *hw2.DIAGNOSES)}
     mask, tsa = named["mask_unchecked"], named["tsa_unchecked"]
-    value_error = diagnose.Raised(["ValueError", "Exception"], "n < 1")
-    type_error = diagnose.Raised(["TypeError", "Exception"], "full(): argument 'size'")
+    value_error = Raised(["ValueError", "Exception"], "n < 1")
+    type_error = Raised(["TypeError", "Exception"], "full(): argument 'size'")
 
     def masks(*calls):
         return evidence.diagnose((mask,), _record(*calls), ref1.causal_mask)
@@ -540,13 +547,13 @@ def test_an_unchecked_argument_is_named_whatever_the_stub_answers_there():
     for answer in (torch.zeros(0, 0, dtype=torch.bool), torch.zeros(0, 0), None, type_error):
         assert masks(valid, (0, answer)) == mask.text(), answer
     assert masks(valid, (0, value_error)) == ""
-    assert masks(valid, (0, diagnose.Raised(["AssertionError", "Exception"], "n"))) == ""
+    assert masks(valid, (0, Raised(["AssertionError", "Exception"], "n"))) == ""
     assert masks((0, torch.zeros(0, 0))) == masks((0, torch.zeros(0, 0)), (7, type_error)) == ""
     assert masks(valid, (0, value_error), (2.5, type_error)) == ""  # checked, another type
     assert masks(valid, (0, value_error), (-3, torch.zeros(0, 0))) == mask.text()
 
     def modules(forward: bool):
-        record = diagnose.Calls("TinySelfAttn")
+        record = Calls("TinySelfAttn")
         record.seed = 0
         record.add((12, 3), {}, RemoteObject(None, protocol.Handle(1, "X"), (record, 0)))
         if forward:
@@ -561,7 +568,7 @@ def test_an_unchecked_argument_is_named_whatever_the_stub_answers_there():
     d_unchecked, types_unchecked = named["pe_d_unchecked"], named["pe_types_unchecked"]
     table = ref2.sinusoidal_pe(4, 8)
     for n_pos, d, found in ((4, 7, d_unchecked), (3.5, 8, types_unchecked)):
-        record = diagnose.Calls("sinusoidal_pe")
+        record = Calls("sinusoidal_pe")
         record.add((4, 8), {}, table)
         record.add((n_pos, d), {}, table)
         assert evidence.diagnose((d_unchecked, types_unchecked), record,
@@ -581,8 +588,8 @@ def test_a_replay_or_sign_warns_nothing_on_the_console():
     the grader's console, and the grading thread's own error state is left as it was."""
     import warnings
     inf = _record((2, torch.full((2,), float("inf"))))
-    replayed = diagnose.Diagnosis("f", _overflows, "overflows", "Part 1")
-    sign = diagnose.Diagnosis("f", _overflow_sign, "a sign", "Part 1", replay=False)
+    replayed = Diagnosis("f", _overflows, "overflows", "Part 1")
+    sign = Diagnosis("f", _overflow_sign, "a sign", "Part 1", replay=False)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         assert evidence.diagnose((replayed,), inf, _ref) == replayed.text()
@@ -595,7 +602,7 @@ def test_unreplayable_or_spoiled_records_name_none():
     calls = _record((2, torch.full((2,), 2.0)))
     calls.spoiled = True
     assert evidence.diagnose((TWOS,), calls, _ref) == ""
-    handle = diagnose.Calls("f")
+    handle = Calls("f")
     handle.add((object(),), {}, torch.full((2,), 2.0))
     assert evidence.diagnose((TWOS,), handle, _ref) == ""
 
@@ -624,18 +631,18 @@ def _shows_twos(calls):
 def test_a_sign_is_read_from_the_answers_without_replay():
     """A diagnosis that is a sign (replay=False) needs no replay, so a handle among the
     arguments does not stop it; a sign that breaks names nothing."""
-    sign = diagnose.Diagnosis("f", _shows_twos, "twos", "Part 1", replay=False)
-    handle = diagnose.Calls("f")
+    sign = Diagnosis("f", _shows_twos, "twos", "Part 1", replay=False)
+    handle = Calls("f")
     handle.add((object(),), {}, torch.full((2,), 2.0))
     assert evidence.diagnose((sign,), handle, _ref) == "This looks like: twos (see Part 1)"
-    zeros = diagnose.Calls("f")
+    zeros = Calls("f")
     zeros.add((object(),), {}, torch.zeros(2))
     assert evidence.diagnose((sign,), zeros, _ref) == ""
-    broken = diagnose.Diagnosis("f", lambda calls: 1 / 0, "never", "Part 1", replay=False)
+    broken = Diagnosis("f", lambda calls: 1 / 0, "never", "Part 1", replay=False)
     assert evidence.diagnose((sign, broken), handle, _ref) == sign.text()
     # signs alone allow larger records (nothing is replayed); with a replayed mistake, not
-    assert diagnose.record_for("f", (sign,)).max_elements > diagnose.MAX_ELEMENTS
-    assert diagnose.record_for("f", (sign, TWOS)).max_elements == diagnose.MAX_ELEMENTS
+    assert record_for("f", (sign,)).max_elements > MAX_ELEMENTS
+    assert record_for("f", (sign, TWOS)).max_elements == MAX_ELEMENTS
 
 
 # Twins: a handle among the arguments, replayed through the grader's copy of its object.
@@ -660,12 +667,12 @@ def _count_and_touch(model, extra=()):
     return 2 * model.size
 
 
-TWICE = diagnose.Diagnosis("f", _count_twice, "twice", "Part 2")
+TWICE = Diagnosis("f", _count_twice, "twice", "Part 2")
 
 
 def _handle_record(answer, make=None, extra=()):
     handle = object()  # what the worker sent: nothing here can replay it
-    calls = diagnose.Calls("f")
+    calls = Calls("f")
     calls.add((handle, list(extra)), {}, answer)
     if make is not None:
         calls.twin(handle, make)
@@ -700,7 +707,7 @@ def test_a_twin_is_the_object_itself_and_other_arguments_are_copied():
         return 2 * model.size
 
     record = _handle_record(6, lambda: local, extra=[1])
-    d = diagnose.Diagnosis("f", appends, "appends", "Part 2")
+    d = Diagnosis("f", appends, "appends", "Part 2")
     assert evidence.diagnose((d,), record, _count) == d.text()
     assert seen == [local] and record.calls[0][0][1] == [1]
     assert not local.touched  # the replays of a mistake that only reads leave it as made
@@ -715,10 +722,10 @@ def test_a_twin_with_state_must_end_as_the_test_read_it():
         made.append(_Counter(3))
         return made[-1]
 
-    touch = diagnose.Diagnosis("f", _count_and_touch, "touches", "Part 2")
+    touch = Diagnosis("f", _count_and_touch, "touches", "Part 2")
     for seen, named in ((False, TWICE), (True, touch)):
         handle = object()
-        calls = diagnose.Calls("f")
+        calls = Calls("f")
         calls.add((handle, []), {}, 6)
         calls.twin(handle, make, read=lambda c: c.touched, seen=seen)
         made.clear()
@@ -726,10 +733,10 @@ def test_a_twin_with_state_must_end_as_the_test_read_it():
         assert len(made) == 3  # one for each mistake, one for the reference
     # answers alike, only the state tells: the one that changes it is revealed
     handle = object()
-    calls = diagnose.Calls("f")
+    calls = Calls("f")
     calls.add((handle, []), {}, 3)
     calls.twin(handle, make, read=lambda c: c.touched, seen=True)
-    touch_once = diagnose.Diagnosis("f", lambda m, e=(): setattr(m, "touched", True) or m.size,
+    touch_once = Diagnosis("f", lambda m, e=(): setattr(m, "touched", True) or m.size,
                                     "touches once", "Part 2")
     assert evidence.diagnose((touch_once,), calls, _count) == touch_once.text()
     with pytest.raises(TypeError):
@@ -743,7 +750,7 @@ def test_student_twin_declares_a_handle_of_a_recorded_test_only():
     student = Student(None, 1.0)
     handle = RemoteObject(student, protocol.Handle(7, "Linear"))
     assert student.twin(handle, lambda: 1 / 0) is handle  # not recorded: nothing kept
-    record = diagnose.Calls("f")
+    record = Calls("f")
     student.record_calls(record)
     assert student.twin(handle, lambda: 1 / 0) is handle  # declared, not made
     assert list(record.twins) == [id(handle)]
@@ -760,8 +767,8 @@ def test_shared_answers_bring_their_twins_to_the_tests_that_read_them():
     conn = types.SimpleNamespace(memo={})
     first, later = Student(conn, 1.0), Student(conn, 1.0)
     handle = RemoteObject(first, protocol.Handle(3, "Model"))
-    first.record_calls(diagnose.Calls("f"))
-    later_record = diagnose.Calls("f")
+    first.record_calls(Calls("f"))
+    later_record = Calls("f")
     later.record_calls(later_record)
 
     def compute():  # a test's calls, as the Student records them
@@ -806,8 +813,8 @@ class _PlainSelf(_CountsFromOne):
         return torch.arange(1, self.n + 1)
 
 
-FROM_ONE = diagnose.Diagnosis("Counter", _CountsFromOne, "from one", "Part 3")
-PLAIN_SELF = diagnose.Diagnosis("Counter", _PlainSelf, "plain self", "Part 3")
+FROM_ONE = Diagnosis("Counter", _CountsFromOne, "from one", "Part 3")
+PLAIN_SELF = Diagnosis("Counter", _PlainSelf, "plain self", "Part 3")
 
 
 class _Driving:
@@ -815,7 +822,7 @@ class _Driving:
     handle, whose method reads and calls are Steps."""
 
     def __init__(self, seed=0):
-        self.record = diagnose.Calls("Counter")
+        self.record = Calls("Counter")
         self.record.seed = seed
 
     def _handle(self):
@@ -831,7 +838,7 @@ class _Driving:
         bound = self._handle()
         self.record.add_step(on, "getattr", (method,), {}, bound)
         self.record.add_step(len(self.record.calls) - 1, "call", (), {},
-                             self._handle() if answer is diagnose.HANDLE else answer)
+                             self._handle() if answer is HANDLE else answer)
 
 
 def test_class_stub_matches_on_every_method_answer():
@@ -851,7 +858,7 @@ def test_class_stub_compares_handles_and_plain_answers():
     driving = _Driving()
     counter = driving.new(2)
     driving.call(counter, "values", torch.arange(1, 3))
-    driving.call(counter, "myself", diagnose.HANDLE)
+    driving.call(counter, "myself", HANDLE)
     assert evidence.diagnose((FROM_ONE, PLAIN_SELF), driving.record, _CountingStub) == FROM_ONE.text()
     plain = _Driving()
     counter = plain.new(2)
@@ -860,7 +867,7 @@ def test_class_stub_compares_handles_and_plain_answers():
     assert evidence.diagnose((FROM_ONE, PLAIN_SELF), plain.record, _CountingStub) == PLAIN_SELF.text()
     # an exception where the mistake answers: no match
     raised = _Driving()
-    raised.record.add((2,), {}, diagnose.Raised(["ValueError", "Exception"]))
+    raised.record.add((2,), {}, Raised(["ValueError", "Exception"]))
     assert evidence.diagnose((FROM_ONE,), raised.record, _CountingStub) == ""
 
 
@@ -884,13 +891,13 @@ def test_what_a_handle_answers_is_bounded_as_a_calls_answers():
     end, or large answers, leaves nothing to replay."""
     many = _Driving()
     counter = many.new(2)
-    for _ in range(diagnose.MAX_CALLS // 2):
+    for _ in range(MAX_CALLS // 2):
         many.call(counter, "values", torch.arange(1, 3))
-    assert many.record.spoiled and len(many.record.calls) == diagnose.MAX_CALLS
+    assert many.record.spoiled and len(many.record.calls) == MAX_CALLS
     assert evidence.diagnose((FROM_ONE,), many.record, _CountingStub) == ""
     large = _Driving()
-    counter = large.new(diagnose.MAX_ELEMENTS + 1)
-    large.call(counter, "values", torch.arange(1, diagnose.MAX_ELEMENTS + 2))
+    counter = large.new(MAX_ELEMENTS + 1)
+    large.call(counter, "values", torch.arange(1, MAX_ELEMENTS + 2))
     assert large.record.spoiled
     assert evidence.diagnose((FROM_ONE,), large.record, _CountingStub) == ""
 
@@ -898,7 +905,7 @@ def test_what_a_handle_answers_is_bounded_as_a_calls_answers():
 def test_class_stub_that_the_reference_drives_alike_is_not_named():
     driving = _Driving()
     counter = driving.new(2)
-    driving.call(counter, "myself", diagnose.HANDLE)  # the reference answers itself too
+    driving.call(counter, "myself", HANDLE)  # the reference answers itself too
     assert evidence.diagnose((FROM_ONE,), driving.record, _CountingStub) == ""
 
 
@@ -930,7 +937,7 @@ def counter_worker():
 def _recording(conn, seed=3):
     from autograder.engine.driving.student import Student
     student = Student(conn, call_seconds=30)
-    record = diagnose.Calls("Counter")
+    record = Calls("Counter")
     student.record_calls(record)
     student.reset(seed)
     return student, record
@@ -948,7 +955,7 @@ def test_student_records_what_the_test_does_to_a_class_stubs_handle(counter_work
     noise = second.noise()
     assert m.myself().type_name == "Counter"
     assert student.list(m.counts()) == [1, 2, 3]
-    steps = [(c.on, c.op) if isinstance(c, diagnose.Step) else "call" for c in record.calls]
+    steps = [(c.on, c.op) if isinstance(c, Step) else "call" for c in record.calls]
     assert steps == ["call", (0, "getattr"), (0, "getattr"), (2, "call"), "call", (4, "getattr"),
                      (5, "call"), (0, "getattr"), (7, "call"), (0, "getattr"), (9, "call"),
                      (10, "list")]
@@ -980,7 +987,7 @@ def test_driven_answers_are_kept_for_the_same_inputs_only():
             built.append(n)
             super().__init__(n)
 
-    counted = diagnose.Diagnosis("Counter", Counted, "from one", "Part 3")
+    counted = Diagnosis("Counter", Counted, "from one", "Part 3")
 
     def record(n, seed=0):
         driving = _Driving(seed)
@@ -994,18 +1001,18 @@ def test_driven_answers_are_kept_for_the_same_inputs_only():
     assert evidence.diagnose((counted,), record(4, seed=1), _CountingStub) == counted.text()
     assert built == [4, 5, 4]
     other = record(4)
-    other.calls[-1] = diagnose.Step(other.calls[-1].on, "call", (), {}, torch.arange(4))
+    other.calls[-1] = Step(other.calls[-1].on, "call", (), {}, torch.arange(4))
     assert evidence.diagnose((counted,), other, _CountingStub) == ""  # a student's other answer
     assert built == [4, 5, 4]
     # a drive stopped at a student's other answer is driven on for one who agrees with it
     wrong = record(6)
-    wrong.calls[-1] = diagnose.Step(wrong.calls[-1].on, "call", (), {}, torch.arange(6))
+    wrong.calls[-1] = Step(wrong.calls[-1].on, "call", (), {}, torch.arange(6))
     assert evidence.diagnose((counted,), wrong, _CountingStub) == ""
     for _ in range(2):
         assert evidence.diagnose((counted,), record(6), _CountingStub) == counted.text()
     assert built == [4, 5, 4, 6, 6]
     # a digest tells dtypes, shapes and values apart, and refuses what it cannot read
-    digest = lambda args: diagnose._inputs_digest(_args_record(args))
+    digest = lambda args: inputs_digest(_args_record(args))
     assert len({digest((torch.zeros(2),)), digest((torch.zeros(2, dtype=torch.float64),)),
                 digest((torch.zeros(1, 2),)), digest((torch.ones(2),)), digest(([0.0, 0.0],)),
                 digest(((0.0, 0.0),))}) == 6
@@ -1013,7 +1020,7 @@ def test_driven_answers_are_kept_for_the_same_inputs_only():
 
 
 def _args_record(args):
-    calls = diagnose.Calls("f")
+    calls = Calls("f")
     calls.add(args, {}, 0)
     return calls
 
@@ -1032,8 +1039,8 @@ def test_a_replay_runs_on_copies_of_the_arguments():
         x.add_(1)
         pair[0][:] = 5
         return size, scale
-    assert diagnose._replay(mistake, args, {}) == (torch.Size([2]), np.float32(2.0))
+    assert replay.answer(mistake, args, {}) == (torch.Size([2]), np.float32(2.0))
     assert seen == [(True, True)]
     assert torch.equal(x, torch.ones(3)) and not a.any()
-    with pytest.raises(diagnose.Unreplayable):
-        diagnose._replay(mistake, ([object()],), {})
+    with pytest.raises(Unreplayable):
+        replay.answer(mistake, ([object()],), {})

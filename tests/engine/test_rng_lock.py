@@ -10,7 +10,7 @@ import time
 import torch
 
 from autograder.engine import numerics
-from autograder.engine.driving import diagnose
+from autograder.engine.diagnoses import replay
 from tests.engine.rng_watch import unlocked_draws
 
 
@@ -36,22 +36,22 @@ def test_the_watcher_sees_draws_without_the_lock_and_only_those():
 def test_a_replay_that_builds_a_module_waits_for_a_seeded_build():
     """A sign replays the reference (hw1's TinySelfAttn builds two nn.Linear) while
     another thread builds a reference under seeded: the build's draws stay its own."""
-    inside, replayed = threading.Event(), threading.Event()
+    inside, done = threading.Event(), threading.Event()
     drawn = []
 
     def build():
         with numerics.seeded(5):
             first = torch.rand(3)
             inside.set()
-            replayed.wait(0.3)  # the replay, were it not held back, would draw now
+            done.wait(0.3)  # the replay, were it not held back, would draw now
             drawn.append(torch.cat([first, torch.rand(3)]))
 
-    def replay():
+    def replaying():
         inside.wait(5)
-        diagnose._replay(torch.nn.Linear, (8, 8), {})
-        replayed.set()
+        replay.answer(torch.nn.Linear, (8, 8), {})
+        done.set()
 
-    threads = [threading.Thread(target=build), threading.Thread(target=replay)]
+    threads = [threading.Thread(target=build), threading.Thread(target=replaying)]
     for t in threads:
         t.start()
     for t in threads:

@@ -13,7 +13,7 @@ import time
 import numpy as np
 import pytest
 
-from autograder.engine.driving import diagnose
+from autograder.engine.diagnoses.record import MAX_CALLS, Calls
 from autograder.engine.driving.once import once
 from autograder.engine.driving.sent_ahead import pipelined, window
 from autograder.engine.driving.runner import _cell_report
@@ -91,12 +91,12 @@ def test_repeat_of_a_recorded_question_is_kept_as_its_calls(student):
     """Are a recorded stub's n repeated calls kept as n calls on its arguments (what a
     sign counts), a raising one as its Raised alone, and too many as a spoiled record?"""
     rng = student.new("numpy.random.default_rng", 5)
-    record = diagnose.Calls("fails_third")
+    record = Calls("fails_third")
     student.record_calls(record)
     with pytest.raises(StudentError):
         student.repeat(10).fails_third(rng)
     assert len(record.calls) == 1 and record.calls[0][2].type_names[0] == "ValueError"
-    record = diagnose.Calls("draw")
+    record = Calls("draw")
     student.record_calls(record)
     draws = student.repeat(50).draw(rng, 1000)
     assert len(record.calls) == 1 and record.count == 50  # one entry until a diagnosis reads it
@@ -104,9 +104,9 @@ def test_repeat_of_a_recorded_question_is_kept_as_its_calls(student):
     assert [c[2] for c in record.calls] == draws
     assert all(c[0][1] == 1000 and c[0][0] is rng for c in record.calls)
     assert len(record.own()) == 50
-    record = diagnose.Calls("draw")
+    record = Calls("draw")
     student.record_calls(record)
-    student.repeat(diagnose.MAX_CALLS + 1).draw(rng, 10)
+    student.repeat(MAX_CALLS + 1).draw(rng, 10)
     assert record.spoiled and not record.calls
 
 
@@ -114,7 +114,7 @@ def test_a_recorded_tests_generators_keep_how_they_were_built(student):
     """Does a recorded test's new() keep its arguments on the handle, count the requests
     the handle is sent in, and forget them once the handle is read?"""
     assert student.new("numpy.random.default_rng", 3)._made is None  # not recorded
-    student.record_calls(diagnose.Calls("draw"))
+    student.record_calls(Calls("draw"))
     rng = student.new("numpy.random.default_rng", 3)
     assert (rng._made, rng._sent) == (("numpy.random.default_rng", (3,), {}), 0)
     student.repeat(5).draw(rng, 10)

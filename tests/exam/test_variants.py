@@ -26,7 +26,8 @@ from autograder.checks import Fail
 from autograder.engine.results import SubmissionResult
 from autograder.engine import assignment as assignment_mod
 from autograder.engine import config
-from autograder.engine.driving import diagnose, evidence
+from autograder.engine.diagnoses import evidence
+from autograder.engine.diagnoses.record import record_for
 from autograder.engine.driving.student import StudentError
 from autograder.exam import grading, identity, variants
 from autograder.exam_midterm import reference as ref
@@ -183,7 +184,7 @@ class FakeStudent:
 
     def __init__(self, **names):
         self._names = names
-        self._record = None  # a diagnose.Calls, as the engine's Student keeps one
+        self._record = None  # a Calls, as the engine's Student keeps one
 
     def record_answer(self, question, kwargs, answer):
         if self._record is not None and self._record.name == question:
@@ -240,7 +241,7 @@ def run_question(question, names, sid, diagnosed=None):
             continue
         fixtures = {"student": student, "submission": submission, "ref": ref}
         params = func.__code__.co_varnames[:func.__code__.co_argcount]
-        student._record = diagnose.record_for(question, candidates)
+        student._record = record_for(question, candidates)
         try:
             func(**{k: fixtures[k] for k in params})
             out[name] = None

@@ -1,7 +1,7 @@
 """The class report's misconceptions: counted per student, ranked per question."""
 from __future__ import annotations
 
-from autograder.engine.driving.diagnose import Diagnosis
+from autograder.engine.diagnoses.declared import Diagnosis
 from autograder.engine import results as res
 from autograder.report import misconceptions
 
@@ -31,7 +31,7 @@ def test_ranked_per_question_then_by_students_once_each():
 
 def test_a_combined_diagnosis_counts_each_of_its_mistakes():
     """A diagnosis naming two mistakes at once counts a student under each, once."""
-    from autograder.engine.driving.diagnose import combined
+    from autograder.engine.diagnoses.declared import combined
     both = combined(print, SWAP, ONE)
     rows = misconceptions.ranked([_result("s1", both, SWAP), _result("s2", ONE)],
                                  {"pe": (SWAP, ONE, both)}, ["pe"])

@@ -14,7 +14,9 @@ import traceback
 from pathlib import Path
 
 from autograder import protocol
-from autograder.engine.driving import budget, diagnose, evidence
+from autograder.engine.diagnoses import evidence
+from autograder.engine.diagnoses.record import record_for
+from autograder.engine.driving import budget
 from autograder.engine.driving.fail import Fail
 from autograder.engine.intake import untrusted
 from autograder.engine.assignment import Case
@@ -145,7 +147,7 @@ def call_case(case: Case, session: NotebookSession, started=None, record=None) -
     """Run one test against the session's notebook, seeded, with the grader's
     fixtures; raises as the test raises (the pytest plugin shows it as is,
     run_case scores it). `started(conn)` is called once the worker is up;
-    `record` (a diagnose.Calls) keeps the calls of the question's stub. The test's
+    `record` (a diagnoses.record.Calls) keeps the calls of the question's stub. The test's
     own time in the grader is bounded (budget_of): past it, budget.GraderOverrun."""
     student = session.student()
     if student is None:
@@ -204,7 +206,7 @@ def run_case(case: Case, session: NotebookSession) -> TestResult:
     meters: list[Meter] = []
     assignment = session.grader.assignment
     candidates = assignment.diagnoses.get(case.question, ())
-    record = diagnose.record_for(case.question, candidates) if candidates else None
+    record = record_for(case.question, candidates) if candidates else None
     if record is not None:  # what earlier tests saw: evidence the stub is no stand-in
         record.answered_before = case.question in session.answered
     explain = lambda: _diagnosis(candidates, record, getattr(assignment.reference, case.question),

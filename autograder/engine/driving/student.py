@@ -33,7 +33,9 @@ from __future__ import annotations
 from typing import Callable
 
 from autograder import protocol
-from autograder.engine.driving import describe, diagnose, readback
+from autograder.engine.diagnoses.raised import Raised
+from autograder.engine.diagnoses.record import UNREAD, Calls, Step
+from autograder.engine.driving import describe, readback
 from autograder.engine.driving.fail import Fail
 from autograder.engine.intake import untrusted
 from autograder.engine.isolation.callbacks import MAX_ARG_BYTES, MAX_CALLS, Callbacks
@@ -85,7 +87,7 @@ class Student:
         self._callbacks = Callbacks() if callbacks is None else callbacks
         self._times = times
         self._pending = {} if pending is None else pending  # shared by derived Students
-        self._record = record  # a diagnose.Calls of the test's question, shared likewise
+        self._record = record  # a Calls of the test's question, shared likewise
 
     def _derive(self, max_reply: int, times: int | None,
                 call_seconds: float | None = None, max_values: int | None = None) -> "Student":
@@ -109,9 +111,9 @@ class Student:
         view._student = self._derive(self._max_reply, self._times, self._call_seconds, at_most)
         return getattr(view, attr)
 
-    def record_calls(self, calls: "diagnose.Calls") -> None:
+    def record_calls(self, calls: Calls) -> None:
         """Keep every call of the stub calls.name this test makes, with its answer
-        (for a diagnosis if the test fails: engine/driving/diagnose.py, evidence.py)."""
+        (for a diagnosis if the test fails: engine/diagnoses/)."""
         self._record = calls
 
     def record_answer(self, question: str, kwargs: dict, answer) -> None:
@@ -122,7 +124,7 @@ class Student:
             self._record.add((), dict(kwargs), answer)
 
     def twin(self, handle: "RemoteObject", make: Callable, *, read: Callable | None = None,
-             seen=diagnose.UNREAD) -> "RemoteObject":
+             seen=UNREAD) -> "RemoteObject":
         """Declare the grader's exact twin of `handle`, an object this test made in the
         worker from trusted code (build(), new()): make() builds the same object here
         (from the same code and arguments; cache it with @once). If the test fails, the
@@ -228,7 +230,7 @@ class Student:
             if record is not None and not record.spoiled:
                 calls = record.calls[before:]  # Steps act on this test's objects: not kept
                 memo[kept] = (record.name, calls, dict(record.twins)) if not any(
-                    isinstance(c, diagnose.Step) for c in calls) else (None, (), {})
+                    isinstance(c, Step) for c in calls) else (None, (), {})
         elif record is not None:  # this test read those answers: they are its calls too
             name, calls, twins = memo.get(kept, (None, (), {}))
             if name != record.name:
@@ -342,7 +344,7 @@ class RemoteFunction:
         try:
             answers = self._student._request(dict(header, times=times), call, args, kwargs)
         except StudentError as err:
-            record.add(args, kwargs, diagnose.Raised(err.type_names, err.message))
+            record.add(args, kwargs, Raised(err.type_names, err.message))
             raise
         except BaseException:
             record.spoiled = True
@@ -369,7 +371,7 @@ class RemoteFunction:
         try:
             answer = self._student._request(header, call, args, kwargs, source=source)
         except StudentError as err:
-            add(diagnose.Raised(err.type_names, err.message))
+            add(Raised(err.type_names, err.message))
             raise
         except BaseException:
             record.spoiled = True

@@ -26,18 +26,24 @@ matched: the stand-ins' answers are made from what the match already computed
 """
 from __future__ import annotations
 
+import logging
 import threading
 from typing import Callable
 
 import numpy as np
 
-from autograder.engine.driving import diagnose as d_
+from autograder.engine.diagnoses import compare, drive, match, replay
+from autograder.engine.diagnoses.declared import Diagnosis
+from autograder.engine.diagnoses.raised import Raised
+from autograder.engine.diagnoses.record import Calls
 from autograder.engine.numerics import torch  # None without torch
+
+log = logging.getLogger(__name__)
 
 KINDS = ("untouched", "raises", "echo", "zeros", "ones")
 
 
-def diagnose(candidates: tuple[d_.Diagnosis, ...], record: d_.Calls, reference: Callable) -> str:
+def diagnose(candidates: tuple[Diagnosis, ...], record: Calls, reference: Callable) -> str:
     """The one matching diagnosis's text, "" when none or several match (or the
     record cannot be replayed; _simplest says when several are still one). A mistake
     matches when it gives every recorded answer and, on one call at least, not the
@@ -50,18 +56,18 @@ def diagnose(candidates: tuple[d_.Diagnosis, ...], record: d_.Calls, reference: 
     mistaken: dict[int, object] = {}  # id(diagnosis) -> its answers on the record's calls
     try:
         matching = [d for d in candidates
-                    if d_._matches(d, record, reference, reference_run, mistaken)]
+                    if match.matches(d, record, reference, reference_run, mistaken)]
         named = _simplest(matching)
         if named is None:
             return ""
         if explained(named, record, reference, reference_run, mistaken.get(id(named))):
             return ""  # a stand-in gives those answers too: no evidence of the mistake
-    except d_.Unreplayable:
+    except replay.Unreplayable:
         return ""
     return named.text()
 
 
-def _simplest(matching: list[d_.Diagnosis]) -> d_.Diagnosis | None:
+def _simplest(matching: list[Diagnosis]) -> Diagnosis | None:
     """The one match, or the match whose mistakes every other match makes too (the
     test's inputs show those, not whether the others are made as well: a model whose
     head is built first, with or without ReLU); None when none, or none such."""
@@ -72,7 +78,7 @@ def _simplest(matching: list[d_.Diagnosis]) -> d_.Diagnosis | None:
     return least
 
 
-def explained(d: d_.Diagnosis, record: d_.Calls, reference: Callable, reference_run: list,
+def explained(d: Diagnosis, record: Calls, reference: Callable, reference_run: list,
               mistaken) -> str:
     """The kind of the first stand-in that explains the student's answers as well as
     d's mistake does ("" when none does). `reference_run` and `mistaken` are what the
@@ -82,24 +88,24 @@ def explained(d: d_.Diagnosis, record: d_.Calls, reference: Callable, reference_
             return _driven(d, record, reference, mistaken)
         return _called(d, record, reference_run, mistaken)
     except Exception:  # a stand-in that cannot be made or compared: nothing is named
-        d_.log.warning("diagnosis of %s: stand-ins broke", record.name, exc_info=True)
+        log.warning("diagnosis of %s: stand-ins broke", record.name, exc_info=True)
         return "broken"
 
 
 def _called(d, record, reference_run: list, mistaken) -> str:
     """A function stub's record: the stand-ins' answers made from each call's
     arguments, the reference's answers (a sign's: the student's own answers)."""
-    same = lambda a, b: d_._same(a, b, d.rtol, d.atol)
+    same = lambda a, b: compare.same(a, b, d.rtol, d.atol)
     calls = record.own() if not d.replay else record.calls
     student = [c[2] for c in calls]
     templates = reference_run[0][0] if d.replay else student
-    raised = next((a for a in student if isinstance(a, d_.Raised)), None)
+    raised = next((a for a in student if isinstance(a, Raised)), None)
     fresh = _FreshStates(record)
     for kind in _kinds(record):
         answers = [_answer(kind, args, t, raised) for (args, _, _), t in zip(calls, templates)]
         states = reference_run[0][1] if kind in ("zeros", "ones") and d.replay else None
         if all(same(a, s) for a, s in zip(student, answers)) and \
-                _same_states(record, states, fresh, same, [t.seen for t in d_._stateful(record)]):
+                _same_states(record, states, fresh, same, [t.seen for t in replay.stateful(record)]):
             return kind
         if d.replay and all(same(m, s) for m, s in zip(mistaken[0], answers)) and \
                 _same_states(record, states, fresh, same, mistaken[1]):
@@ -118,10 +124,10 @@ def _answer(kind: str, args, template, raised):
         return None
     if kind == "raises":
         names = raised.type_names if raised is not None else ["NotImplementedError"]
-        return d_.Raised(names, "")  # a message of its own: no library's, no mistake's
+        return Raised(names, "")  # a message of its own: no library's, no mistake's
     if kind == "echo":
         return args[0] if args else None
-    return template if isinstance(template, d_.Raised) else answer_as(
+    return template if isinstance(template, Raised) else answer_as(
         template, 0 if kind == "zeros" else 1)
 
 
@@ -134,13 +140,13 @@ class _FreshStates:
 
     def get(self) -> list:
         if self.states is None:
-            stateful = d_._stateful(self.record)
+            stateful = replay.stateful(self.record)
             self.states = [t.read(t.make()) for t in stateful]
         return self.states
 
 
 def _same_states(record, states, fresh: _FreshStates, same, seen) -> bool:
-    if not d_._stateful(record):
+    if not replay.stateful(record):
         return True
     states = fresh.get() if states is None else states
     return all(same(s, x) for s, x in zip(seen, states))
@@ -167,12 +173,12 @@ def answer_as(value, fill):
 def _driven(d, record, reference, mistaken) -> str:
     """A class stub's record: each stand-in class driven as the test drove the
     student's object (kept for the batch, as the mistakes' drives are)."""
-    same = lambda a, b: d_._same(a, b, d.rtol, d.atol)
+    same = lambda a, b: compare.same(a, b, d.rtol, d.atol)
     student = [entry[2] for entry in record.calls]
     for kind, stand_in in _drivable(reference).items():
         if kind not in _kinds(record):
             continue
-        answers = d_.DRIVEN.answers(stand_in, record.digest[1], record, lambda i, a: True)
+        answers = drive.DRIVEN.answers(stand_in, record.digest[1], record, lambda i, a: True)
         if all(same(a, s) for a, s in zip(student, answers)) or \
                 d.replay and all(same(m, s) for m, s in zip(mistaken, answers)):
             return kind

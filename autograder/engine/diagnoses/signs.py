@@ -1,14 +1,15 @@
 """Signs any assignment may declare: mistakes that read the same whatever the stub.
 
-A sign is a Diagnosis with replay=False (engine/driving/diagnose.py): a function of
+A sign is a Diagnosis with replay=False (declared.py): a function of
 the test's recorded calls of the stub, true only of answers no correct stub gives.
 """
 from __future__ import annotations
 
 from typing import Callable
 
-from autograder.engine.driving import diagnose
-from autograder.engine.driving.diagnose import Diagnosis, Raised
+from autograder.engine.diagnoses import replay
+from autograder.engine.diagnoses.declared import Diagnosis
+from autograder.engine.diagnoses.raised import Raised
 
 
 ASSERTED = ("an invalid argument is refused with assert, which raises AssertionError (and "
@@ -27,8 +28,8 @@ def refused_with_assert(question: str, reference: Callable, section: str,
                     if isinstance(answer, Raised) and answer.type_names[0] == "AssertionError"]
         for args, kwargs in asserted:
             try:  # on copies of the arguments, as a mistake is replayed
-                answer = diagnose._replay(reference, args, kwargs)
-            except diagnose.Unreplayable:
+                answer = replay.answer(reference, args, kwargs)
+            except replay.Unreplayable:
                 return False
             if not (isinstance(answer, Raised) and "ValueError" in answer.type_names):
                 return False
@@ -56,8 +57,8 @@ def accepted_unchecked(question: str, reference: Callable, section: str, name: s
         checks = any(isinstance(a, Raised) and "ValueError" in a.type_names for *_, a in calls)
         for args, kwargs, answer in calls:
             try:  # on copies of the arguments, as a mistake is replayed
-                expected = diagnose._replay(reference, args, kwargs)
-            except diagnose.Unreplayable:
+                expected = replay.answer(reference, args, kwargs)
+            except replay.Unreplayable:
                 return False
             if not (isinstance(expected, Raised) and "ValueError" in expected.type_names):
                 attempted = attempted or not isinstance(answer, Raised)
