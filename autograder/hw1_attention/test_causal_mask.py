@@ -2,8 +2,8 @@
 import numpy as np
 import torch
 
-from autograder.testing import (as_array, expect_close, expect_dtype, expect_raises, expect_shape,
-                                expect_tensor, fail, format_test, once)
+from autograder.testing import (StudentError, as_array, expect_close, expect_dtype, expect_raises,
+                                expect_shape, expect_tensor, fail, format_test, once)
 
 QUESTION = "causal_mask"
 ANSWER_BYTES = 1 << 16  # a mask of up to 40 x 40 in any dtype; a bigger answer stops the worker
@@ -15,10 +15,28 @@ LARGE_SECONDS = 60  # a correct mask filled entry by entry in Python takes 2 s a
 # unloaded, several times that on a loaded grader.)
 
 
+def _answers(student) -> dict:
+    """{n: causal_mask(n), or the StudentError it raised} for every n of SIZES, asked
+    once per submission: test_values, test_masked_value_is_minus_inf and test_large_n
+    each judge them in their own way, in SIZES' order."""
+    def ask():
+        answers = {}
+        for n in SIZES:
+            try:
+                answers[n] = student.at_most(ANSWER_BYTES).causal_mask(n)
+            except StudentError as err:  # raised again where a test reads this n
+                answers[n] = err
+        return answers
+    return student.shared("causal_mask(n) for SIZES", ask)
+
+
 def _mask(student, n):
     """The mask as an array of shape (n, n), whatever its type (the type test's subject)."""
     what = f"causal_mask({n})"
-    values = as_array(student.at_most(ANSWER_BYTES).causal_mask(n), what)
+    answer = _answers(student)[n]
+    if isinstance(answer, StudentError):
+        raise answer
+    values = as_array(answer, what)
     expect_shape(values, (n, n), what)
     return values, what
 
