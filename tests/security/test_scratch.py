@@ -72,6 +72,28 @@ def test_links_other_names_and_other_users_folders_are_left_alone(tmp_path):
     assert os.geteuid() != 0 or foreign.is_dir()
 
 
+def test_a_folder_being_made_is_kept_by_a_grader_starting_then(tmp_path, monkeypatch):
+    """Another grader's remove_stale() at the worst instant, just before the new
+    folder's lock is taken (its own flock, run first here): the live folder stays.
+    CI saw the other order: a template's folder removed as it started."""
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path))
+    flock, seen = scratch.fcntl.flock, []
+
+    def racing(fd, operation):
+        if not seen:  # the maker's lock, about to be taken (the other's flocks: as they are)
+            seen.append(None)
+            seen[0] = scratch.remove_stale(tmp_path)
+        return flock(fd, operation)
+    monkeypatch.setattr(scratch.fcntl, "flock", racing)
+    made = scratch.Scratch()
+    try:
+        assert seen == [[]] and made.path.is_dir() and (made.path / scratch.LOCK).is_file()
+        monkeypatch.setattr(scratch.fcntl, "flock", flock)
+        assert scratch.remove_stale(tmp_path) == []  # held
+    finally:
+        made.close()
+
+
 def test_a_closed_folder_is_gone(tmp_path, monkeypatch):
     monkeypatch.setattr("tempfile.tempdir", str(tmp_path))
     made = scratch.Scratch()

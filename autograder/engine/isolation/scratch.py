@@ -12,7 +12,10 @@ holds (the grader that held it is gone: the kernel drops a dead process's locks)
 
 What must stay true: a live batch's folder is never removed, nor one without
 its lock file (being made, or made by a grader from before the lock, which may
-still be running); only folders this user owns, never through a link.
+still be running); only folders this user owns, never through a link. The lock
+file takes its name only once it is locked (made as MAKING, locked, renamed):
+under its name unlocked for an instant, a starting grader took a live folder
+for a dead one's and removed it.
 """
 from __future__ import annotations
 
@@ -26,6 +29,8 @@ from pathlib import Path
 PREFIX = "autograder-workers-"
 LOCK = ".grader"
 """The file in the folder whose lock the live grader holds."""
+MAKING = ".grader-making"
+"""The lock file's name until it is locked."""
 
 
 class Scratch:
@@ -34,9 +39,10 @@ class Scratch:
     def __init__(self):
         self.path = Path(tempfile.mkdtemp(prefix=PREFIX))
         self.path.chmod(0o711)  # workers may pass through to their own folder, not list it
-        self._held = os.open(self.path / LOCK, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW,
+        self._held = os.open(self.path / MAKING, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW,
                              0o600)
         fcntl.flock(self._held, fcntl.LOCK_EX)
+        os.rename(self.path / MAKING, self.path / LOCK)  # the lock goes with the file
 
     def close(self) -> None:
         shutil.rmtree(self.path, ignore_errors=True)
