@@ -81,20 +81,15 @@ class Orders:
         the child `data` on its own socket (then the end of writing), and
         return its answer, at most `size` bytes (b"" when there is none in time,
         or the template refused the order)."""
-        ours, theirs = socket.socketpair()
         try:
             encoded = protocol.encode_order(order)
             with self.process.lock:
                 if self.process.closed:  # never a new template for a closed batch
-                    theirs.close()
                     return b""
-                try:
-                    self.process.fork(encoded, theirs)
-                except (OSError, ValueError):  # the template died (out of memory, killed)
-                    self.process.restart()
-                    self.process.fork(encoded, theirs)
-                finally:
-                    theirs.close()
+                ours, _ = self.process.start_child(encoded)
+        except (OSError, ValueError, protocol.ProtocolError):
+            return b""
+        try:
             ours.settimeout(timeout)
             if data:
                 ours.sendall(data)

@@ -94,22 +94,14 @@ class Spawner:
             if self.stopping:  # checked again where stop() cannot slip in
                 cleanup(True)
                 raise WorkerDied("the batch is stopping")
-            for attempt in (1, 2):  # the second returns or raises
-                ours, theirs = socket.socketpair()
-                try:
-                    return ours, self.process.fork(spec, theirs)
-                except protocol.ProtocolError as exc:
-                    ours.close()
-                    cleanup(True)
-                    raise WorkerDied(f"the worker could not start ({exc})") from None
-                except (OSError, ValueError):
-                    ours.close()
-                    if attempt == 2:
-                        cleanup(True)
-                        raise WorkerDied("the worker template cannot start workers") from None
-                    self.process.restart()  # the template died (killed, out of memory): a new one
-                finally:
-                    theirs.close()
+            try:
+                return self.process.start_child(spec)
+            except protocol.ProtocolError as exc:
+                cleanup(True)
+                raise WorkerDied(f"the worker could not start ({exc})") from None
+            except (OSError, ValueError):
+                cleanup(True)
+                raise WorkerDied("the worker template cannot start workers") from None
 
     def stop(self) -> None:
         """Start no worker from now on, and kill those still running."""

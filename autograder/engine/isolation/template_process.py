@@ -83,6 +83,29 @@ class TemplateProcess:
             raise protocol.ProtocolError(f"the worker template refused its order: {why}")
         return int(reply)
 
+    def start_child(self, order: bytes) -> tuple[socket.socket, int]:
+        """Our end of a new child's socket, and its pid: a template that died is
+        started again once, and the child asked of the new one on a new socket.
+        ProtocolError when the template refused the order, OSError or ValueError
+        when the new one failed too. The caller holds `lock`."""
+        try:
+            return self._child(order)
+        except protocol.ProtocolError:
+            raise
+        except (OSError, ValueError):  # the template died (killed, out of memory): a new one
+            self.restart()
+            return self._child(order)
+
+    def _child(self, order: bytes) -> tuple[socket.socket, int]:
+        ours, theirs = socket.socketpair()
+        try:
+            return ours, self.fork(order, theirs)
+        except BaseException:
+            ours.close()
+            raise
+        finally:
+            theirs.close()
+
     def restart(self) -> None:
         """A new template in place of one that died. The caller holds `lock`."""
         self.control.close()
