@@ -122,6 +122,14 @@ def _runs(calls):
                 yield int(epochs), answer
 
 
+def _a_loss(x) -> bool:
+    """One epoch's loss: a number, or a tensor of one (an answer of other things, such as
+    (train losses, validation losses), is not counted in epochs)."""
+    if isinstance(x, torch.Tensor):
+        return x.numel() == 1
+    return isinstance(x, numbers.Real) and not isinstance(x, bool)
+
+
 def tc_one_epoch_short(calls):
     return any(epochs >= 1 and len(losses) == epochs - 1 for epochs, losses in _runs(calls))
 
@@ -132,10 +140,14 @@ def tc_zero_epochs_step(calls):
 
 def tc_epochs_ignored(calls):
     """A family: every run answers as many losses, whatever `epochs` asked (a loop over
-    a fixed count); with one run, the stub's default 30 where another count was asked."""
-    runs = list(_runs(calls))
+    a fixed count); with one run, the stub's default 30 where another count was asked.
+    Not read as this mistake: a run that answers as many as it asked (a loop that stops
+    early gives that too), nor one loss whatever the count (a loop that runs its epochs
+    and answers one summary loss gives that too)."""
+    runs = [(epochs, losses) for epochs, losses in _runs(calls) if all(map(_a_loss, losses))]
     lengths = {len(losses) for _, losses in runs}
-    return bool(runs) and len(lengths) == 1 and all(epochs != len(losses) for epochs, losses in runs) \
+    return bool(runs) and len(lengths) == 1 and lengths != {1} \
+        and all(epochs != len(losses) for epochs, losses in runs) \
         and (len({epochs for epochs, _ in runs}) > 1 or lengths == {30})
 
 
@@ -249,18 +261,24 @@ tc_fresh_optimizer = _loop_sign("fresh_optimizer")
 tc_loss_after_step = _loop_sign("loss_after_step")
 
 
+RATE_WITNESSES = 3
+"""Losses a run must answer for its rate to be read: the first is the untrained model's,
+the same at every rate."""
+
+
 def tc_lr_ignored(calls):
-    """A family: every run answers as many losses as epochs asked, and its first ones
-    (up to PREFIX) are the correct loop's at one learning rate of OTHER_RATES, the same
-    in every run, that is not the one given. What follows them is not read: a schedule
-    that decays the fixed rate after a few epochs (StepLR) changes the later losses,
-    not the rate the loop starts from."""
+    """A family: every run's first losses (up to PREFIX, at least RATE_WITNESSES of them)
+    are the correct loop's at one learning rate of OTHER_RATES, the same in every run,
+    that is not the one given. How many follow is not read (a loop that ignores `epochs`
+    too makes both mistakes), nor what they are: a schedule that decays the fixed rate
+    after a few epochs (StepLR) changes the later losses, not the rate the loop starts
+    from."""
     runs = list(_training_calls(calls))
-    if not runs or None in runs:
+    if not runs or None in runs or any(len(losses) < RATE_WITNESSES for *_, losses in runs):
         return False
-    return any(all(not math.isclose(lr, rate)
-                   and _starts_as("adam", seed, config, key, epochs, rate, losses)
-                   for seed, config, key, epochs, lr, losses in runs) for rate in OTHER_RATES)
+    return any(all(not math.isclose(lr, rate) and _trace_matches(
+        losses[:PREFIX], _loop_trace("adam", seed, config, key, min(len(losses), PREFIX), rate))
+                   for seed, config, key, _, lr, losses in runs) for rate in OTHER_RATES)
 
 
 _MODEL = "TinyBertForClassification"

@@ -93,27 +93,36 @@ def test_epochs_and_learning_rate(student):
     # subject, so a loop that trains its own way but uses both arguments keeps these points.
     ids, labels = common.data(*SMALL_DATA)
 
-    def run(model, epochs, lr, what):  # its losses, one per epoch
-        losses = _numbers(student.train_classifier(model, ids, labels, epochs=epochs, lr=lr), what)
-        if len(losses) != epochs:
-            fail(f"{what} returned {len(losses)} losses, not {epochs}: run the epochs it is given")
-        return losses
+    def what(epochs, lr):
+        return f"train_classifier(model, ids, labels, epochs={epochs}, lr={lr:g})"
 
-    traces = [run(_reference_model(student, ids, labels, SMALL_SEED, SMALL), epochs, lr,
-                  f"train_classifier(model, ids, labels, epochs={epochs}, lr={lr:g})")
-              for epochs, lr in RUNS]
+    def losses(model, epochs, lr):  # as floats, however many
+        return _numbers(student.train_classifier(model, ids, labels, epochs=epochs, lr=lr),
+                        what(epochs, lr))
+
+    def counted(answer, epochs, lr):  # one loss per epoch
+        if len(answer) != epochs:
+            fail(f"{what(epochs, lr)} returned {len(answer)} losses, not {epochs}: run the "
+                 "epochs it is given")
+        return answer
+
+    # Both runs are made before either is counted: a loop over a fixed number of epochs
+    # answers them alike, which tells its diagnosis from a loop that miscounts.
+    answers = [losses(_reference_model(student, ids, labels, SMALL_SEED, SMALL), epochs, lr)
+               for epochs, lr in RUNS]
+    traces = [counted(answer, *run) for answer, run in zip(answers, RUNS)]
     shared = min(len(t) for t in traces)
     if all(abs(a - b) <= common.TRACE_ATOL for a, b in zip(*(t[:shared] for t in traces))):
         fail(f"train_classifier gave the same first {shared} losses with lr={RUNS[0][1]:g} and "
              f"lr={RUNS[1][1]:g}: train with the lr it is given")
     for epochs, lr in ((0, 3e-3), (3, 0.0)):  # no step: no epoch, or a step of size 0
-        what = f"train_classifier(model, ids, labels, epochs={epochs}, lr={lr:g})"
         model = _reference_model(student, ids, labels, SMALL_SEED, SMALL)
         before = expect_tensor(model(ids), "the model's logits")
-        run(model, epochs, lr, what)
-        if changed(before, expect_tensor(model(ids), "the model's logits"), what, atol=1e-7):
-            fail(f"{what} changed the model: " + ("with no epoch, take no step" if not epochs
-                                                 else "a step of lr 0 moves no weight"))
+        counted(losses(model, epochs, lr), epochs, lr)
+        if changed(before, expect_tensor(model(ids), "the model's logits"), what(epochs, lr),
+                   atol=1e-7):
+            fail(f"{what(epochs, lr)} changed the model: " + (
+                "with no epoch, take no step" if not epochs else "a step of lr 0 moves no weight"))
 
 
 def test_trains_the_given_model(student):

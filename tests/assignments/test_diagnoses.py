@@ -476,8 +476,9 @@ def _scheduled_losses(rate, epochs, step_size=5):
 def test_a_fixed_rate_is_named_whatever_schedule_follows_it():
     """A loop that hard-codes its rate and decays it (StepLR) is named for the rate it
     ignores, read on the losses before the decay; the same loop at the rate given is
-    not (its schedule is the documented run's subject, not a declared mistake), nor is
-    one that also answers fewer losses than asked (the epochs' diagnosis, alone)."""
+    not (its schedule is the documented run's subject, not a declared mistake); one that
+    also stops after 5 epochs is named for its rate alone (a loop that stops early answers
+    as many losses as asked for 5 epochs: not a fixed count, which ignores `epochs` too)."""
     from autograder.hw4_bert_finetuning import common, diagnoses as hw4, reference as ref4
     found = [d for d in hw4.DIAGNOSES if d.question == "train_classifier"]
     text = {d.mistake.__name__: d.text() for d in found}
@@ -494,12 +495,40 @@ def test_a_fixed_rate_is_named_whatever_schedule_follows_it():
     given = [(5, 3e-3, _scheduled_losses(3e-3, 5)), (12, 1e-4, _scheduled_losses(1e-4, 12))]
     assert diagnosed(given) == ""
     short = [(5, 3e-3, _scheduled_losses(1e-3, 5)), (12, 1e-4, _scheduled_losses(1e-3, 5))]
-    assert diagnosed(short) != text["tc_lr_ignored"]
+    assert diagnosed(short) == text["tc_lr_ignored"]
+    fixed_count = [(5, 3e-3, _scheduled_losses(1e-3, 10)), (12, 1e-4, _scheduled_losses(1e-3, 10))]
+    assert diagnosed(fixed_count) == "\n".join((text["tc_epochs_ignored"], text["tc_lr_ignored"]))
+    pairs = [(5, 3e-3, [[0.5], [0.4]]), (12, 1e-4, [[0.5], [0.4]])]  # not losses: not counted
+    assert diagnosed(pairs) == ""
+    summary = [(5, 3e-3, [0.5]), (12, 1e-4, [0.4])]  # one loss: a summary as much as an epoch
+    assert diagnosed(summary) == ""
 
 
 def test_two_matching_mistakes_name_none():
     twin = Diagnosis("f", lambda n: torch.full((n,), 2.0), "twin", "Part 2")
     assert evidence.diagnose((TWOS, twin), _record((2, torch.full((2,), 2.0))), _ref) == ""
+
+
+def _all_twos(calls):
+    return all(bool((answer == 2).all()) for _, _, answer in calls)
+
+
+def _all_even(calls):
+    return all(bool((answer % 2 == 0).all()) for _, _, answer in calls)
+
+
+def test_two_matching_signs_name_both_and_a_sign_beside_a_replay_names_none():
+    """Signs are each their own evidence (a property no correct answer has): two that
+    match are both named, a line each, in their declared order; a sign and a replay that
+    both match are two explanations of one answer; a stand-in's answers, no evidence."""
+    twos_sign = Diagnosis("f", _all_twos, "all twos", "Part 2", replay=False)
+    even = Diagnosis("f", _all_even, "even", "Part 2", replay=False)
+    twos = _record((2, torch.full((2,), 2.0)))
+    assert evidence.diagnose((twos_sign, even), twos, _ref) == f"{twos_sign.text()}\n{even.text()}"
+    assert evidence.diagnose((twos_sign, TWOS), twos, _ref) == ""
+    zeros = _record((2, torch.zeros(2)))  # the zeros stand-in's answer: even, but no evidence
+    assert evidence.diagnose((even, Diagnosis("f", lambda calls: True, "any", "Part 2",
+                                               replay=False)), zeros, _ref) == ""
 
 
 def _twos_plus_one(n):

@@ -45,7 +45,8 @@ KINDS = ("untouched", "raises", "echo", "zeros", "ones")
 
 def diagnose(candidates: tuple[Diagnosis, ...], record: Calls, reference: Callable) -> str:
     """The one matching diagnosis's text, "" when none or several match (or the
-    record cannot be replayed; _simplest says when several are still one). A mistake
+    record cannot be replayed; _simplest says when several are still one, _signs when
+    several are each named). A mistake
     matches when it gives every recorded answer and, on one call at least, not the
     reference's answer (the `reference` stub): a mistake that the test's inputs do not
     reveal explains nothing. Never raises: a mistake that breaks is no match."""
@@ -59,12 +60,26 @@ def diagnose(candidates: tuple[Diagnosis, ...], record: Calls, reference: Callab
                     if match.matches(d, record, reference, reference_run, mistaken)]
         named = _simplest(matching)
         if named is None:
-            return ""
+            return _signs(matching, record, reference, reference_run, mistaken)
         if explained(named, record, reference, reference_run, mistaken.get(id(named))):
             return ""  # a stand-in gives those answers too: no evidence of the mistake
     except replay.Unreplayable:
         return ""
     return named.text()
+
+
+def _signs(matching: list[Diagnosis], record: Calls, reference: Callable, reference_run: list,
+           mistaken: dict) -> str:
+    """Several matches, each a sign: each is its own evidence (a property of the answers
+    that no correct answer has), so each is named, on a line of its own (a loop that
+    ignores both its epochs and its rate). "" when a replay is among them (two replays
+    that both give the answers are two explanations of one mistake, not two mistakes), or
+    a stand-in gives the answers."""
+    if len(matching) < 2 or any(d.replay or d.parts for d in matching):
+        return ""
+    if any(explained(d, record, reference, reference_run, mistaken.get(id(d))) for d in matching):
+        return ""
+    return "\n".join(d.text() for d in matching)
 
 
 def _simplest(matching: list[Diagnosis]) -> Diagnosis | None:

@@ -1,7 +1,7 @@
 # question: mask_tokens
 # fails: test_labels_and_corruption_rules, test_selection_rate, test_selection_is_independent
 # public: with select_prob=0.0 nothing is selected
-# diagnosis: mt_random_special
+# diagnosis: mt_random_special, mt_fixed_per_row
 # google-research/bert's create_masked_lm_predictions, ported to arrays and the contract's
 # arguments: per row, the candidates (non-special positions) are shuffled and the first
 # max(1, round(select_prob * candidates)) are selected (a fixed count per row, at least one,
