@@ -11,6 +11,7 @@ in place, whose answers are the reference's; its test calls mask_patches inside
 the worker (a probe reads z there), so no call is recorded, and the test's own
 message already names the mistake.
 """
+import inspect
 import math
 import numbers
 
@@ -38,10 +39,45 @@ def _checked(signal, patch_len):
     return signal, C, N, N // patch_len
 
 
-def patchify_keeps_dtype(signal, patch_len):
-    _, C, N, P = _checked(signal, patch_len)
-    signal = np.asarray(signal)
-    return signal.reshape(C, P, patch_len).transpose(1, 0, 2).reshape(P, C * patch_len)
+_PATCHIFY = inspect.signature(reference.patchify)
+
+
+def _patchify_calls(calls):
+    """(signal as an array, patch_len, answer) of each call, the patches the reference
+    makes of the signal (None where it refuses the call)."""
+    for args, kwargs, answer in calls:
+        try:
+            given = _PATCHIFY.bind(*args, **kwargs).arguments
+            signal = np.asarray(given["signal"])
+        except (TypeError, ValueError):
+            continue
+        try:
+            right = reference.patchify(signal, given["patch_len"])
+        except (TypeError, ValueError):
+            right = None
+        yield signal, given["patch_len"], answer, right
+
+
+def _holds(answer, samples, shape) -> bool:
+    """The answer is an array of numbers of that shape holding those samples, in any
+    order (the order of the patches and of their samples is other mistakes' subject)."""
+    return isinstance(answer, np.ndarray) and answer.dtype.kind in "biuf" \
+        and answer.shape == shape and np.allclose(
+            np.sort(answer.astype(np.float64), axis=None),
+            np.sort(np.asarray(samples, dtype=np.float64), axis=None), rtol=1e-6, atol=0)
+
+
+def patchify_keeps_dtype(calls):
+    """A sign: every answer to a signal that is not float64 holds its samples as patches
+    in the signal's own dtype (at least one such call); the other answers are not read."""
+    seen = False
+    for signal, _, answer, right in _patchify_calls(calls):
+        if right is None or signal.dtype == np.float64 or signal.dtype.kind not in "biuf":
+            continue
+        if not (_holds(answer, signal, right.shape) and answer.dtype == signal.dtype):
+            return False
+        seen = True
+    return seen
 
 
 def patchify_plain_reshape(signal, patch_len):
@@ -54,16 +90,21 @@ def patchify_sample_major(signal, patch_len):
     return signal.T.reshape(P, C * patch_len)
 
 
-def patchify_truncates(signal, patch_len):
-    # Refuses what is no int >= 1, as the task says: only an answer to a patch_len that
-    # does not divide N shows samples dropped. Without that check, the test stops at
-    # patch_len 0 on a ZeroDivisionError, which many stubs raise and which drops nothing.
-    if isinstance(patch_len, bool) or not isinstance(patch_len, numbers.Integral) or patch_len < 1:
-        raise ValueError(patch_len)
-    signal = np.asarray(signal, dtype=np.float64)
-    C, N = signal.shape
-    P = N // patch_len
-    return signal[:, :P * patch_len].reshape(C, P, patch_len).transpose(1, 0, 2).reshape(P, -1)
+def patchify_truncates(calls):
+    """A sign: every answer to a patch_len (an int >= 1) that does not divide N holds the
+    patches of the signal cut to a multiple of it, where ValueError is due (at least one
+    such call), in any order; the other answers are not read (what it does with
+    patch_len 0, or in which order it lays the patches, are other mistakes)."""
+    seen = False
+    for signal, patch_len, answer, _ in _patchify_calls(calls):
+        if isinstance(patch_len, bool) or not isinstance(patch_len, numbers.Integral) \
+                or patch_len < 1 or signal.ndim != 2 or signal.shape[1] % patch_len == 0:
+            continue
+        n = signal.shape[1] // patch_len
+        if not _holds(answer, signal[:, :n * int(patch_len)], (n, signal.shape[0] * int(patch_len))):
+            return False
+        seen = True
+    return seen
 
 
 def patchify_generator(signal, patch_len):
@@ -236,7 +277,7 @@ def cls_no_sigmoid(h_cls, w, b):
 DIAGNOSES = [
     Diagnosis("patchify", patchify_keeps_dtype,
               "the patches keep the signal's dtype; return a float64 array whatever the "
-              "input's dtype", "Question 1"),
+              "input's dtype", "Question 1", replay=False),
     Diagnosis("patchify", patchify_plain_reshape,
               "the signal is reshaped straight to (P, C*L), which cuts it row by row; each "
               "patch holds the L samples of channel 0, then those of channel 1, ...", PART1),
@@ -246,7 +287,7 @@ DIAGNOSES = [
     Diagnosis("patchify", patchify_truncates,
               "a patch_len that does not divide N is accepted and samples are dropped; "
               "raise ValueError instead, silently dropping samples would hide a bug",
-              "Question 1"),
+              "Question 1", replay=False),
     refused_with_assert("patchify", reference.patchify, "Question 1", "patchify_asserted"),
     Diagnosis("patchify", patchify_generator,
               "a generator of rows is returned; build the array from them (np.array, "
