@@ -37,6 +37,10 @@ class Diagnosis:
     to be modified; no Steps), true when the answers show the mistake and no
     correct stub's could (an invariant it breaks, or a share no correct sampler
     comes near). Nothing is replayed: the reference's answers are not needed."""
+    witnesses: tuple[Callable, ...] = ()
+    """Other ways of writing the same mistake, each replayed as `mistake` is (a dropout
+    after the activation, or at the feed-forward's end): the diagnosis matches when one
+    of them gives the answers."""
     max_elements: int | None = None
     """Array entries a test's recorded answers may hold in all for its question to be
     diagnosed, when lower than the default (MAX_ELEMENTS, or MAX_SIGN_ELEMENTS for

@@ -18,7 +18,8 @@ def matches(d: Diagnosis, record: Calls, reference: Callable, reference_run: lis
     """Call by call, stopping at the first answer the mistake does not give (most
     mistakes differ on a test's first, small input: the large ones are not replayed);
     then the states of the twins the test read back. A replayed mistake's answers (and
-    the states it left) are kept in mistaken_of[id(d)]."""
+    the states it left) are kept in mistaken_of[id(d)]. A diagnosis with witnesses
+    (other ways of writing the mistake) matches when one of them does."""
     if not d.replay:
         try:  # the stub's own calls: a sign reads answers, not what was done to them
             with replay.quiet_numpy():
@@ -27,15 +28,22 @@ def matches(d: Diagnosis, record: Calls, reference: Callable, reference_run: lis
             log.warning("diagnosis of %s: %s broke", d.question, d.mistake.__name__,
                         exc_info=True)
             return False
+    return any(_replayed(d, mistake, record, reference, reference_run, mistaken_of)
+               for mistake in (d.mistake, *d.witnesses))
+
+
+def _replayed(d: Diagnosis, mistake: Callable, record: Calls, reference: Callable,
+              reference_run: list, mistaken_of: dict) -> bool:
+    """matches, for one way of writing d's mistake."""
     same = lambda a, b: compare.same(a, b, d.rtol, d.atol)
     if record.driven:
-        return _matches_driven(d, record, reference, reference_run, same, mistaken_of)
+        return _matches_driven(d, mistake, record, reference, reference_run, same, mistaken_of)
     twins = replay.make_twins(record)
     mistaken = []
     try:
         for args, kwargs, answer in record.calls:
-            mistaken.append(replay.answer(d.mistake, args, kwargs, twins,
-                                    (d.mistake.__name__, record.name)))
+            mistaken.append(replay.answer(mistake, args, kwargs, twins,
+                                    (mistake.__name__, record.name)))
             if not same(answer, mistaken[-1]):
                 return False
         states = replay.states(record, twins)
@@ -44,8 +52,7 @@ def matches(d: Diagnosis, record: Calls, reference: Callable, reference_run: lis
     except replay.Unreplayable:
         raise
     except Exception:  # the author's mistake function broke outside a call
-        log.warning("diagnosis of %s: %s broke", d.question, d.mistake.__name__,
-                    exc_info=True)
+        log.warning("diagnosis of %s: %s broke", d.question, mistake.__name__, exc_info=True)
         return False
     if not reference_run:
         twins = replay.make_twins(record)
@@ -62,8 +69,8 @@ def matches(d: Diagnosis, record: Calls, reference: Callable, reference_run: lis
                 and all(same(r, m) for r, m in zip(reference_states, states)))
 
 
-def _matches_driven(d: Diagnosis, record: Calls, reference: Callable, reference_run: list,
-                    same: Callable, mistaken_of: dict) -> bool:
+def _matches_driven(d: Diagnosis, mistake: Callable, record: Calls, reference: Callable,
+                    reference_run: list, same: Callable, mistaken_of: dict) -> bool:
     """matches for a record of a stub whose answers hold handles: the mistake driven
     as the test drove the student's objects, stopping at its first answer that is
     not the student's (drive.DRIVEN keeps what was driven, for the next submission)."""
@@ -72,11 +79,11 @@ def _matches_driven(d: Diagnosis, record: Calls, reference: Callable, reference_
     key = record.digest[1]
     student = [entry[2] for entry in record.calls]
     try:
-        mistaken = drive.DRIVEN.answers(d.mistake, key, record, lambda i, m: same(student[i], m))
+        mistaken = drive.DRIVEN.answers(mistake, key, record, lambda i, m: same(student[i], m))
     except replay.Unreplayable:
         raise
     except Exception:  # the author's mistake broke outside a call
-        log.warning("diagnosis of %s: %s broke", d.question, d.mistake.__name__, exc_info=True)
+        log.warning("diagnosis of %s: %s broke", d.question, mistake.__name__, exc_info=True)
         return False
     if mistaken is None:
         return False
