@@ -556,6 +556,15 @@ def test_a_combined_diagnosis_names_each_mistake_and_the_simplest_match_wins():
         combined(_twos, TWOS, Diagnosis("g", _twos, "g", "Part 2"))
 
 
+def test_a_witness_names_its_mistake():
+    """A mistake whose own replay does not give the answers is named when one of its
+    witnesses (another way of writing it) does; without the witness, nothing is."""
+    threes = _record((2, torch.full((2,), 3.0)))
+    witnessed = Diagnosis("f", _twos, "twos, or threes", "Part 1", witnesses=(_twos_plus_one,))
+    assert evidence.diagnose((witnessed,), threes, _ref) == witnessed.text()
+    assert evidence.diagnose((Diagnosis("f", _twos, "twos", "Part 1"),), threes, _ref) == ""
+
+
 def test_an_unchecked_argument_is_named_whatever_the_stub_answers_there():
     """accepted_unchecked's sign names a stub that answers an argument the reference
     refuses with ValueError (any answer), or fails there with another exception while
