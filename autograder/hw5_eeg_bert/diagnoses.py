@@ -43,8 +43,8 @@ _PATCHIFY = inspect.signature(reference.patchify)
 
 
 def _patchify_calls(calls):
-    """(signal as an array, patch_len, answer) of each call, the patches the reference
-    makes of the signal (None where it refuses the call)."""
+    """(signal as an array, patch_len, answer, the reference's patches or None where it
+    refuses the call) of each call."""
     for args, kwargs, answer in calls:
         try:
             given = _PATCHIFY.bind(*args, **kwargs).arguments
