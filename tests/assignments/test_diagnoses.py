@@ -24,7 +24,7 @@ import torch
 
 from autograder import checks, protocol, registry
 from autograder.engine import assignment as assignment_mod
-from autograder.engine.diagnoses import evidence
+from autograder.engine.diagnoses import compare, evidence
 from autograder.engine.diagnoses.compare import HANDLE
 from autograder.engine.diagnoses.declared import Diagnosis, combined
 from autograder.engine.diagnoses.drive import inputs_digest
@@ -554,6 +554,18 @@ def test_a_combined_diagnosis_names_each_mistake_and_the_simplest_match_wins():
         combined(_twos, TWOS)  # one mistake is no combination
     with pytest.raises(TypeError):
         combined(_twos, TWOS, Diagnosis("g", _twos, "g", "Part 2"))
+
+
+def test_a_number_in_a_0d_tensor_is_read_as_the_number():
+    """The student's 0-d tensor or array where a number is asked is compared as that
+    number (the hidden tests read it so); a mistake's tensor is not unwrapped, so a
+    mistake that answers a tensor (hw2's count_tensor) still differs from the number."""
+    assert compare.same(torch.tensor(2.5, dtype=torch.float64), 2.5, 1e-4, 1e-5)
+    assert compare.same(np.array(3), 3, 0, 0)
+    assert not compare.same(torch.tensor(2.5), 2.6, 1e-4, 1e-5)
+    assert not compare.same(torch.tensor(3.0), 3, 0, 0)  # a float is no count
+    assert not compare.same(3, torch.tensor(3), 0, 0)
+    assert not compare.same(torch.tensor(True), True, 0, 0)
 
 
 def test_a_witness_names_its_mistake():
