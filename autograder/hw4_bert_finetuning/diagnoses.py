@@ -264,8 +264,13 @@ def _loop_matches(loop, seed, config, key, epochs, lr, losses) -> bool:
 def _starts_as(loop, seed, config, key, epochs, lr, losses) -> bool:
     """As many losses as epochs asked, and the first PREFIX of them the loop's: what
     follows costs a longer run to compare, and a schedule may change it."""
-    return len(losses) == epochs and _trace_matches(
-        losses[:PREFIX], _loop_trace(loop, seed, config, key, min(epochs, PREFIX), lr))
+    return len(losses) == epochs and _begins_as(loop, seed, config, key, lr, losses)
+
+
+def _begins_as(loop, seed, config, key, lr, losses) -> bool:
+    """The first PREFIX losses (or as many as there are) are the loop's at `lr`."""
+    return _trace_matches(losses[:PREFIX],
+                          _loop_trace(loop, seed, config, key, min(len(losses), PREFIX), lr))
 
 
 tc_no_zero_grad = _loop_sign("no_zero_grad")
@@ -289,8 +294,7 @@ def tc_lr_ignored(calls):
     runs = list(_training_calls(calls))
     if not runs or None in runs or any(len(losses) < RATE_WITNESSES for *_, losses in runs):
         return False
-    return any(all(not math.isclose(lr, rate) and _trace_matches(
-        losses[:PREFIX], _loop_trace("adam", seed, config, key, min(len(losses), PREFIX), rate))
+    return any(all(not math.isclose(lr, rate) and _begins_as("adam", seed, config, key, rate, losses)
                    for seed, config, key, _, lr, losses in runs) for rate in OTHER_RATES)
 
 

@@ -43,19 +43,13 @@ _PATCHIFY = inspect.signature(reference.patchify)
 
 
 def _patchify_calls(calls):
-    """(signal as an array, patch_len, answer, the reference's patches or None where it
-    refuses the call) of each call."""
+    """(signal as an array, patch_len, answer) of each call."""
     for args, kwargs, answer in calls:
         try:
             given = _PATCHIFY.bind(*args, **kwargs).arguments
-            signal = np.asarray(given["signal"])
+            yield np.asarray(given["signal"]), given["patch_len"], answer
         except (TypeError, ValueError):
             continue
-        try:
-            right = reference.patchify(signal, given["patch_len"])
-        except (TypeError, ValueError):
-            right = None
-        yield signal, given["patch_len"], answer, right
 
 
 def _holds(answer, samples, shape) -> bool:
@@ -71,8 +65,12 @@ def patchify_keeps_dtype(calls):
     """A sign: every answer to a signal that is not float64 holds its samples as patches
     in the signal's own dtype (at least one such call); the other answers are not read."""
     seen = False
-    for signal, _, answer, right in _patchify_calls(calls):
-        if right is None or signal.dtype == np.float64 or signal.dtype.kind not in "biuf":
+    for signal, patch_len, answer in _patchify_calls(calls):
+        if signal.dtype == np.float64 or signal.dtype.kind not in "biuf":
+            continue
+        try:
+            right = reference.patchify(signal, patch_len)
+        except (TypeError, ValueError):  # a call refused: not one of this sign's
             continue
         if not (_holds(answer, signal, right.shape) and answer.dtype == signal.dtype):
             return False
@@ -96,7 +94,7 @@ def patchify_truncates(calls):
     such call), in any order; the other answers are not read (what it does with
     patch_len 0, or in which order it lays the patches, are other mistakes)."""
     seen = False
-    for signal, patch_len, answer, _ in _patchify_calls(calls):
+    for signal, patch_len, answer in _patchify_calls(calls):
         if isinstance(patch_len, bool) or not isinstance(patch_len, numbers.Integral) \
                 or patch_len < 1 or signal.ndim != 2 or signal.shape[1] % patch_len == 0:
             continue

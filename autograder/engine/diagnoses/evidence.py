@@ -60,7 +60,7 @@ def diagnose(candidates: tuple[Diagnosis, ...], record: Calls, reference: Callab
                     if match.matches(d, record, reference, reference_run, mistaken)]
         named = _simplest(matching)
         if named is None:
-            return _signs(matching, record, reference, reference_run, mistaken)
+            return _signs(matching, record, reference, reference_run)
         if explained(named, record, reference, reference_run, mistaken.get(id(named))):
             return ""  # a stand-in gives those answers too: no evidence of the mistake
     except replay.Unreplayable:
@@ -68,8 +68,8 @@ def diagnose(candidates: tuple[Diagnosis, ...], record: Calls, reference: Callab
     return named.text()
 
 
-def _signs(matching: list[Diagnosis], record: Calls, reference: Callable, reference_run: list,
-           mistaken: dict) -> str:
+def _signs(matching: list[Diagnosis], record: Calls, reference: Callable,
+           reference_run: list) -> str:
     """Several matches, each a sign: each is its own evidence (a property of the answers
     that no correct answer has), so each is named, on a line of its own (a loop that
     ignores both its epochs and its rate). "" when a replay is among them (two replays
@@ -77,7 +77,8 @@ def _signs(matching: list[Diagnosis], record: Calls, reference: Callable, refere
     a stand-in gives the answers."""
     if len(matching) < 2 or any(d.replay or d.parts for d in matching):
         return ""
-    if any(explained(d, record, reference, reference_run, mistaken.get(id(d))) for d in matching):
+    tolerances = {(d.rtol, d.atol): d for d in matching}  # a sign's stand-ins differ by these only
+    if any(explained(d, record, reference, reference_run, None) for d in tolerances.values()):
         return ""
     return "\n".join(d.text() for d in matching)
 
