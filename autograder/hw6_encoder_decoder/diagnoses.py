@@ -462,11 +462,19 @@ def ce_no_minus(logits, labels):
     return float(_log_softmax(logits)[np.arange(len(labels)), labels].mean())
 
 
-def ce_naive_softmax(logits, labels):
+def ce_naive_softmax(logits, labels, shift=False):
+    """The log of softmax probabilities: with each row's largest subtracted first
+    (shift), exp no longer overflows but a probability still underflows to 0."""
     logits = np.asarray(logits, dtype=np.float64)
+    if shift:
+        logits = logits - logits.max(axis=1, keepdims=True)
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
         p = np.exp(logits) / np.exp(logits).sum(axis=1, keepdims=True)
         return float(-np.mean(np.log(p[np.arange(len(labels)), labels])))
+
+
+def ce_log_of_softmax(logits, labels):
+    return ce_naive_softmax(logits, labels, shift=True)
 
 
 def ce_over_positions(logits, labels):
@@ -657,7 +665,8 @@ DIAGNOSES = [
               "positive, and log V for uniform logits", PART6),
     Diagnosis("sequence_cross_entropy", ce_naive_softmax,
               "log(softmax) is computed naively, which gives log 0 = -inf for large logits; "
-              "use the log-sum-exp form m + log sum e^(l - m) - l_y", PART6),
+              "use the log-sum-exp form m + log sum e^(l - m) - l_y", PART6,
+              witnesses=(ce_log_of_softmax,)),
     Diagnosis("sequence_cross_entropy", ce_over_positions,
               "the softmax is taken over the positions (axis 0) instead of over the "
               "vocabulary; each row of the logits is one distribution over the V tokens",
