@@ -29,7 +29,7 @@ from autograder.engine.driving.fail import Fail, fail
 from autograder.engine.driving.once import once
 from autograder.engine.driving.remote_modules import Memo, StudentModule, lend_module
 from autograder.engine.driving.sent import sent_source
-from autograder.engine.diagnoses.signs import accepted_unchecked, refused_with_assert
+from autograder.engine.diagnoses.signs import accepted_unchecked, answers_vary, refused_with_assert
 from autograder.engine.driving.student import (RemoteFunction, RemoteObject, Student, StudentError,
                                        StudentTimeout, made_by, times_sent)
 from autograder.exam import formats, grading
@@ -65,7 +65,7 @@ ADVANCED = [
     "grading", "formats",
     # what an assignment's other modules provide (diagnoses.py: known mistakes, explained,
     # and signs any stub may show)
-    "BatchReports", "Examples", "Diagnosis", "accepted_unchecked", "combined",
+    "BatchReports", "Examples", "Diagnosis", "accepted_unchecked", "answers_vary", "combined",
     "refused_with_assert",
 ]
 """For tests that hold the student's objects (handles and their twins), send code to

@@ -101,11 +101,39 @@ def perplexity_no_float_cast(logits, labels, ignore_index=-100):
         return float(np.exp(-log_probs[np.arange(len(rows)), targets].mean()))
 
 
+TORCH_INTEGERS = {np.dtype(np.int8): "Char", np.dtype(np.uint8): "Byte",
+                  np.dtype(np.int16): "Short", np.dtype(np.int32): "Int",
+                  np.dtype(np.int64): "Long"}
+"""torch's names of the integer dtypes, as its "not implemented for" messages give them."""
+
+
+def _torch_refuses_integers(calls):
+    """perplexity_no_float_cast, read in torch (a sign of that name): on integer scores
+    whose dtype is not the labels', the stub raised torch's refusal of that dtype
+    (softmax, log_softmax or exp "not implemented for 'Char'"), which only the scores,
+    kept as they are, can cause."""
+    def refused(args, kwargs, answer):
+        logits, labels = (list(args) + [kwargs.get("logits"), kwargs.get("labels")])[:2]
+        name = TORCH_INTEGERS.get(getattr(logits, "dtype", None))
+        raised = isinstance(getattr(answer, "type_names", None), list)  # a Raised
+        return raised and name is not None and getattr(labels, "dtype", None) != logits.dtype \
+            and f"not implemented for '{name}'" in (answer.message or "")
+    return any(refused(*call) for call in calls)
+
+
+_torch_refuses_integers.__name__ = "perplexity_no_float_cast"
+
+
 # Short answers are compared closely: a neighbouring wrong answer is no sign of this one.
 # 1e-6 relative takes an answer computed in float32 (torch's default: about 1e-7 off), and
 # stays 15 times below the nearest other answer (log(V) against log(V - 5) at V = 32,000
 # differ by 1.5e-5 relative).
 CLOSE = {"rtol": 1e-6, "atol": 1e-12}
+
+NO_FLOAT_CAST = ("the arithmetic stays in the scores' own dtype; integer scores (int8) wrap "
+                 "around when the row's largest is subtracted, their exp is only half "
+                 "precision, and torch refuses softmax on them: convert the scores to float64 "
+                 "first")
 
 DIAGNOSES = [
     Diagnosis("encoder_params", params_12_d_squared,
@@ -144,8 +172,7 @@ DIAGNOSES = [
               "the log-sum-exp is computed without first subtracting each row's largest score; "
               "exp of scores in the thousands overflows (or underflows to 0)",
               f"{PART_B}, Question B2"),
-    Diagnosis("perplexity", perplexity_no_float_cast,
-              "the arithmetic stays in the scores' own dtype; integer scores (int8) wrap around "
-              "when the row's largest is subtracted, and their exp is only half precision: "
-              "convert the scores to float64 first", f"{PART_B}, Question B2"),
+    Diagnosis("perplexity", perplexity_no_float_cast, NO_FLOAT_CAST, f"{PART_B}, Question B2"),
+    Diagnosis("perplexity", _torch_refuses_integers, NO_FLOAT_CAST,
+              f"{PART_B}, Question B2", replay=False),
 ]

@@ -21,7 +21,7 @@ from torch import nn
 from autograder.hw4_bert_finetuning import common
 from autograder.hw4_bert_finetuning import reference as ref
 from autograder.hw4_bert_finetuning.provided import TinySelfAttn
-from autograder.testing import Diagnosis, combined, once
+from autograder.testing import Diagnosis, answers_vary, combined, once
 
 PART1 = "Part 1: one encoder layer"
 PART2 = "Part 2: embeddings in, [CLS] out"
@@ -290,25 +290,48 @@ def tc_lr_ignored(calls):
     that is not the one given. How many follow is not read (a loop that ignores `epochs`
     too makes both mistakes), nor what they are: a schedule that decays the fixed rate
     after a few epochs (StepLR) changes the later losses, not the rate the loop starts
-    from."""
+    from. Or, whatever the loop's optimizer: two runs of one model on one data at two
+    rates whose losses are the same (_rate_makes_no_difference)."""
     runs = list(_training_calls(calls))
     if not runs or None in runs or any(len(losses) < RATE_WITNESSES for *_, losses in runs):
         return False
-    return any(all(not math.isclose(lr, rate) and _begins_as("adam", seed, config, key, rate, losses)
-                   for seed, config, key, _, lr, losses in runs) for rate in OTHER_RATES)
+    return _rate_makes_no_difference(runs) or any(
+        all(not math.isclose(lr, rate) and _begins_as("adam", seed, config, key, rate, losses)
+            for seed, config, key, _, lr, losses in runs) for rate in OTHER_RATES)
+
+
+def _rate_makes_no_difference(runs) -> bool:
+    """Two runs from the same weights on the same data, at learning rates that differ,
+    whose first losses (as many as both have) are the same within TRACE_ATOL and move
+    over the epochs: the loop trains, but not at the rate it is given (a correct loop's
+    second loss already differs; one that never trains answers the same losses at any
+    rate, and is no sign of this)."""
+    for (*start, _, lr, losses), (*other_start, _, other_lr, other) in \
+            itertools.combinations(runs, 2):
+        shared = min(len(losses), len(other))
+        if start != other_start or math.isclose(lr, other_lr) or shared < RATE_WITNESSES:
+            continue
+        first, second = losses[:shared], other[:shared]
+        if max(first) - min(first) > common.TRACE_ATOL and all(
+                abs(a - b) <= common.TRACE_ATOL for a, b in zip(first, second)):
+            return True
+    return False
 
 
 _MODEL = "TinyBertForClassification"
+DROPOUT_LEFT = ("a dropout is left active (in the feed-forward, on a sub-layer's output or on "
+                "the embeddings), so the logits change from call to call; the model has no "
+                "dropout: its feed-forward is exactly Linear, GELU, Linear")
 
 DIAGNOSES = [
     Diagnosis(_MODEL, bert_causal,
               "the layers' attention gets a causal mask; the encoder is bidirectional: "
               "never pass a mask, so that position 0 can gather the whole sequence", PART1),
-    Diagnosis(_MODEL, bert_dropout,
-              "a dropout is left active in the layer (in the feed-forward or on a sub-layer's "
-              "output), so the logits change from call to call; the layer is exactly "
-              "Linear, GELU, Linear, with no dropout", "Question 1",
+    Diagnosis(_MODEL, bert_dropout, DROPOUT_LEFT, "Question 1",
               witnesses=tuple(_mistake("bert_dropout", dropout=w) for w in DROPOUTS[1:])),
+    # the same mistake, read from the logits alone, whatever the rest of the model: they
+    # vary from call to call (a replay needs the whole model's recipe)
+    answers_vary(_MODEL, DROPOUT_LEFT, "Question 1", "bert_dropout"),
     Diagnosis(_MODEL, bert_ff_2h,
               "the feed-forward's hidden width is 2h; it goes up to 4h features and back "
               "to h", PART1),
@@ -402,7 +425,7 @@ SHAPING = ("bert_ff_2h", "bert_four_heads", "bert_two_layers", "bert_plain_list"
 reference's weights fails on them before any forward (the same for every combination),
 one that reads the weights alone cannot see the layer's recipe, so the mistake alone is
 named (the simplest match); with them, a combination could only cost replays."""
-_SINGLES = {d.mistake.__name__: d for d in DIAGNOSES if d.question == _MODEL}
+_SINGLES = {d.mistake.__name__: d for d in DIAGNOSES if d.question == _MODEL and d.replay}
 _UNSEEN = {"bert_post_norm": {"bert_no_residuals", "bert_no_attn_residual"}}
 """Switches a post-norm layer ignores (it always adds both sub-layers): such a pair
 gives the logits of its one mistake, a replay for nothing."""

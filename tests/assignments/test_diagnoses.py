@@ -478,7 +478,8 @@ def test_a_fixed_rate_is_named_whatever_schedule_follows_it():
     ignores, read on the losses before the decay; the same loop at the rate given is
     not (its schedule is the documented run's subject, not a declared mistake); one that
     also stops after 5 epochs is named for its rate alone (a loop that stops early answers
-    as many losses as asked for 5 epochs: not a fixed count, which ignores `epochs` too)."""
+    as many losses as asked for 5 epochs: not a fixed count, which ignores `epochs` too).
+    Any loop whose two runs at two rates give the same moving losses is named too."""
     from autograder.hw4_bert_finetuning import common, diagnoses as hw4, reference as ref4
     found = [d for d in hw4.DIAGNOSES if d.question == "train_classifier"]
     text = {d.mistake.__name__: d.text() for d in found}
@@ -502,6 +503,12 @@ def test_a_fixed_rate_is_named_whatever_schedule_follows_it():
     assert diagnosed(pairs) == ""
     summary = [(5, 3e-3, [0.5]), (12, 1e-4, [0.4])]  # one loss: a summary as much as an epoch
     assert diagnosed(summary) == ""
+    # whatever the optimizer: two runs at two rates with the same moving losses (no rate
+    # of OTHER_RATES gives these); losses that do not move, or differ, are no sign
+    own = [0.9, 0.7, 0.55, 0.5, 0.45]
+    assert diagnosed([(5, 3e-3, own), (12, 1e-4, own + [0.4] * 7)]) == text["tc_lr_ignored"]
+    assert diagnosed([(5, 3e-3, [0.9] * 5), (12, 1e-4, [0.9] * 12)]) == ""
+    assert diagnosed([(5, 3e-3, own), (12, 1e-4, [0.9, 0.8, 0.7] + [0.6] * 9)]) == ""
 
 
 def test_two_matching_mistakes_name_none():
@@ -519,8 +526,9 @@ def _all_even(calls):
 
 def test_two_matching_signs_name_both_and_a_sign_beside_a_replay_names_none():
     """Signs are each their own evidence (a property no correct answer has): two that
-    match are both named, a line each, in their declared order; a sign and a replay that
-    both match are two explanations of one answer; a stand-in's answers, no evidence."""
+    match are both named, a line each, in their declared order; a sign and a replay of
+    another mistake that both match are two explanations of one answer; a stand-in's
+    answers, no evidence."""
     twos_sign = Diagnosis("f", _all_twos, "all twos", "Part 2", replay=False)
     even = Diagnosis("f", _all_even, "even", "Part 2", replay=False)
     twos = _record((2, torch.full((2,), 2.0)))
@@ -575,6 +583,67 @@ def test_a_witness_names_its_mistake():
     witnessed = Diagnosis("f", _twos, "twos, or threes", "Part 1", witnesses=(_twos_plus_one,))
     assert evidence.diagnose((witnessed,), threes, _ref) == witnessed.text()
     assert evidence.diagnose((Diagnosis("f", _twos, "twos", "Part 1"),), threes, _ref) == ""
+
+
+def test_a_random_forward_is_named_and_a_replay_it_agrees_with_says_more():
+    """answers_vary's sign names a class stub whose object answered one request twice in
+    a row, on equal arguments, with finite numbers that differ; never equal answers,
+    other arguments, a request in between or nan. A replay that gives the answers and
+    holds the sign's mistake among its own is named whole; a sign naming another
+    mistake beside a replay, nothing."""
+    from autograder.hw1_attention import reference as ref1
+    from autograder.testing import answers_vary
+    vary = answers_vary("TinySelfAttn", "random", "Part 3", "tsa_random")
+    x = torch.randn(1, 2, 12, generator=torch.Generator().manual_seed(0))
+
+    def forwards(*steps):
+        record = Calls("TinySelfAttn")
+        record.seed = 0
+        record.add((12, 3), {}, RemoteObject(None, protocol.Handle(1, "X"), (record, 0)))
+        for args, answer in steps:
+            record.add_step(0, "call", args, {}, answer)
+        return evidence.diagnose((vary,), record, ref1.TinySelfAttn)
+
+    half, third = torch.full((1, 2, 12), 0.5), torch.full((1, 2, 12), 1 / 3)
+    assert forwards(((x,), half), ((x,), third)) == vary.text()
+    assert forwards(((x,), half), ((x,), half.clone())) == ""
+    assert forwards(((x,), half), ((x + 1,), third)) == ""
+    assert forwards(((x,), half), ((x + 1,), half), ((x,), third)) == ""
+    assert forwards(((x,), half), ((x,), torch.full((1, 2, 12), float("nan")))) == ""
+
+    twos = _record((2, torch.full((2,), 2.0)))
+    plus_one = Diagnosis("f", _twos_plus_one, "plus one", "Part 2")
+    agreeing = Diagnosis("f", lambda calls: True, "twos", "Part 1", replay=False)
+    other = Diagnosis("f", lambda calls: True, "other", "Part 1", replay=False)
+    assert agreeing.text() == TWOS.text()
+    assert evidence.diagnose((agreeing, TWOS), twos, _ref) == TWOS.text()
+    threes = _record((2, torch.full((2,), 3.0)))
+    both = combined(_twos_plus_one, TWOS, plus_one)
+    assert evidence.diagnose((agreeing, both), threes, _ref) == both.text()
+    assert evidence.diagnose((other, TWOS), twos, _ref) == ""
+
+
+def test_a_library_refusal_is_a_sign_no_stand_in_gives():
+    """The exam's sign of integer scores kept as they are, in torch: the stub raised
+    torch's "not implemented for 'Char'" on int8 scores. Named although it is the one
+    call of its test: a stand-in made from the reference raises with a message of its
+    own, never a library's; not named for another dtype's refusal, nor for a message of
+    the stand-ins' own."""
+    from autograder.exam_midterm import diagnoses as exam
+    from autograder.exam_midterm import reference as exam_ref
+    sign = next(d for d in exam.DIAGNOSES if d.question == "perplexity" and not d.replay)
+    logits, labels = np.zeros((8, 7), dtype=np.int8), np.zeros(8, dtype=np.int64)
+
+    def refused(message):
+        record = Calls("perplexity")
+        record.answered_before = True
+        record.add((logits, labels), {}, Raised(["NotImplementedError", "RuntimeError",
+                                                 "Exception"], message))
+        return evidence.diagnose((sign,), record, exam_ref.perplexity)
+
+    assert refused("\"softmax_lastdim_kernel_impl\" not implemented for 'Char'") == sign.text()
+    assert refused("\"exp_vml_cpu\" not implemented for 'Long'") == ""
+    assert refused("") == ""
 
 
 def test_an_unchecked_argument_is_named_whatever_the_stub_answers_there():

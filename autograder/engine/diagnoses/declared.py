@@ -37,6 +37,9 @@ class Diagnosis:
     to be modified; no Steps), true when the answers show the mistake and no
     correct stub's could (an invariant it breaks, or a share no correct sampler
     comes near). Nothing is replayed: the reference's answers are not needed."""
+    steps: bool = False
+    """For a sign of a class stub: it reads the Steps on the stub's objects too (what
+    their methods and forward answered), not only the stub's own calls."""
     witnesses: tuple[Callable, ...] = ()
     """Other ways of writing the same mistake, each replayed as `mistake` is (a dropout
     after the activation, or at the feed-forward's end): the diagnosis matches when one

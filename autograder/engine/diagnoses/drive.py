@@ -66,6 +66,14 @@ class Driven:
 DRIVEN = Driven()
 
 
+def key(record: Calls) -> bytes | None:
+    """The record's inputs_digest, made once per record (every mistake and stand-in
+    driven on it shares it)."""
+    if record.digest[0] != len(record.calls):
+        record.digest = (len(record.calls), inputs_digest(record))
+    return record.digest[1]
+
+
 def inputs_digest(record: Calls) -> bytes | None:
     """A digest of what drives a replay of the record (every entry's kind, arguments
     and target, the seeds), None when an argument is of a type not digested here

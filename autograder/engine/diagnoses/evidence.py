@@ -45,8 +45,8 @@ KINDS = ("untouched", "raises", "echo", "zeros", "ones")
 
 def diagnose(candidates: tuple[Diagnosis, ...], record: Calls, reference: Callable) -> str:
     """The one matching diagnosis's text, "" when none or several match (or the
-    record cannot be replayed; _simplest says when several are still one, _signs when
-    several are each named). A mistake
+    record cannot be replayed; _simplest says when several are still one, _agree when
+    a replay and signs are, _signs when several signs are each named). A mistake
     matches when it gives every recorded answer and, on one call at least, not the
     reference's answer (the `reference` stub): a mistake that the test's inputs do not
     reveal explains nothing. Never raises: a mistake that breaks is no match."""
@@ -58,9 +58,15 @@ def diagnose(candidates: tuple[Diagnosis, ...], record: Calls, reference: Callab
     try:
         matching = [d for d in candidates
                     if match.matches(d, record, reference, reference_run, mistaken)]
-        named = _simplest(matching)
-        if named is None:
-            return _signs(matching, record, reference, reference_run)
+        replays = [d for d in matching if d.replay]
+        if not replays:
+            named = _simplest(matching)
+            if named is None:
+                return _signs(matching, record, reference, reference_run)
+        else:
+            named = _simplest(replays)
+            if named is None or not _agree(matching, named):
+                return ""
         if explained(named, record, reference, reference_run, mistaken.get(id(named))):
             return ""  # a stand-in gives those answers too: no evidence of the mistake
     except replay.Unreplayable:
@@ -72,15 +78,24 @@ def _signs(matching: list[Diagnosis], record: Calls, reference: Callable,
            reference_run: list) -> str:
     """Several matches, each a sign: each is its own evidence (a property of the answers
     that no correct answer has), so each is named, on a line of its own (a loop that
-    ignores both its epochs and its rate). "" when a replay is among them (two replays
-    that both give the answers are two explanations of one mistake, not two mistakes), or
-    a stand-in gives the answers."""
-    if len(matching) < 2 or any(d.replay or d.parts for d in matching):
+    ignores both its epochs and its rate). "" when a stand-in gives the answers. (Two
+    replays that both give the answers are two explanations of one answer, not two
+    mistakes: diagnose names none.)"""
+    if len(matching) < 2:
         return ""
     tolerances = {(d.rtol, d.atol): d for d in matching}  # a sign's stand-ins differ by these only
     if any(explained(d, record, reference, reference_run, None) for d in tolerances.values()):
         return ""
     return "\n".join(d.text() for d in matching)
+
+
+def _agree(matching: list[Diagnosis], named: Diagnosis) -> bool:
+    """Whether every sign among the matches names one of `named`'s mistakes (the same
+    text): a replay that gives the answers explains the sign too (a model with a
+    dropout left active, post-norm as well, whose logits vary from call to call), and
+    says more than it. A sign naming another mistake is another explanation: none."""
+    texts = {p.text() for p in named.parts or (named,)}
+    return all(d.text() in texts for d in matching if not d.replay)
 
 
 def _simplest(matching: list[Diagnosis]) -> Diagnosis | None:
@@ -118,7 +133,8 @@ def _called(d, record, reference_run: list, mistaken) -> str:
     raised = next((a for a in student if isinstance(a, Raised)), None)
     fresh = _FreshStates(record)
     for kind in _kinds(record):
-        answers = [_answer(kind, args, t, raised) for (args, _, _), t in zip(calls, templates)]
+        answers = [_answer(kind, args, t, raised, d.replay)
+                   for (args, _, _), t in zip(calls, templates)]
         states = reference_run[0][1] if kind in ("zeros", "ones") and d.replay else None
         if all(same(a, s) for a, s in zip(student, answers)) and \
                 _same_states(record, states, fresh, same, [t.seen for t in replay.stateful(record)]):
@@ -135,7 +151,13 @@ def _kinds(record) -> tuple[str, ...]:
     return tuple(k for k in KINDS if k != "raises" or not record.answered_before)
 
 
-def _answer(kind: str, args, template, raised):
+def _answer(kind: str, args, template, raised, replay: bool = True):
+    """The stand-in's answer to a call whose template (the reference's answer; a sign's:
+    the student's) is `template`. Where the template raised, zeros and ones raise too:
+    the reference's own exception; where it is the student's, one of its type with a
+    message of the stand-in's own (a stand-in is made from the reference, which never
+    raises a library's refusal of the student's code, torch's "not implemented for
+    'Char'")."""
     if kind == "untouched":
         return None
     if kind == "raises":
@@ -143,8 +165,9 @@ def _answer(kind: str, args, template, raised):
         return Raised(names, "")  # a message of its own: no library's, no mistake's
     if kind == "echo":
         return args[0] if args else None
-    return template if isinstance(template, Raised) else answer_as(
-        template, 0 if kind == "zeros" else 1)
+    if isinstance(template, Raised):
+        return template if replay else Raised(template.type_names, "")
+    return answer_as(template, 0 if kind == "zeros" else 1)
 
 
 class _FreshStates:
@@ -194,7 +217,7 @@ def _driven(d, record, reference, mistaken) -> str:
     for kind, stand_in in _drivable(reference).items():
         if kind not in _kinds(record):
             continue
-        answers = drive.DRIVEN.answers(stand_in, record.digest[1], record, lambda i, a: True)
+        answers = drive.DRIVEN.answers(stand_in, drive.key(record), record, lambda i, a: True)
         if all(same(a, s) for a, s in zip(student, answers)) or \
                 d.replay and all(same(m, s) for m, s in zip(mistaken, answers)):
             return kind

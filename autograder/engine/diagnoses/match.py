@@ -23,7 +23,7 @@ def matches(d: Diagnosis, record: Calls, reference: Callable, reference_run: lis
     if not d.replay:
         try:  # the stub's own calls: a sign reads answers, not what was done to them
             with replay.quiet_numpy():
-                return bool(d.mistake(record.own()))
+                return bool(d.mistake(record.calls if d.steps else record.own()))
         except Exception:  # the author's sign broke on an answer it did not foresee
             log.warning("diagnosis of %s: %s broke", d.question, d.mistake.__name__,
                         exc_info=True)
@@ -74,9 +74,7 @@ def _matches_driven(d: Diagnosis, mistake: Callable, record: Calls, reference: C
     """matches for a record of a stub whose answers hold handles: the mistake driven
     as the test drove the student's objects, stopping at its first answer that is
     not the student's (drive.DRIVEN keeps what was driven, for the next submission)."""
-    if record.digest[0] != len(record.calls):  # once per record, not per mistake
-        record.digest = (len(record.calls), drive.inputs_digest(record))
-    key = record.digest[1]
+    key = drive.key(record)
     student = [entry[2] for entry in record.calls]
     try:
         mistaken = drive.DRIVEN.answers(mistake, key, record, lambda i, m: same(student[i], m))

@@ -7,9 +7,13 @@ from __future__ import annotations
 
 from typing import Callable
 
-from autograder.engine.diagnoses import replay
+import numpy as np
+
+from autograder.engine.diagnoses import compare, replay
 from autograder.engine.diagnoses.declared import Diagnosis
 from autograder.engine.diagnoses.raised import Raised
+from autograder.engine.diagnoses.record import Step
+from autograder.engine.numerics import torch  # None without torch (numpy-only installations)
 
 
 ASSERTED = ("an invalid argument is refused with assert, which raises AssertionError (and "
@@ -20,9 +24,11 @@ def refused_with_assert(question: str, reference: Callable, section: str,
                         name: str) -> Diagnosis:
     """The diagnosis, its mistake named `name`, of a stub that refuses with `assert` what
     the task says to refuse with ValueError. A sign: the stub raised AssertionError on a
-    call, and on every call it did, `reference` (the stub's reference) raises ValueError.
-    Refusing a valid argument is another mistake, and a call holding a handle (an object
-    in the worker) cannot be given to the reference: either is no sign."""
+    call, and on every call it did, `reference` (the stub's reference) raises ValueError,
+    and it answered a call of the test too (a stub that raises everywhere, `assert False,
+    "todo"`, is no attempt). Refusing a valid argument is another mistake, and a call
+    holding a handle (an object in the worker) cannot be given to the reference: either
+    is no sign."""
     def shows(calls) -> bool:
         asserted = [(args, kwargs) for args, kwargs, answer in calls
                     if isinstance(answer, Raised) and answer.type_names[0] == "AssertionError"]
@@ -33,7 +39,7 @@ def refused_with_assert(question: str, reference: Callable, section: str,
                 return False
             if not (isinstance(answer, Raised) and "ValueError" in answer.type_names):
                 return False
-        return bool(asserted)
+        return bool(asserted) and any(not isinstance(answer, Raised) for *_, answer in calls)
 
     shows.__name__ = shows.__qualname__ = name
     return Diagnosis(question, shows, ASSERTED, section, replay=False)
@@ -73,3 +79,40 @@ def accepted_unchecked(question: str, reference: Callable, section: str, name: s
 
     shows.__name__ = shows.__qualname__ = name
     return Diagnosis(question, shows, explanation, section, replay=False)
+
+
+def answers_vary(question: str, explanation: str, section: str, name: str) -> Diagnosis:
+    """The diagnosis, its mistake named `name`, of a class stub whose objects draw random
+    numbers where the task is a function of the inputs (a model's forward with a dropout
+    left active). A sign, whatever else the stub does: an object of the stub answered
+    one request twice in a row, on equal arguments, with finite numbers of one shape
+    that differ. A deterministic object cannot (nothing ran on it in between); a stand-in
+    is deterministic. Read on the Steps (Diagnosis.steps), so the test must make the
+    same request twice: hw4's logits tests do, once the logits are wrong."""
+    def shows(calls) -> bool:
+        return any(_repeated(a, b) and _differ(a[2], b[2]) for a, b in zip(calls, calls[1:]))
+
+    shows.__name__ = shows.__qualname__ = name
+    return Diagnosis(question, shows, explanation, section, replay=False, steps=True)
+
+
+def _repeated(a, b) -> bool:
+    """Two Steps in a row calling one object with equal arguments."""
+    return type(a) is Step and type(b) is Step and a.op == b.op == "call" and a.on == b.on \
+        and compare.same(a[0], b[0], 0.0, 0.0) and compare.same(a[1], b[1], 0.0, 0.0)
+
+
+def _differ(x, y) -> bool:
+    """Finite arrays (or tensors) of one shape, apart by more than rounding."""
+    x, y = _finite(x), _finite(y)
+    return x is not None and y is not None and x.shape == y.shape \
+        and not np.allclose(x, y, rtol=1e-5, atol=1e-6)
+
+
+def _finite(value) -> np.ndarray | None:
+    if torch is not None and isinstance(value, torch.Tensor):
+        value = value.detach().numpy()
+    if not isinstance(value, np.ndarray) or value.dtype.kind not in "fc" \
+            or not np.isfinite(value).all():
+        return None
+    return value
