@@ -4,7 +4,8 @@
 ledger before grading (a mistake costs no grading time); `apply` gives each
 gradebook row (one student: a roster row, or a submitter) its
 policy.Outcome and computes the ledger's new rows; `status` is the line of
-a submission's feedback; `Applied.write_ledger` writes the ledger.
+a submission's feedback; the report stage writes `Applied.ledger`
+(report/run.py).
 
 Each student's due date is, first to last: their accommodation (a new due
 date, or extra days), Gradescope's own due date for them where it differs
@@ -24,7 +25,6 @@ from datetime import datetime
 from autograder import guard
 from autograder.course import accommodations, late_days, lateness, policy, policy_file, roster
 from autograder.course.policy import LateRule, Outcome
-from autograder.writing import write_atomic
 
 ON_TIME = "Submitted on time."
 ROSTER_KEYS = ("sis user id", "sid", "student id", "id", "sis login id", "login", "email",
@@ -55,12 +55,6 @@ class Applied:
     ledger: late_days.Ledger | None = None
     """The ledger to write (None: no late-day budget, or no policy)."""
     lines: list[str] = field(default_factory=list)
-
-    def write_ledger(self) -> list[str]:
-        if self.ledger is None:
-            return []
-        write_atomic(self.ledger.path, self.ledger.text())
-        return [f"late days: {self.ledger.path} (the ledger; rows you edit or add are kept)"]
 
 
 def apply(rows: list, assignment: str, due: datetime | None, terms: Terms | None):
