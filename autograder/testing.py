@@ -30,8 +30,9 @@ from autograder.engine.driving.once import once
 from autograder.engine.driving.remote_modules import Memo, StudentModule, lend_module
 from autograder.engine.driving.sent import sent_source
 from autograder.engine.diagnoses.signs import accepted_unchecked, answers_vary, refused_with_assert
+from autograder.engine.diagnoses.recorder import made_by, times_sent
 from autograder.engine.driving.student import (RemoteFunction, RemoteObject, Student, StudentError,
-                                       StudentTimeout, made_by, times_sent)
+                                       StudentTimeout)
 from autograder.exam import formats, grading
 from autograder.hooks import BatchReports, Examples
 

@@ -18,7 +18,9 @@ every import statement, those inside functions included)
 * inside the engine, the intake (engine/intake) imports neither the sandbox
   (engine/isolation) nor the test driving (engine/driving), the sandbox
   imports neither the test driving nor the diagnoses (engine/diagnoses), and
-  the diagnoses import neither the driving nor the sandbox;
+  the diagnoses import neither the driving nor the sandbox; the student proxy
+  (engine/driving/student.py) imports nothing of the diagnoses, only the observer
+  it reports to (engine/observing.py);
 * the Template's parts (engine/isolation: the template process, the spawner,
   the orders, the probe, the meters, the connection) are imported only inside
   engine/isolation: the rest of the package reaches its workers through
@@ -161,6 +163,15 @@ def test_the_engines_rooms_import_only_downwards(folder, forbidden):
     bad = {f"{p.name}: {name}" for p in modules(folder) for name in imports(p)
            if not outside(name, forbidden)}
     assert modules(folder) and not bad, sorted(bad)
+
+
+def test_the_student_proxy_only_reports_what_a_test_does():
+    """engine/driving/student.py imports nothing of the diagnoses: it reports to an
+    observer (engine/observing.py), and the diagnoses' Recorder keeps what it needs."""
+    student = paths.PACKAGE / "engine" / "driving" / "student.py"
+    names = imports(student)
+    assert "autograder.engine.observing" in names
+    assert not {n for n in names if not outside(n, ("autograder.engine.diagnoses",))}
 
 
 TEMPLATE_PARTS = tuple(f"autograder.engine.isolation.{name}" for name in (

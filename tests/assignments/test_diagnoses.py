@@ -30,6 +30,7 @@ from autograder.engine.diagnoses.declared import Diagnosis, combined
 from autograder.engine.diagnoses.drive import inputs_digest
 from autograder.engine.diagnoses.raised import Raised
 from autograder.engine.diagnoses.record import MAX_CALLS, MAX_ELEMENTS, Calls, Step, record_for
+from autograder.engine.diagnoses.recorder import Recorder, answered_by
 from autograder.engine.diagnoses import replay
 from autograder.engine.diagnoses.replay import Unreplayable
 from autograder.build.stand_ins import KINDS as STAND_IN_KINDS
@@ -300,7 +301,7 @@ def test_a_load_that_fails_for_another_reason_is_not_a_bias():
     for name, named in (("bias", True), ("empty", False), ("other", False)):
         record = Calls("TinySelfAttn")
         record.seed = 0
-        handle = lambda at: RemoteObject(None, protocol.Handle(at + 1, "X"), (record, at))
+        handle = lambda at: answered_by(RemoteObject(None, protocol.Handle(at + 1, "X")), record, at)
         record.add((32, 4), {}, handle(0))
         record.add_step(0, "getattr", ("load_state_dict",), {}, handle(1))
         record.add_step(1, "call", (state,), {}, Raised(["RuntimeError"], messages[name]))
@@ -332,12 +333,12 @@ def test_an_assert_is_named_only_where_the_reference_refuses_with_value_error():
     assert masks(valid, (0, Raised(["ValueError", "Exception"], "n < 1"))) == ""
     # only refusals: no answer of its own tells it from a stand-in raising everywhere
     assert masks((0, asserted)) == "" and masks((0, asserted), before=True) == ""
-    handle = RemoteObject(None, protocol.Handle(9, "X"), None)
+    handle = RemoteObject(None, protocol.Handle(9, "X"))
     assert masks(valid, (handle, asserted)) == ""
 
     record = Calls("TinySelfAttn")
     record.seed = 0
-    record.add((12, 3), {}, RemoteObject(None, protocol.Handle(1, "X"), (record, 0)))
+    record.add((12, 3), {}, answered_by(RemoteObject(None, protocol.Handle(1, "X")), record, 0))
     record.add((10, 3), {}, Raised(["AssertionError", "Exception"], "h % heads"))
     assert evidence.diagnose((tsa,), record, ref1.TinySelfAttn) == tsa.text()
 
@@ -599,7 +600,7 @@ def test_a_random_forward_is_named_and_a_replay_it_agrees_with_says_more():
     def forwards(*steps):
         record = Calls("TinySelfAttn")
         record.seed = 0
-        record.add((12, 3), {}, RemoteObject(None, protocol.Handle(1, "X"), (record, 0)))
+        record.add((12, 3), {}, answered_by(RemoteObject(None, protocol.Handle(1, "X")), record, 0))
         for args, answer in steps:
             record.add_step(0, "call", args, {}, answer)
         return evidence.diagnose((vary,), record, ref1.TinySelfAttn)
@@ -674,12 +675,12 @@ def test_an_unchecked_argument_is_named_whatever_the_stub_answers_there():
     def modules(forward: bool):
         record = Calls("TinySelfAttn")
         record.seed = 0
-        record.add((12, 3), {}, RemoteObject(None, protocol.Handle(1, "X"), (record, 0)))
+        record.add((12, 3), {}, answered_by(RemoteObject(None, protocol.Handle(1, "X")), record, 0))
         if forward:
             x = torch.randn(1, 2, 12, generator=torch.Generator().manual_seed(0))
             record.add_step(0, "call", (x,), {}, torch.full((1, 2, 12), 0.5))
         at = len(record.calls)
-        record.add((10, 3), {}, RemoteObject(None, protocol.Handle(at + 1, "X"), (record, at)))
+        record.add((10, 3), {}, answered_by(RemoteObject(None, protocol.Handle(at + 1, "X")), record, at))
         return evidence.diagnose((tsa,), record, ref1.TinySelfAttn)
     assert modules(forward=True) == tsa.text()
     assert modules(forward=False) == ""  # handles alone: a module with no layers answers them
@@ -870,7 +871,7 @@ def test_student_twin_declares_a_handle_of_a_recorded_test_only():
     handle = RemoteObject(student, protocol.Handle(7, "Linear"))
     assert student.twin(handle, lambda: 1 / 0) is handle  # not recorded: nothing kept
     record = Calls("f")
-    student.record_calls(record)
+    student.observe(Recorder(record))
     assert student.twin(handle, lambda: 1 / 0) is handle  # declared, not made
     assert list(record.twins) == [id(handle)]
     with pytest.raises(TypeError):
@@ -886,12 +887,12 @@ def test_shared_answers_bring_their_twins_to_the_tests_that_read_them():
     conn = types.SimpleNamespace(memo={})
     first, later = Student(conn, 1.0), Student(conn, 1.0)
     handle = RemoteObject(first, protocol.Handle(3, "Model"))
-    first.record_calls(Calls("f"))
+    first.observe(Recorder(Calls("f")))
     later_record = Calls("f")
-    later.record_calls(later_record)
+    later.observe(Recorder(later_record))
 
     def compute():  # a test's calls, as the Student records them
-        first._record.add((handle, []), {}, 6)
+        first._observer.record.add((handle, []), {}, 6)
         first.twin(handle, lambda: _Counter(3))
         return 6
 
@@ -946,7 +947,7 @@ class _Driving:
 
     def _handle(self):
         at = len(self.record.calls)
-        return RemoteObject(None, protocol.Handle(at + 1, "Counter"), (self.record, at))
+        return answered_by(RemoteObject(None, protocol.Handle(at + 1, "Counter")), self.record, at)
 
     def new(self, n):
         self.record.add((n,), {}, self._handle())
@@ -1057,7 +1058,7 @@ def _recording(conn, seed=3):
     from autograder.engine.driving.student import Student
     student = Student(conn, call_seconds=30)
     record = Calls("Counter")
-    student.record_calls(record)
+    student.observe(Recorder(record))
     student.reset(seed)
     return student, record
 

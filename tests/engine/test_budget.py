@@ -73,7 +73,7 @@ class _Collected:
 
 
 def _session(test_seconds: float):
-    student = SimpleNamespace(reset=lambda seed: None, record_calls=lambda record: None)
+    student = SimpleNamespace(reset=lambda seed: None, observe=lambda observer: None)
     assignment = SimpleNamespace(config=SimpleNamespace(seed=0), reference=None, diagnoses={})
     return SimpleNamespace(student=lambda: student, conn=None, answered=set(),
                            limits=SimpleNamespace(test_seconds=test_seconds),

@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from autograder.engine.diagnoses.record import MAX_CALLS, Calls
+from autograder.engine.diagnoses.recorder import Recorder, made_by, times_sent
 from autograder.engine.driving.once import once
 from autograder.engine.driving.sent_ahead import pipelined, window
 from autograder.engine.driving.runner import _cell_report
@@ -92,12 +93,12 @@ def test_repeat_of_a_recorded_question_is_kept_as_its_calls(student):
     sign counts), a raising one as its Raised alone, and too many as a spoiled record?"""
     rng = student.new("numpy.random.default_rng", 5)
     record = Calls("fails_third")
-    student.record_calls(record)
+    student.observe(Recorder(record))
     with pytest.raises(StudentError):
         student.repeat(10).fails_third(rng)
     assert len(record.calls) == 1 and record.calls[0][2].type_names[0] == "ValueError"
     record = Calls("draw")
-    student.record_calls(record)
+    student.observe(Recorder(record))
     draws = student.repeat(50).draw(rng, 1000)
     assert len(record.calls) == 1 and record.count == 50  # one entry until a diagnosis reads it
     record.expand()
@@ -105,7 +106,7 @@ def test_repeat_of_a_recorded_question_is_kept_as_its_calls(student):
     assert all(c[0][1] == 1000 and c[0][0] is rng for c in record.calls)
     assert len(record.own()) == 50
     record = Calls("draw")
-    student.record_calls(record)
+    student.observe(Recorder(record))
     student.repeat(MAX_CALLS + 1).draw(rng, 10)
     assert record.spoiled and not record.calls
 
@@ -113,14 +114,14 @@ def test_repeat_of_a_recorded_question_is_kept_as_its_calls(student):
 def test_a_recorded_tests_generators_keep_how_they_were_built(student):
     """Does a recorded test's new() keep its arguments on the handle, count the requests
     the handle is sent in, and forget them once the handle is read?"""
-    assert student.new("numpy.random.default_rng", 3)._made is None  # not recorded
-    student.record_calls(Calls("draw"))
+    assert made_by(student.new("numpy.random.default_rng", 3)) is None  # not recorded
+    student.observe(Recorder(Calls("draw")))
     rng = student.new("numpy.random.default_rng", 3)
-    assert (rng._made, rng._sent) == (("numpy.random.default_rng", (3,), {}), 0)
+    assert (made_by(rng), times_sent(rng)) == (("numpy.random.default_rng", (3,), {}), 0)
     student.repeat(5).draw(rng, 10)
-    assert rng._sent == 1
+    assert times_sent(rng) == 1
     rng.integers(0, 10)
-    assert rng._made == ()
+    assert made_by(rng) is None
 
 
 @pytest.mark.parametrize("bad", [0, -1, 1.5, True, Student.MAX_REPEAT + 1])

@@ -13,6 +13,7 @@ import numpy as np
 from autograder.engine.diagnoses.declared import Diagnosis
 from autograder.engine.diagnoses.raised import Raised
 from autograder.engine.numerics import torch  # None without torch (numpy-only installations)
+from autograder.engine.observing import UNREAD  # a twin without state read back
 
 MAX_CALLS = 10_000
 """Calls recorded per test (a sampling loop of more is not replayed: no diagnosis)."""
@@ -29,7 +30,6 @@ MAX_SIGN_ELEMENTS = 1 << 21
 shares are read over a few large calls, a pass over them costs a millisecond or two."""
 
 
-UNREAD = object()  # a twin without state read back
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from pathlib import Path
 from autograder import protocol
 from autograder.engine.diagnoses import evidence
 from autograder.engine.diagnoses.record import record_for
+from autograder.engine.diagnoses.recorder import Recorder
 from autograder.engine.driving import budget
 from autograder.engine.driving.fail import Fail
 from autograder.engine.intake import untrusted
@@ -153,7 +154,7 @@ def call_case(case: Case, session: NotebookSession, started=None, record=None) -
     if student is None:
         raise WorkerDied("the notebook's process could not be (re)started")
     if record is not None:
-        student.record_calls(record)
+        student.observe(Recorder(record))
     if started is not None:
         started(session.conn)
     assignment = session.grader.assignment

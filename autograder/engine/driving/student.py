@@ -11,6 +11,7 @@
     student.define("f", handle)            bind a name in the student's namespace
     student.shared(key, compute)           compute() once per worker: answers several tests read
     student.twin(model, make)              make() builds model's twin here, for diagnoses
+    student.observe(observer)              report what the test does (engine/observing.py)
     student.at_most(nbytes).f(x)           f's answer may carry at most nbytes of arrays
     student.repeat(n).f(x, rng)            f called n times in the worker, in one round
                                            trip: the list of its n answers
@@ -33,13 +34,12 @@ from __future__ import annotations
 from typing import Callable
 
 from autograder import protocol
-from autograder.engine.diagnoses.raised import Raised
-from autograder.engine.diagnoses.record import UNREAD, Calls, Step
 from autograder.engine.driving import describe, readback
 from autograder.engine.driving.fail import Fail
 from autograder.engine.intake import untrusted
 from autograder.engine.isolation.callbacks import MAX_ARG_BYTES, MAX_CALLS, Callbacks
 from autograder.engine.isolation.workers import WorkerConnection, WorkerDied, WorkerTimeout
+from autograder.engine.observing import NOBODY, UNREAD, Observer
 
 
 class StudentError(Exception):
@@ -78,8 +78,8 @@ class Student:
 
     def __init__(self, conn: WorkerConnection, call_seconds: float,
                  max_reply: int = protocol.MAX_BUFFERS, callbacks: Callbacks | None = None,
-                 times: int | None = None, pending: dict | None = None, record=None,
-                 max_values: int | None = None):
+                 times: int | None = None, pending: dict | None = None,
+                 observer: Observer = NOBODY, max_values: int | None = None):
         self._conn = conn
         self._max_values = max_values  # of an answer, counted before decoding (read())
         self._call_seconds = call_seconds
@@ -87,12 +87,12 @@ class Student:
         self._callbacks = Callbacks() if callbacks is None else callbacks
         self._times = times
         self._pending = {} if pending is None else pending  # shared by derived Students
-        self._record = record  # a Calls of the test's question, shared likewise
+        self._observer = observer  # told what the test does, shared likewise
 
     def _derive(self, max_reply: int, times: int | None,
                 call_seconds: float | None = None, max_values: int | None = None) -> "Student":
         return Student(self._conn, self._call_seconds if call_seconds is None else call_seconds,
-                       max_reply, self._callbacks, times, self._pending, self._record,
+                       max_reply, self._callbacks, times, self._pending, self._observer,
                        max_values)
 
     def read(self, handle: "RemoteObject", attr: str, *, at_most: int):
@@ -111,17 +111,16 @@ class Student:
         view._student = self._derive(self._max_reply, self._times, self._call_seconds, at_most)
         return getattr(view, attr)
 
-    def record_calls(self, calls: Calls) -> None:
-        """Keep every call of the stub calls.name this test makes, with its answer
-        (for a diagnosis if the test fails: engine/diagnoses/)."""
-        self._record = calls
+    def observe(self, observer: Observer) -> None:
+        """Report what this test does to `observer` (the diagnoses' Recorder keeps the
+        calls of the test's question, for a diagnosis if the test fails)."""
+        self._observer = observer
 
     def record_answer(self, question: str, kwargs: dict, answer) -> None:
-        """Keep an answer the test read rather than called for (an exam's short answer,
-        a notebook global) as a call of `question` on `kwargs` (the numbers it is
-        about), when this test records that question: its diagnoses replay on them."""
-        if self._record is not None and self._record.name == question:
-            self._record.add((), dict(kwargs), answer)
+        """Report an answer the test read rather than called for (an exam's short
+        answer, a notebook global) as an answer of `question` on `kwargs` (the numbers
+        it is about): the diagnoses of a test recording that question replay on them."""
+        self._observer.answer_read(question, kwargs, answer)
 
     def twin(self, handle: "RemoteObject", make: Callable, *, read: Callable | None = None,
              seen=UNREAD) -> "RemoteObject":
@@ -136,8 +135,7 @@ class Student:
         Returns the handle; does nothing when the test's calls are not recorded."""
         if not isinstance(handle, RemoteObject):
             raise TypeError(f"twin() takes a handle, not a {type(handle).__name__}")
-        if self._record is not None:
-            self._record.twin(handle, make, read, seen)
+        self._observer.twin(handle, make, read, seen)
         return handle
 
     def at_most(self, nbytes: int) -> "Student":
@@ -193,13 +191,12 @@ class Student:
 
     def seed(self, seed: int) -> None:
         self._request({"op": protocol.SEED, "seed": int(seed)}, "seed")
-        if self._record is not None:  # a recorded object built after it drew from this seed
-            self._record.reseeded(int(seed))
+        self._observer.reseeded(int(seed))
 
     def new(self, path: str, *args, **kwargs):
         made = self._request({"op": protocol.NEW, "path": path}, path, args, kwargs)
-        if self._record is not None and isinstance(made, RemoteObject):
-            made._made = (path, args, kwargs)  # grader-side: a sign compares generators' seeds
+        if isinstance(made, RemoteObject):
+            self._observer.made(made, path, args, kwargs)
         return made
 
     def build(self, source: str, name: str, *args, **kwargs):
@@ -212,9 +209,8 @@ class Student:
 
     def list(self, obj: "RemoteObject") -> list:
         header = {"op": protocol.LIST, "id": obj._handle.id}
-        if obj._source is not None:
-            return obj._stepped("list", header, (), {}, "list(...)")
-        return self._request(header, "list(...)")
+        return self._observed(self._observer.stepping(obj, "list", (), {}, None), header,
+                              "list(...)")
 
     def shared(self, key, compute):
         """compute(), once per worker for each key: for tests that read the same
@@ -222,21 +218,14 @@ class Student:
         several statistical tests judge, each on its own property). A compute()
         that raises keeps nothing. Plain data only: a test's handles are gone
         once the next test begins."""
-        memo, record = self._conn.memo, self._record
-        kept = ("recorded calls", key)  # the calls compute() made, for a later test's diagnosis
+        memo, observer = self._conn.memo, self._observer
+        kept = ("observed", key)  # what compute() was seen doing, for a later test's observer
         if key not in memo:
-            before = len(record.calls) if record is not None else 0
+            mark = observer.mark()
             memo[key] = compute()
-            if record is not None and not record.spoiled:
-                calls = record.calls[before:]  # Steps act on this test's objects: not kept
-                memo[kept] = (record.name, calls, dict(record.twins)) if not any(
-                    isinstance(c, Step) for c in calls) else (None, (), {})
-        elif record is not None:  # this test read those answers: they are its calls too
-            name, calls, twins = memo.get(kept, (None, (), {}))
-            if name != record.name:
-                record.spoiled = True
-            record.add_entries(calls)
-            record.twins.update(twins)
+            memo[kept] = observer.since(mark)
+        else:  # this test read those answers: what made them is its own too
+            observer.again(memo.get(kept))
         return memo[key]
 
     def reset(self, seed: int) -> None:
@@ -245,21 +234,35 @@ class Student:
         test's first request, which the worker answers after the reset (no
         round trip of its own; a test that sends nothing leaves it to the next)."""
         self._pending["reset"] = int(seed)
-        if self._record is not None:  # what a recorded object's random weights drew from
-            self._record.seed = int(seed)
+        self._observer.reset(int(seed))
+
+    def _observed(self, token, header: dict, call, args=None, kwargs=None):
+        """The request, its outcome reported with `token` (the observer's for it;
+        None: not observed)."""
+        if token is None:
+            return self._request(header, call, args, kwargs)
+        try:
+            answer = self._request(header, call, args, kwargs, token=token)
+        except StudentError as err:
+            self._observer.raised(token, err.type_names, err.message)
+            raise
+        except BaseException:
+            self._observer.broke(token)
+            raise
+        self._observer.answered(token, answer)
+        return answer
 
     def _request(self, header: dict, call: str | Callable[[], str], args=None, kwargs=None,
-                 timeout=None, source=None):
+                 timeout=None, token=None):
         """call: the request's description for messages, or a function that gives
         it (described only when a message needs it; most requests need none).
-        source: (record, index) of the recorded call this request is, which the
-        handles it answers come from (what the test does to them is recorded)."""
+        token: the observer's for this request, told of each handle it answers."""
         named = call if callable(call) else lambda: call
         buffers: list[bytes] = []
         if "reset" in self._pending:
             header = dict(header, reset=self._pending.pop("reset"))
         if args is not None:
-            enc = protocol.Encoder(_refuse_unplain)
+            enc = protocol.Encoder(self._unplain)
             header = dict(header, args=enc.encode(tuple(args)), kwargs=enc.encode(dict(kwargs)))
             buffers = enc.buffers
         try:
@@ -277,7 +280,8 @@ class Student:
             if self._max_values is not None:
                 readback.check(reply["ok"], self._max_values)
             owner = self if self._times is None else self._derive(self._max_reply, None)
-            return protocol.unpack(reply["ok"], bufs, lambda h: RemoteObject(owner, h, source))
+            return protocol.unpack(reply["ok"], bufs, lambda h: self._held(RemoteObject(owner, h),
+                                                                           token))
         except readback.TooLarge as exc:
             raise Fail(f"{named()} handed back {exc}, many times what a correct answer "
                        "leaves; the grader does not read it") from None
@@ -285,6 +289,19 @@ class Student:
             self._conn.kill()
             raise WorkerDied(f"the notebook's process sent a malformed answer to {named()} "
                              "and was stopped") from None
+
+
+    def _held(self, handle: "RemoteObject", token) -> "RemoteObject":
+        if token is not None:
+            self._observer.holds(token, handle)
+        return handle
+
+    def _unplain(self, value):
+        """A handle sent as an argument (the student's code may change its object)."""
+        if isinstance(value, RemoteObject):
+            self._observer.sent(value)
+            return {"t": "handle", "id": value._handle.id, "type": value._handle.type_name}
+        raise TypeError(f"cannot send a {type(value).__name__} to the worker")
 
 
 def _error_report(report) -> dict:
@@ -297,122 +314,37 @@ def _error_report(report) -> dict:
     return report
 
 
-def _refuse_unplain(value):
-    if isinstance(value, RemoteObject):
-        value._sent += 1
-        if value._source is not None:  # the student's code may change it where no Step sees
-            value._source[0].spoiled = True
-        return {"t": "handle", "id": value._handle.id, "type": value._handle.type_name}
-    raise TypeError(f"cannot send a {type(value).__name__} to the worker")
-
-
 class RemoteFunction:
     """A callable living in the worker (a function, a class, a bound method)."""
-
-    _source = None
-    """(record, index) of the recorded call or Step that answered this handle, whose
-    every use the record keeps (RemoteObject); None for any other."""
 
     def __init__(self, student: Student, target: dict, label: str):
         self._student, self._target, self._label = student, target, label
 
     def __call__(self, *args, **kwargs):
-        times = self._student._times
+        student, times = self._student, self._student._times
         header = {"op": protocol.CALL, "target": self._target}
+        if times is not None:
+            header = dict(header, times=times)
         described = lambda: describe.call(self._label, args, kwargs)
-        if self._source is not None:
-            if times is None:
-                return self._stepped("call", header, args, kwargs, described)
-            self._source[0].spoiled = True  # n calls in one request: not replayed
-        record = self._student._record
-        if record is not None and self._target.get("name") == record.name:
-            if times is not None:
-                return self._repeated(record, times, header, args, kwargs, described)
-            return self._recorded(record, header, args, kwargs, described)
-        return self._student._request(header if times is None else dict(header, times=times),
-                                      described, args, kwargs)
-
-    def _recorded(self, record, header, args, kwargs, call):
-        """The call, its arguments and answer (or exception) kept for a diagnosis."""
-        return self._kept(record, lambda a: record.add(args, kwargs, a), header, call,
-                          args, kwargs)
-
-    def _repeated(self, record, times: int, header, args, kwargs, call):
-        """n calls in one request, kept as the n calls of a loop on the same arguments
-        (a sampler's draws, read by signs; a handle answered spoils the record). When
-        one raised, only it is kept: the answers before it never arrive."""
-        try:
-            answers = self._student._request(dict(header, times=times), call, args, kwargs)
-        except StudentError as err:
-            record.add(args, kwargs, Raised(err.type_names, err.message))
-            raise
-        except BaseException:
-            record.spoiled = True
-            raise
-        if not isinstance(answers, list) or len(answers) != times \
-                or RemoteObject in set(map(type, answers)):  # unpack makes exactly these
-            record.spoiled = True
-        else:
-            record.add_repeated(args, kwargs, answers)
-        return answers
-
-    def _stepped(self, op: str, header: dict, args, kwargs, call):
-        """A request on this handle, kept as a Step of the record it comes from."""
-        record, on = self._source
-        if record.spoiled:  # nothing more to keep: the request alone
-            return self._student._request(header, call, args if op == "call" else None, kwargs)
-        return self._kept(record, lambda a: record.add_step(on, op, args, kwargs, a), header,
-                          call, args if op == "call" else None, kwargs)
-
-    def _kept(self, record, add, header, call, args, kwargs):
-        """The request's answer, or its exception's Raised, given to add(); the handles
-        it answers come from the entry add() makes."""
-        source = (record, len(record.calls))
-        try:
-            answer = self._student._request(header, call, args, kwargs, source=source)
-        except StudentError as err:
-            add(Raised(err.type_names, err.message))
-            raise
-        except BaseException:
-            record.spoiled = True
-            raise
-        add(answer)
-        return answer
+        token = student._observer.stepping(self, "call", args, kwargs, times) \
+            if "id" in self._target else \
+            student._observer.calling(self._target["name"], args, kwargs, times)
+        return student._observed(token, header, described, args, kwargs)
 
     def __repr__(self):
         return f"<student's {self._label}>"
 
 
-def made_by(value) -> tuple | None:
-    """(path, args, kwargs) of the Student.new() that built `value`, a handle of a
-    recorded test, while nothing of it was read (reading an attribute may change it);
-    None for anything else. A function, not an attribute: a handle's attributes are
-    the worker object's."""
-    return (value._made or None) if isinstance(value, RemoteObject) else None
-
-
-def times_sent(value) -> int:
-    """How many requests the handle `value` was an argument of (each may have changed
-    it); 0 for anything else."""
-    return value._sent if isinstance(value, RemoteObject) else 0
-
-
 class RemoteObject(RemoteFunction):
     """A handle to an object that stays in the worker."""
 
-    _made = None
-    """(path, args, kwargs) of the test's new() that built it, in a recorded test; ()
-    once an attribute of it was read (a method call may change it)."""
-    _sent = 0
-    """Requests it was an argument of (each may change it)."""
+    observed = None
+    """What an observer keeps of this handle (engine/observing.py); never read here."""
 
-    def __init__(self, student: Student, handle: protocol.Handle, source=None):
+    def __init__(self, student: Student, handle: protocol.Handle):
         handle = protocol.Handle(handle.id, untrusted.name(handle.type_name))  # the student's name
         super().__init__(student, {"id": handle.id}, handle.type_name)
         self._handle = handle
-        if source is not None:
-            self._source = source
-            source[0].driven = True
 
     @property
     def type_name(self) -> str:
@@ -421,13 +353,10 @@ class RemoteObject(RemoteFunction):
     def __getattr__(self, attr: str):
         if attr.startswith("__"):
             raise AttributeError(attr)
-        if self._made:
-            self._made = ()
+        student = self._student
         header = {"op": protocol.GETATTR, "id": self._handle.id, "attr": attr}
-        if self._source is not None:
-            value = self._stepped("getattr", header, (attr,), {}, f"{self._label}.{attr}")
-        else:
-            value = self._student._request(header, f"{self._label}.{attr}")
+        token = student._observer.stepping(self, "getattr", (attr,), {}, None)
+        value = student._observed(token, header, f"{self._label}.{attr}")
         if isinstance(value, RemoteObject):  # a bound method: named as the test called it
             value._label = f"{self._label}.{attr}"
         return value
