@@ -55,10 +55,10 @@ class Observer:
         """`handle` is an argument of a request (which may change it)."""
 
     def reset(self, seed: int) -> None:
-        """The worker's RNGs are seeded with `seed` as the test begins."""
+        """The worker's RNGs are seeded with `seed` (an int) as the test begins."""
 
     def reseeded(self, seed: int) -> None:
-        """The test seeded the worker's RNGs (Student.seed)."""
+        """The test seeded the worker's RNGs with `seed`, an int (Student.seed)."""
 
     def answer_read(self, question: str, kwargs: dict, answer) -> None:
         """The test read an answer of `question` rather than calling for it (an

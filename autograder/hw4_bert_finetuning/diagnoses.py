@@ -98,6 +98,12 @@ def _mistake(name, **switches):
     return type(name, (_Bert,), {**switches, "switches": switches})
 
 
+def _dropout_witnesses(name, switches) -> tuple:
+    """The mistake `name` (its switches, a dropout among them) with the dropout in each
+    other place of DROPOUTS."""
+    return tuple(_mistake(name, **{**switches, "dropout": where}) for where in DROPOUTS[1:])
+
+
 bert_causal = _mistake("bert_causal", causal=True)
 bert_dropout = _mistake("bert_dropout", dropout="end")
 bert_ff_2h = _mistake("bert_ff_2h", ff_2h=True)
@@ -328,7 +334,7 @@ DIAGNOSES = [
               "the layers' attention gets a causal mask; the encoder is bidirectional: "
               "never pass a mask, so that position 0 can gather the whole sequence", PART1),
     Diagnosis(_MODEL, bert_dropout, DROPOUT_LEFT, "Question 1",
-              witnesses=tuple(_mistake("bert_dropout", dropout=w) for w in DROPOUTS[1:])),
+              witnesses=_dropout_witnesses("bert_dropout", bert_dropout.switches)),
     # the same mistake, read from the logits alone, whatever the rest of the model: they
     # vary from call to call (a replay needs the whole model's recipe)
     answers_vary(_MODEL, DROPOUT_LEFT, "Question 1", "bert_dropout"),
@@ -441,11 +447,10 @@ def _combinations():
                 if len(names) < 2 or any(o in _UNSEEN.get(n, ()) for n in names for o in names) \
                         or len({k for sw in switches for k in sw}) < sum(map(len, switches)):
                     continue
-                flipped = {k: v for sw in switches for k, v in sw.items()}
-                found = combined(_mistake("+".join(names), **flipped), *(_SINGLES[n] for n in names))
+                name, flipped = "+".join(names), {k: v for sw in switches for k, v in sw.items()}
+                found = combined(_mistake(name, **flipped), *(_SINGLES[n] for n in names))
                 if "bert_dropout" in names:  # each place a dropout may be, a witness
-                    found = replace(found, witnesses=tuple(
-                        _mistake("+".join(names), **{**flipped, "dropout": w}) for w in DROPOUTS[1:]))
+                    found = replace(found, witnesses=_dropout_witnesses(name, flipped))
                 yield found
 
 

@@ -309,6 +309,15 @@ def test_a_load_that_fails_for_another_reason_is_not_a_bias():
         assert got == (bias.text() if named else ""), name
 
 
+def _module_record() -> Calls:
+    """A record of TinySelfAttn whose first entry is TinySelfAttn(12, 3)'s handle, as
+    the Recorder leaves it (its Steps are entry 0's)."""
+    record = Calls("TinySelfAttn")
+    record.seed = 0
+    record.add((12, 3), {}, answered_by(RemoteObject(None, protocol.Handle(1, "X")), record, 0))
+    return record
+
+
 def test_an_assert_is_named_only_where_the_reference_refuses_with_value_error():
     """refused_with_assert's sign names an AssertionError on an argument the reference
     refuses with ValueError, in a function stub and in a class stub (a driven record),
@@ -336,9 +345,7 @@ def test_an_assert_is_named_only_where_the_reference_refuses_with_value_error():
     handle = RemoteObject(None, protocol.Handle(9, "X"))
     assert masks(valid, (handle, asserted)) == ""
 
-    record = Calls("TinySelfAttn")
-    record.seed = 0
-    record.add((12, 3), {}, answered_by(RemoteObject(None, protocol.Handle(1, "X")), record, 0))
+    record = _module_record()
     record.add((10, 3), {}, Raised(["AssertionError", "Exception"], "h % heads"))
     assert evidence.diagnose((tsa,), record, ref1.TinySelfAttn) == tsa.text()
 
@@ -598,9 +605,7 @@ def test_a_random_forward_is_named_and_a_replay_it_agrees_with_says_more():
     x = torch.randn(1, 2, 12, generator=torch.Generator().manual_seed(0))
 
     def forwards(*steps):
-        record = Calls("TinySelfAttn")
-        record.seed = 0
-        record.add((12, 3), {}, answered_by(RemoteObject(None, protocol.Handle(1, "X")), record, 0))
+        record = _module_record()
         for args, answer in steps:
             record.add_step(0, "call", args, {}, answer)
         return evidence.diagnose((vary,), record, ref1.TinySelfAttn)
@@ -673,9 +678,7 @@ def test_an_unchecked_argument_is_named_whatever_the_stub_answers_there():
     assert masks(valid, (0, value_error), (-3, torch.zeros(0, 0))) == mask.text()
 
     def modules(forward: bool):
-        record = Calls("TinySelfAttn")
-        record.seed = 0
-        record.add((12, 3), {}, answered_by(RemoteObject(None, protocol.Handle(1, "X")), record, 0))
+        record = _module_record()
         if forward:
             x = torch.randn(1, 2, 12, generator=torch.Generator().manual_seed(0))
             record.add_step(0, "call", (x,), {}, torch.full((1, 2, 12), 0.5))

@@ -59,14 +59,11 @@ def diagnose(candidates: tuple[Diagnosis, ...], record: Calls, reference: Callab
         matching = [d for d in candidates
                     if match.matches(d, record, reference, reference_run, mistaken)]
         replays = [d for d in matching if d.replay]
-        if not replays:
-            named = _simplest(matching)
-            if named is None:
-                return _signs(matching, record, reference, reference_run)
-        else:
-            named = _simplest(replays)
-            if named is None or not _agree(matching, named):
-                return ""
+        named = _simplest(replays or matching)
+        if named is None:
+            return "" if replays else _signs(matching, record, reference, reference_run)
+        if not _agree(matching, named):
+            return ""
         if explained(named, record, reference, reference_run, mistaken.get(id(named))):
             return ""  # a stand-in gives those answers too: no evidence of the mistake
     except replay.Unreplayable:
@@ -151,7 +148,7 @@ def _kinds(record) -> tuple[str, ...]:
     return tuple(k for k in KINDS if k != "raises" or not record.answered_before)
 
 
-def _answer(kind: str, args, template, raised, replay: bool = True):
+def _answer(kind: str, args, template, raised, replay: bool):
     """The stand-in's answer to a call whose template (the reference's answer; a sign's:
     the student's) is `template`. Where the template raised, zeros and ones raise too:
     the reference's own exception; where it is the student's, one of its type with a

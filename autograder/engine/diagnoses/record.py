@@ -30,8 +30,6 @@ MAX_SIGN_ELEMENTS = 1 << 21
 shares are read over a few large calls, a pass over them costs a millisecond or two."""
 
 
-
-
 @dataclass(frozen=True)
 class Twin:
     """The grader-side twin of a handle a test made (see Student.twin)."""

@@ -25,17 +25,22 @@ class Facts:
     """(record, index) of the recorded call or Step that answered it: its every use
     is kept as a Step of that entry."""
     made: tuple | None = None
-    """(path, args, kwargs) of the test's Student.new() that built it; () once an
-    attribute of it was read (a method call may change it)."""
+    """(path, args, kwargs) of the test's Student.new() that built it; None again once
+    an attribute of it was read (a method call may change it)."""
     sent: int = 0
     """Requests it was an argument of (each may change it)."""
 
 
+def _known(value) -> Facts | None:
+    """What the recorder knows of `value` (None: nothing, or not a handle)."""
+    facts = getattr(value, "observed", None)
+    return facts if isinstance(facts, Facts) else None
+
+
 def _facts(handle) -> Facts:
-    facts = getattr(handle, "observed", None)
-    if not isinstance(facts, Facts):
-        facts = Facts()
-        handle.observed = facts
+    facts = _known(handle)
+    if facts is None:
+        facts = handle.observed = Facts()
     return facts
 
 
@@ -52,15 +57,15 @@ def made_by(value) -> tuple | None:
     recorded test, while nothing of it was read (reading an attribute may change it);
     None for anything else. A function, not an attribute: a handle's attributes are
     the worker object's."""
-    facts = getattr(value, "observed", None)
-    return (facts.made or None) if isinstance(facts, Facts) else None
+    facts = _known(value)
+    return facts.made if facts is not None else None
 
 
 def times_sent(value) -> int:
     """How many requests the handle `value` was an argument of in a recorded test
     (each may have changed it); 0 for anything else."""
-    facts = getattr(value, "observed", None)
-    return facts.sent if isinstance(facts, Facts) else 0
+    facts = _known(value)
+    return facts.sent if facts is not None else 0
 
 
 @dataclass
@@ -96,11 +101,11 @@ class Recorder(Observer):
         return _Request(self.record, len(self.record.calls), args, kwargs, times=times)
 
     def stepping(self, handle, op, args, kwargs, times):
-        facts = getattr(handle, "observed", None)
-        if not isinstance(facts, Facts):
+        facts = _known(handle)
+        if facts is None:
             return None
-        if op == "getattr" and facts.made:
-            facts.made = ()
+        if op == "getattr":
+            facts.made = None
         if facts.source is None:
             return None
         record, on = facts.source
@@ -143,10 +148,10 @@ class Recorder(Observer):
             facts.source[0].spoiled = True
 
     def reset(self, seed):
-        self.record.seed = int(seed)  # what a recorded object's random weights drew from
+        self.record.seed = seed  # what a recorded object's random weights drew from
 
     def reseeded(self, seed):
-        self.record.reseeded(int(seed))  # a recorded object built after it drew from this seed
+        self.record.reseeded(seed)  # a recorded object built after it drew from this seed
 
     def answer_read(self, question, kwargs, answer):
         if self.record.name == question:

@@ -290,7 +290,6 @@ class Student:
             raise WorkerDied(f"the notebook's process sent a malformed answer to {named()} "
                              "and was stopped") from None
 
-
     def _held(self, handle: "RemoteObject", token) -> "RemoteObject":
         if token is not None:
             self._observer.holds(token, handle)
