@@ -97,42 +97,66 @@ without big arrays fits, so it costs one system call instead of four."""
 
 
 class Buffered:
-    """A socket read READ_AHEAD bytes at a time. `recv(n)` hands out at most n of
-    them; what was read beyond a frame waits (never more than READ_AHEAD bytes)
-    for the next. Writes go straight through. One per connection, for the
-    connection's life: a second reader of the same socket would lose what this
-    one read ahead."""
+    """A socket read READ_AHEAD bytes at a time. `exact(n)` hands out n bytes; what
+    was read beyond a frame waits (never more than READ_AHEAD bytes) for the next.
+    A buffer larger than READ_AHEAD is read straight into its own bytearray. Writes
+    go straight through. One per connection, for the connection's life: a second
+    reader of the same socket would lose what this one read ahead."""
 
     def __init__(self, sock):
         self.sock = sock
         self._data, self._at = b"", 0  # read ahead, and how much of it was handed out
 
-    def recv(self, n: int) -> bytes:
-        if self._at == len(self._data):
-            data = self._read(max(n, READ_AHEAD))
-            if len(data) <= n:
-                return data
-            self._data, self._at = data, 0
-        piece = self._data[self._at:self._at + n]
-        self._at += len(piece)
-        return piece
+    def exact(self, n: int) -> bytes | bytearray:
+        """n bytes: a slice of what was read ahead (a frame's length, header and small
+        buffers usually were), reading ahead again for them if need be; for more than
+        READ_AHEAD, a bytearray the kernel fills (a large buffer is copied once)."""
+        at = self._at
+        ahead = len(self._data) - at
+        if ahead >= n:
+            self._at = at + n
+            return self._data[at:at + n]
+        if n <= READ_AHEAD:
+            chunks, got = [self._data[at:]], ahead
+            while got < n:  # a list, not +=: a peer may trickle a byte at a time
+                chunk = self._read(READ_AHEAD)
+                if not chunk:
+                    raise EOFError("channel closed")
+                chunks.append(chunk)
+                got += len(chunk)
+            data = b"".join(chunks)
+            self._data, self._at = data, n
+            return data[:n]
+        out = bytearray(n)
+        out[:ahead] = memoryview(self._data)[at:]
+        self._data, self._at = b"", 0
+        _fill(self._read_into, memoryview(out)[ahead:])
+        return out
 
     def _read(self, n: int) -> bytes:
         return self.sock.recv(n)
+
+    def _read_into(self, view: memoryview) -> int:
+        return self.sock.recv_into(view)
 
     def sendall(self, data: bytes) -> None:
         self.sock.sendall(data)
 
 
-def _recv_exact(sock, n: int) -> bytes:
-    chunks, got = [], 0
-    while got < n:
-        chunk = sock.recv(min(n - got, 1 << 20))
-        if not chunk:
+def _exact(sock, n: int) -> bytes | bytearray:
+    if isinstance(sock, Buffered):
+        return sock.exact(n)
+    out = bytearray(n)
+    _fill(sock.recv_into, memoryview(out))
+    return out
+
+
+def _fill(read_into, view: memoryview) -> None:
+    while len(view):
+        got = read_into(view[:1 << 20])
+        if not got:
             raise EOFError("channel closed")
-        chunks.append(chunk)
-        got += len(chunk)
-    return b"".join(chunks)
+        view = view[got:]
 
 
 def encode_frame(header: dict, buffers=()) -> bytes:
@@ -155,11 +179,11 @@ def recv_frame(sock, max_header: int = MAX_HEADER,
     more than max_header bytes, or buffers of more than max_buffers bytes in all
     (a number, or a function of the header: the answer it announces decides).
     Nothing beyond a limit is read, so memory and parse time stay bounded."""
-    (size,) = struct.unpack(">I", _recv_exact(sock, 4))
+    (size,) = struct.unpack(">I", _exact(sock, 4))
     if size > max_header:
         raise ProtocolError(f"frame header of {size} bytes (at most {max_header})")
     try:
-        header = json.loads(_recv_exact(sock, size))
+        header = json.loads(_exact(sock, size).decode())  # ours is ASCII; bytes would be sniffed
     except (ValueError, RecursionError) as exc:  # RecursionError: nested too deeply
         raise ProtocolError(f"bad frame header: {type(exc).__name__}") from None
     if not isinstance(header, dict):
@@ -170,11 +194,11 @@ def recv_frame(sock, max_header: int = MAX_HEADER,
         raise ProtocolError(f"{count} buffers in one frame")
     buffers, total = [], 0
     for _ in range(count):
-        (n,) = struct.unpack(">Q", _recv_exact(sock, 8))
+        (n,) = struct.unpack(">Q", _exact(sock, 8))
         total += n
         if total > limit:
             raise ProtocolError(f"frame buffers of more than {limit} bytes")
-        buffers.append(_recv_exact(sock, n))
+        buffers.append(_exact(sock, n))
     return header, buffers
 
 
@@ -293,11 +317,18 @@ class Decoder:
     def _array(self, obj, dtype):
         np = _numpy()
         shape = tuple(_int(s) for s in _list(obj.get("shape")))
-        buf = self.buffers[_int(obj.get("buf"))]
+        index = _int(obj.get("buf"))
+        buf = self.buffers[index]
         count = math.prod(shape)
         if count * np.dtype(dtype).itemsize != len(buf):
             raise ProtocolError("array buffer does not match its shape")
-        return np.frombuffer(buf, dtype=dtype, count=count).reshape(shape).copy()
+        array = np.frombuffer(buf, dtype=dtype, count=count).reshape(shape)
+        if type(buf) is bytearray:  # a large buffer, writable: the array's own, once
+            # A peer naming it again (here, or in the same frame's next value) gets a
+            # copy: never two arrays sharing memory.
+            self.buffers[index] = memoryview(buf).toreadonly()
+            return array
+        return array.copy()
 
     def _tensor(self, obj):
         import torch

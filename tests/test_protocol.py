@@ -79,6 +79,11 @@ class _Trickle:
         out, self.raw = self.raw[:min(n, self.piece)], self.raw[min(n, self.piece):]
         return out
 
+    def recv_into(self, view: memoryview) -> int:
+        out = self.recv(len(view))
+        view[:len(out)] = out
+        return len(out)
+
 
 @pytest.mark.parametrize("piece", [1, 5, 4096, protocol.READ_AHEAD, 1 << 22])
 def test_a_buffered_channel_reads_each_frame_whole_however_the_bytes_arrive(piece):
@@ -97,6 +102,25 @@ def test_a_buffered_channel_reads_each_frame_whole_however_the_bytes_arrive(piec
     assert max(source.asked) <= max(protocol.READ_AHEAD, len(big.tobytes()))
     with pytest.raises(EOFError):
         protocol.recv_frame(channel)
+
+
+def test_a_large_buffer_named_twice_gives_arrays_of_their_own():
+    """A large buffer is read into a bytearray and becomes its array without a copy;
+    a peer naming it twice, in one value or in the args and kwargs of one callback
+    (decoded one after the other), never gets two arrays sharing memory."""
+    big = np.arange(protocol.READ_AHEAD, dtype=np.float32)
+    array = {"t": "nd", "dtype": "float32", "shape": [len(big)], "buf": 0}
+    frame = protocol.encode_frame({"ok": {"t": "list", "v": [array, array]}}, [big.tobytes()])
+    channel = protocol.Buffered(_Trickle(frame, 1 << 22))
+    header, buffers = protocol.recv_frame(channel)
+    first, second = protocol.unpack(header["ok"], buffers, None)
+    third = protocol.unpack(array, buffers, None)
+    for x in (first, second, third):
+        assert x.flags.writeable and np.array_equal(x, big)
+    first[:] = -1
+    assert not (np.shares_memory(first, second) or np.shares_memory(first, third)
+                or np.shares_memory(second, third))
+    assert np.array_equal(second, big) and np.array_equal(third, big)
 
 
 def test_a_buffered_channel_keeps_the_limits():

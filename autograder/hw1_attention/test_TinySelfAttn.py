@@ -52,9 +52,12 @@ class _Driven:
     def __init__(self, module, lender: _Lender):
         self.module, self.lender, self.state = module, lender, {}
         self.lent = LentAttention(reference.scaled_dot_product_attention)
+        self._load = None  # module.load_state_dict, asked for once: a round trip
 
     def load(self, state: dict) -> None:
-        self.module.load_state_dict(state)
+        if self._load is None:
+            self._load = self.module.load_state_dict
+        self._load(state)
         self.state = state
 
     def __call__(self, x, *mask):

@@ -94,6 +94,7 @@ class Recorder(Observer):
 
     def __init__(self, record: Calls):
         self.record = record
+        self._shared: set[int] = set()  # ids of the shared answers' calls the record holds
 
     def calling(self, name, args, kwargs, times):
         if name != self.record.name:
@@ -170,11 +171,18 @@ class Recorder(Observer):
         calls = record.calls[mark:]
         if record.spoiled or any(isinstance(c, Step) for c in calls):
             return None
-        return record.name, calls, dict(record.twins)
+        kept = record.name, calls, dict(record.twins)
+        self._shared.add(id(kept))
+        return kept
 
     def again(self, kept):
-        """A later test read those answers: they are its calls too (of another
-        question's, or none kept: the record is spoiled)."""
+        """A test read those answers: they are its calls too (of another question's,
+        or none kept: the record is spoiled), once however often it reads them (a
+        test may read one answer of many at a time)."""
+        if kept is not None:
+            if id(kept) in self._shared:
+                return
+            self._shared.add(id(kept))
         name, calls, twins = kept if kept is not None else (None, (), {})
         if name != self.record.name:
             self.record.spoiled = True

@@ -207,6 +207,10 @@ class _Deadline(protocol.Buffered):
         self._arm()
         return self.sock.recv(n)
 
+    def _read_into(self, view: memoryview) -> int:
+        self._arm()
+        return self.sock.recv_into(view)
+
     def sendall(self, data: bytes) -> None:
         self._arm()
         self.sock.sendall(data)
