@@ -903,6 +903,32 @@ def test_shared_answers_bring_their_twins_to_the_tests_that_read_them():
     assert evidence.diagnose((TWICE,), later_record, _count) == TWICE.text()
 
 
+def test_shared_answers_are_recorded_once_however_often_a_test_reads_them():
+    """A test that reads shared answers one at a time (hw1's masks, n by n) has their
+    calls in its record once, whether it computed them or a test before it did."""
+    import types
+
+    from autograder.engine.driving.student import Student
+
+    conn = types.SimpleNamespace(memo={})
+    first, later = Student(conn, 1.0), Student(conn, 1.0)
+    first_record, later_record = Calls("f"), Calls("f")
+    first.observe(Recorder(first_record))
+    later.observe(Recorder(later_record))
+
+    def compute():
+        for n in range(3):
+            first._observer.record.add((n,), {}, n * 2)
+        return [0, 2, 4]
+
+    for student in (first, later):
+        for _ in range(5):
+            assert student.shared("k", compute) == [0, 2, 4]
+    for record in (first_record, later_record):
+        assert [c[0] for c in record.calls] == [(0,), (1,), (2,)]
+        assert record.count == 3 and not record.spoiled
+
+
 # Class stubs: the handle a call answers, driven by the test, is recorded too.
 
 class _CountingStub:
