@@ -77,7 +77,8 @@ class Observer:
         return None
 
     def again(self, kept) -> None:
-        """Report again what since() gave in an earlier test."""
+        """Report again what since() gave, in this test or an earlier one (a test may
+        read shared answers many times: an observer keeps them once)."""
 
 
 NOBODY = Observer()
