@@ -58,7 +58,8 @@ SEED = "seed"          # seed: random, numpy and torch
 NEW = "new"            # path, args, kwargs: construct a library object (torch.nn.Linear)
 BUILD = "build"        # source, name, args, kwargs: run the grader's generic probe code
 CALLBACK = "callback"  # name: a proxy for a function the grader lends this test
-DEFINE = "define"      # name, args: bind a name of the notebook to a handle
+DEFINE = "define"      # name, args: bind a name of the notebook to a handle; or name, lend:
+                       # a proxy of the grader's function `name`, if the notebook has the name
 EXIT = "exit"          # end the worker
 OPERATIONS = (RUN_CELL, CALL, GETATTR, GET, HAS, LIST, SEED, NEW, BUILD, CALLBACK, DEFINE,
               EXIT)

@@ -60,11 +60,9 @@ class _Student:
 
 
 def _student(student):
-    if not student.has("encoder_layer_param_count"):
-        return student
     lent = _LentEncoderCount()
-    student.define("encoder_layer_param_count",
-                   student.callback("encoder_layer_param_count", lent))
+    if not student.lend("encoder_layer_param_count", lent):
+        return student
     return _Student(student, lent)
 
 

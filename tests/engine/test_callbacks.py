@@ -57,6 +57,28 @@ def test_a_lent_function_answers_during_its_test(conn):
     assert len(calls) == 2 and torch.equal(calls[0], x)
 
 
+def test_lend_replaces_only_a_name_the_notebook_defines(conn):
+    """student.lend is has, callback and define in one request: the notebook's `double`
+    (it has one: the cell below) becomes the grader's; a name it lacks is not bound,
+    and its function is not lent (nothing could call it)."""
+    student = Student(conn, call_seconds=30)
+    _, error = _cell_report(*conn.request({"op": "run_cell", "index": 2,
+                                           "source": "def double(x):\n    return 0"}))
+    assert not error
+    assert student.lend("double", lambda x: 3 * x) is True
+    assert student.twice_through_grader(2) == 12
+    assert student.lend("triple", lambda x: 3 * x) is False
+    assert not student.has("triple")
+    _, error = _cell_report(*conn.request({"op": "run_cell", "index": 3, "source": (
+        "import sys\nserver = sys.modules['autograder.worker.server']\n"
+        "def sneak():\n    return server.GraderFunction(double._server, 'triple')(1)")}))
+    assert not error
+    with pytest.raises(StudentError) as caught:  # a proxy the student made, in the test
+        student.sneak()
+    assert caught.value.type_name == "GraderError" and "not available" in caught.value.message
+    assert not conn.dead
+
+
 def test_a_callback_outside_its_test_is_refused(conn):
     _lend_double(Student(conn, call_seconds=30))
     later_test = Student(conn, call_seconds=30)  # each test gets its own Student

@@ -9,6 +9,7 @@
     student.callback("f", func)            lend a grader function for this test
     student.seed(0)                        seed random/numpy/torch in the worker
     student.define("f", handle)            bind a name in the student's namespace
+    student.lend("f", func)                callback and define in one request, if the notebook has f
     student.shared(key, compute)           compute() once per worker: answers several tests read
     student.twin(model, make)              make() builds model's twin here, for diagnoses
     student.observe(observer)              report what the test does (engine/observing.py)
@@ -206,6 +207,17 @@ class Student:
     def define(self, name: str, value) -> None:
         """Bind a name in the student's namespace (to a handle from callback() or build())."""
         self._request({"op": protocol.DEFINE, "name": name}, f"define {name}", (value,), {})
+
+    def lend(self, name: str, func, *, max_calls: int = MAX_CALLS,
+             max_arg_bytes: int = MAX_ARG_BYTES) -> bool:
+        """In place of the notebook's own `name`, for the rest of this test, `func`
+        lent as callback() lends it: has(), callback() and define() in one request.
+        False, and nothing lent, where the notebook does not define `name`."""
+        bound = self._request({"op": protocol.DEFINE, "name": name, "lend": True},
+                              f"lend {name}")
+        if bound is True:  # registered once bound: nothing calls it before this answer
+            self._callbacks.lend(name, func, max_calls, max_arg_bytes)
+        return bound is True
 
     def list(self, obj: "RemoteObject") -> list:
         header = {"op": protocol.LIST, "id": obj._handle.id}
