@@ -85,9 +85,10 @@ raises MARK with whatever it answers."""
 
 
 def test_every_assignment_that_lends_has_a_replay():
-    """A hidden test that lends (student.callback, lend_module) has a replay here."""
+    """A hidden test that lends (student.callback, student.lend, lend_module) has a
+    replay here."""
     lending = {a.id for a in registry.all_assignments()
-               if any(re.search(r"\.callback\(|lend_module\(", p.read_text())
+               if any(re.search(r"\.callback\(|\.lend\(|lend_module\(", p.read_text())
                       for p in a.test_files())}
     assert "hw1_attention" in lending and set(REPLAYS) | {"hw1_attention"} == lending
 
