@@ -62,6 +62,53 @@ def preload(modules: list[str]) -> None:
 
 def run_template(control_fd: int, modules: list[str]) -> None:
     preload(modules)
+    serve_template(control_fd)
+
+
+def run_factory(control_fd: int, modules: list[str]) -> None:
+    """The template factory: imports `modules` once, then forks a fresh template
+    for every batch of the grader that started it (engine/isolation/template_factory.py),
+    a fork where a new interpreter importing torch took seconds of CPU.
+
+    An order is the batch's scratch folder, with the new template's control socket
+    attached; the reply is the template's pid. Like a template, it never runs student
+    code and holds nothing secret: it was started as a template is (scrubbed
+    environment, no descriptor but its socket) and receives nothing but folders."""
+    if sys.path and sys.path[0] == os.getcwd():  # `-m` put the start folder first:
+        del sys.path[0]  # each template puts its batch's folder there instead
+    preload(modules)
+    signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # templates that end are reaped at once
+    confine.first_to_go_when_out_of_memory(confine.TEMPLATE_OOM_SCORE)
+    control = socket.socket(fileno=control_fd)
+    while True:
+        try:
+            msg, fds, _, _ = socket.recv_fds(control, 4096, 4)
+        except OSError:
+            os._exit(0)
+        if not msg:  # the grader is gone; its templates see their own sockets close
+            os._exit(0)
+        folder = msg.decode(errors="replace")
+        if len(fds) != 1 or not os.path.isabs(folder) or not os.path.isdir(folder):
+            for fd in fds:
+                os.close(fd)
+            control.sendall(b"refused\n")
+            continue
+        pid = os.fork()
+        if pid == 0:
+            try:
+                control.close()
+                os.setsid()  # as a template started on its own: a session of its own
+                os.chdir(folder)
+                sys.path.insert(0, folder)  # where `-m` puts a template's start folder
+                serve_template(fds[0])  # never returns
+            finally:
+                os._exit(70)
+        os.close(fds[0])
+        control.sendall((str(pid) + "\n").encode())
+
+
+def serve_template(control_fd: int) -> None:
+    """The template's loop, its modules imported: fork what the grader orders."""
     # the kernel reaps finished workers, and (as a subreaper) whatever they
     # orphaned, at once: a zombie still counts against its uid's process limit
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)
@@ -274,6 +321,10 @@ CONFINE = {  # kernel/modes.py: Mode.confine
 
 
 def main(argv: list[str]) -> None:
+    """`CONTROL_FD [MODULES]` starts a template, `factory CONTROL_FD [MODULES]` a factory."""
+    run = run_template
+    if argv and argv[0] == "factory":
+        run, argv = run_factory, argv[1:]
     control_fd = int(argv[0])
     modules = [m for m in argv[1].split(",") if m] if len(argv) > 1 else []
-    run_template(control_fd, modules)
+    run(control_fd, modules)

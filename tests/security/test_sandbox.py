@@ -267,6 +267,30 @@ def test_cgroup_v2_delegated_subtree(tmp_path, monkeypatch):
     assert (scope / "batch" / "w1" / "pids.max").read_text() == "5"
 
 
+def test_cgroup_v2_delegated_subtree_shared_with_the_graders_factories(tmp_path, monkeypatch):
+    """The grader's template factories (started by an earlier batch) share its cgroup:
+    still delegated, and they move into the leaf with it; a process of someone else's
+    beside them still gives no cgroup."""
+    monkeypatch.setattr(os, "geteuid", lambda: 1000)
+    fs = tmp_path / "fs"
+    scope = fs / "app.scope"
+    scope.mkdir(parents=True)
+    (scope / "cgroup.controllers").write_text("memory pids\n")
+    info, own = _fake_cgroupfs(tmp_path, [f"/ {fs} rw - cgroup2 cgroup2 rw"], "0::/app.scope\n")
+    (scope / "cgroup.procs").write_text(f"{os.getpid()}\n4242\n4343\n")
+    assert cgroups.create("batch", info, own, companions=(4242,)) is None
+    moved = []
+    real_write = Path.write_text
+
+    def write(path, text, *args, **kwargs):
+        if path.name == "cgroup.procs":
+            moved.append(text)
+        return real_write(path, text, *args, **kwargs)
+    monkeypatch.setattr(Path, "write_text", write)
+    assert cgroups.create("batch", info, own, companions=(4242, 4343)) is not None
+    assert moved == [str(os.getpid()), "4242", "4343"]
+
+
 def test_cgroup_v2_not_delegated_gives_none(tmp_path, monkeypatch):
     """Other processes share the grader's cgroup (a login session): no cgroup."""
     monkeypatch.setattr(os, "geteuid", lambda: 1000)

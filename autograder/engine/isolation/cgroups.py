@@ -188,15 +188,18 @@ def _live_pid_namespaces(proc: Path = Path("/proc")) -> set[int]:
     return found
 
 
-def create(tag: str, mountinfo: Path = MOUNTINFO, own: Path = OWN_CGROUP) -> Cgroups | None:
-    """The batch's cgroups, or None where this process cannot make them."""
+def create(tag: str, mountinfo: Path = MOUNTINFO, own: Path = OWN_CGROUP,
+           companions: tuple[int, ...] = ()) -> Cgroups | None:
+    """The batch's cgroups, or None where this process cannot make them.
+    `companions`: this grader's own helpers sharing its cgroup (its template
+    factories), which move with it where it moves (v2)."""
     mounts, paths = _mounts(mountinfo), _own_paths(own)
     v1 = {opt: (root, point) for root, point, kind, opts in mounts if kind == "cgroup"
           for opt in opts & {"memory", "pids"}}
     if "memory" in v1:
         return _create_v1(tag, v1, paths)
     v2 = [(root, point) for root, point, kind, _ in mounts if kind == "cgroup2"]
-    return _create_v2(tag, v2[0], paths.get("", "/")) if v2 else None
+    return _create_v2(tag, v2[0], paths.get("", "/"), companions) if v2 else None
 
 
 def _create_v1(tag, mounts, paths) -> Cgroups | None:
@@ -221,33 +224,36 @@ def _drop(batch: dict[str, Path]) -> None:
         _rmdir(folder, 0)
 
 
-def _create_v2(tag, mount, own_path) -> Cgroups | None:
+def _create_v2(tag, mount, own_path, companions=()) -> Cgroups | None:
     root, point = mount
     base = _under(root, point, own_path)
     candidates = [(Path(point), True)] if os.geteuid() == 0 else []
     candidates += [(base, False)] if base is not None else []
     for parent, is_root in candidates:
-        batch = _v2_batch(parent, tag, is_root)
+        batch = _v2_batch(parent, tag, is_root, companions)
         if batch is not None:
             return Cgroups("v2", {"": batch})
     return None
 
 
-def _v2_batch(parent: Path, tag: str, is_root: bool) -> Path | None:
+def _v2_batch(parent: Path, tag: str, is_root: bool, companions=()) -> Path | None:
     """A batch folder under `parent` with memory and pids enabled for its
     children. `parent` must have no process of its own to enable them: the
     hierarchy's root is exempt; the grader's own cgroup qualifies when the
-    grader is its only process, after moving it into a leaf of its own."""
+    grader (and its `companions`) are its only processes, after moving them
+    into a leaf of their own."""
     try:
         if not {"memory", "pids"} <= set((parent / "cgroup.controllers").read_text().split()):
             return None
         procs = (parent / "cgroup.procs").read_text().split()
-        if not is_root and procs != [str(os.getpid())]:
+        ours = [str(os.getpid()), *map(str, companions)]
+        if not is_root and (str(os.getpid()) not in procs or set(procs) - set(ours)):
             return None
         sweep_stale(parent)
         if not is_root:
             (parent / f"{tag}-grader").mkdir()
-            (parent / f"{tag}-grader" / "cgroup.procs").write_text(str(os.getpid()))
+            for pid in (p for p in ours if p in procs):  # one pid per write
+                (parent / f"{tag}-grader" / "cgroup.procs").write_text(pid)
         (parent / "cgroup.subtree_control").write_text("+memory +pids")
         _make_batch(parent / tag, "v2")
         return parent / tag

@@ -3,23 +3,23 @@
 The grader never forks itself: a fork while another thread is in a BLAS
 call can hang the child. It asks this process instead, one order at a time
 on the control socket, for every worker and every order's child. The
-process starts with a scrubbed environment and no inherited descriptor but
-that socket; when it dies (killed, out of memory) a new one takes its place,
-unless the batch is closing.
+process is forked for the batch by the grader's template factory
+(template_factory.py), itself started with a scrubbed environment and no
+inherited descriptor but its socket; when the template dies (killed, out of
+memory) a new one takes its place, unless the batch is closing.
 """
 from __future__ import annotations
 
 import json
-import os
 import socket
 import subprocess
-import sys
 import threading
 from pathlib import Path
 
-from autograder import paths, protocol
+from autograder import protocol
 from autograder.engine.config import Config
 from autograder.engine.intake import untrusted
+from autograder.engine.isolation import template_factory
 
 
 class TemplateProcess:
@@ -36,14 +36,10 @@ class TemplateProcess:
 
     def _start(self) -> None:
         ours, theirs = socket.socketpair()
-        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8",
-               "PYTHONPATH": str(paths.ROOT), "OMP_NUM_THREADS": "1",
-               "PYTHONDONTWRITEBYTECODE": "1"}
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "autograder.worker", str(theirs.fileno()), self.preload],
-            pass_fds=[theirs.fileno()], env=env, cwd=str(self.folder),
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, start_new_session=True)
-        theirs.close()
+        try:
+            self.proc = template_factory.fork_template(self.preload, str(self.folder), theirs)
+        finally:
+            theirs.close()
         self.control = ours
         self.python = self._where_python_lives()
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from autograder import paths
 from autograder.engine.config import Config
-from autograder.engine.isolation import cgroups, memory_budget, probe, scratch
+from autograder.engine.isolation import cgroups, memory_budget, probe, scratch, template_factory
 from autograder.engine.isolation import sandbox as sandbox_mod
 from autograder.engine.isolation.connection import WorkerConnection, WorkerDied, WorkerTimeout
 from autograder.engine.isolation.orders import Orders
@@ -46,7 +46,8 @@ class Template:
         self.scratch = self.workers_folder.path
         tag = cgroups.batch_tag(self.scratch.name.rsplit('-', 1)[-1])
         self.sandbox = sandbox_mod.Sandbox(  # cgroups first: v2 may move this process
-            "none", None, cgroups.create(tag) if use_cgroups else None, landlock.abi_version())
+            "none", None, cgroups.create(tag, companions=template_factory.pids()) if use_cgroups
+            else None, landlock.abi_version())
         self.process = TemplateProcess(config, self.scratch)
         self.orders = Orders(self.process, self.sandbox)
         self.spawner = Spawner(self.process, self.sandbox, self.orders.sweep, self.hide,
