@@ -16,7 +16,8 @@ def write_notebook(path: Path, cells: list[str]) -> Path:
     return path
 
 
-def grade(assignment: str, folder: Path, out: Path, reports: bool = False, **limits) -> dict:
+def grade(assignment: str, folder: Path, out: Path, reports: bool = False,
+          diagnose: bool = True, **limits) -> dict:
     """Grade a folder (and, with `reports`, run the report stage after it, as
     `grade` does); return {submission id: SubmissionResult}."""
     from autograder.engine import batch  # here: a conftest importing torch slowed every
@@ -28,7 +29,8 @@ def grade(assignment: str, folder: Path, out: Path, reports: bool = False, **lim
         extra = pipeline.assignment_reports(assignment)
         reserved = report_run.reserved_names(assignment, extra)
     result = batch.grade_folder(assignment, folder, out, progress=False,
-                                limits={**FAST_LIMITS, **limits}, reserved=reserved)
+                                limits={**FAST_LIMITS, **limits}, reserved=reserved,
+                                diagnose=diagnose)
     if reports:
         pipeline.report_stage(result, report_run.prepare(out), extra)
     return {r.submission: r for r in result.results}

@@ -161,7 +161,7 @@ def audit(assignment_id: str, jobs: int | None = None, with_corpus: bool = True,
             _write(subs / f"{corpus.submission_id(path)}.ipynb", corpus.cells(path, source))
         with _TestsThatRaise() as raised:
             graded = batch.grade_folder(assignment_id, subs, work / "out", jobs=jobs,
-                                        progress=progress, limits=LIMITS)
+                                        progress=progress, limits=LIMITS, diagnose=False)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     results = {r.submission: r for r in graded.results}

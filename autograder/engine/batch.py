@@ -13,6 +13,7 @@ its workers and gives the submissions they were grading no result at all
 (never a zero for the grader's own stop): `--resume` grades them."""
 from __future__ import annotations
 
+import dataclasses
 import logging
 import os
 import sys
@@ -63,7 +64,8 @@ def grade_folder(assignment_id: str, submissions: Path, out: Path, jobs: int | N
                  entries: list[Entry] | None = None, allow_unsafe: bool = False,
                  profile: bool = False, secrets: tuple[Path, ...] = (),
                  announce: bool = True, reserved: tuple[str, ...] = (),
-                 interruptible: bool = False, resume_run: bool = False) -> Batch:
+                 interruptible: bool = False, resume_run: bool = False,
+                 diagnose: bool = True) -> Batch:
     """Grade every entry of `submissions` into `out`; `limits` overrides the
     config's (tests use short timeouts). `entries`: the caller's own
     discovery of `submissions`, carrying what it knows that the folder does
@@ -77,21 +79,26 @@ def grade_folder(assignment_id: str, submissions: Path, out: Path, jobs: int | N
     SIGINT and SIGTERM stop the batch early (Batch.interrupted) instead of
     their default (the grade command's; not a batch of the grader's own).
     `resume_run`: grade only the entries `out` lacks a complete result of
-    (engine/resume.py). Raises SandboxUnavailable, before anything is
-    written, where no sandbox works and `allow_unsafe` is False."""
+    (engine/resume.py). `diagnose`: failing tests get their diagnoses (off for a
+    caller that reads only the scores: `audit`, build's self-check; a diagnosis is
+    text, never points, and hw4's drives of its mistakes took half an audit's time).
+    Raises SandboxUnavailable, before anything is written, where no sandbox works
+    and `allow_unsafe` is False."""
     with interrupt.Stop(interruptible) as stop:
         batch = _grade_folder(assignment_id, submissions, out, jobs, progress, limits,
                               entries, allow_unsafe, profile, secrets, announce, reserved,
-                              resume_run, stop)
+                              resume_run, diagnose, stop)
         batch.interrupted = stop.signum
         finish(batch)  # still under Stop: a second signal cannot cut grades.csv short
     return batch
 
 
 def _grade_folder(assignment_id, submissions, out, jobs, progress, limits, entries,
-                  allow_unsafe, profile, secrets, announce, reserved, resume_run,
+                  allow_unsafe, profile, secrets, announce, reserved, resume_run, diagnose,
                   stop: interrupt.Stop) -> Batch:
     assignment = assignment_mod.load(assignment_id, limits)
+    if not diagnose:
+        assignment = dataclasses.replace(assignment, diagnoses={})
     jobs = jobs or os.cpu_count() or 1
     made = make_output_folder(out)  # before the sandbox is chosen: its permissions are judged
     grader = Grader(assignment, [submissions.resolve(), out.resolve(),

@@ -7,6 +7,7 @@ None of these tests measures time.
 """
 from __future__ import annotations
 
+import inspect
 import threading
 import time
 
@@ -272,3 +273,23 @@ def test_shared_answers_are_read_once_per_worker(student):
     with pytest.raises(StudentError):
         student.shared("third", lambda: [student.fails_third(None) for _ in range(3)])
     assert student.shared("third", lambda: "computed again") == "computed again"
+
+
+def test_a_batch_without_diagnoses_gives_the_same_scores_and_outputs(tmp_path):
+    """grade_folder(diagnose=False), as `audit` and build's self-check grade: the
+    same scores and outputs, without the diagnosis a mistake gets otherwise."""
+    from autograder.engine import assignment as assignment_mod
+    from tests.assignments import corpus_tools
+    from tests.conftest import grade, write_notebook
+    variant = next(p for p in corpus_tools.variants("hw1_attention")
+                   if p.name == "causal_mask_blocks_diagonal.py")
+    reference = inspect.getsource(assignment_mod.load("hw1_attention").reference)
+    subs = tmp_path / "subs"
+    subs.mkdir()
+    write_notebook(subs / "s1.ipynb", corpus_tools.cells(variant, reference))
+    graded = {diagnose: grade("hw1_attention", subs, tmp_path / f"out-{diagnose}",
+                              diagnose=diagnose)["s1"] for diagnose in (True, False)}
+    on, off = ([(t.name, t.score, t.output, t.diagnosis) for t in graded[d].tests]
+               for d in (True, False))
+    assert [t[:3] for t in on] == [t[:3] for t in off]
+    assert any(t[3] for t in on) and not any(t[3] for t in off)

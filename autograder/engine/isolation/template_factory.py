@@ -22,6 +22,8 @@ import threading
 
 from autograder import paths, protocol
 
+START_SECONDS = 300
+"""The longest a factory may take to answer (its first answer waits for its imports)."""
 _factories: dict[str, "TemplateFactory"] = {}
 _lock = threading.Lock()
 
@@ -40,7 +42,10 @@ def fork_template(preload: str, folder: str, theirs: socket.socket) -> "ForkedPr
     when it refuses the folder (not an absolute path to a folder)."""
     with _lock:
         factory = _factories.get(preload)
-        if factory is None or not factory.alive():
+        if factory is not None and not factory.alive():
+            factory.kill()  # its socket closed, its exit reaped
+            factory = None
+        if factory is None:
             factory = _factories[preload] = TemplateFactory(preload)
         try:
             return factory.fork(folder, theirs)
@@ -65,6 +70,7 @@ class TemplateFactory:
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, start_new_session=True)
         theirs.close()
         self.control = ours
+        self.control.settimeout(START_SECONDS)  # a factory that never answers is a dead one
 
     def alive(self) -> bool:
         return self.proc.poll() is None
