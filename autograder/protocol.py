@@ -15,6 +15,7 @@ import dataclasses
 import functools
 import json
 import math
+import socket
 import struct
 import sys
 import types
@@ -392,6 +393,23 @@ def unpack(obj, buffers, from_handle):
 # both check every field against its declared type: a missing, unknown or
 # mistyped field is a ProtocolError, on the grader's side before anything is
 # sent, on the template's before anything is forked.
+
+def send_order(control: socket.socket, order: bytes, fd: int, who: str,
+               limit: int = 4096) -> bytes:
+    """Send `order` with the descriptor `fd` attached on a control socket (the
+    template's, or the template factory's) and read its one-line reply; OSError
+    when `who` is gone, ValueError when the reply has no end within `limit` bytes."""
+    socket.send_fds(control, [order], [fd])
+    reply = b""
+    while not reply.endswith(b"\n"):
+        chunk = control.recv(64)
+        if not chunk:
+            raise OSError(f"the {who} exited")
+        reply += chunk
+        if len(reply) > limit:
+            raise ValueError(f"the {who}'s answer has no end")
+    return reply
+
 
 SPAWN = "spawn"
 """Not a worker request: the template's order to fork a worker (WorkerSpec)."""

@@ -76,15 +76,8 @@ class TemplateFactory:
         return self.proc.poll() is None
 
     def fork(self, folder: str, theirs: socket.socket) -> "ForkedProcess":
-        socket.send_fds(self.control, [folder.encode()], [theirs.fileno()])
-        reply = b""
-        while not reply.endswith(b"\n"):
-            chunk = self.control.recv(64)
-            if not chunk:
-                raise OSError("the template factory exited")
-            reply += chunk
-            if len(reply) > 64:
-                raise ValueError("the template factory's answer has no end")
+        reply = protocol.send_order(self.control, folder.encode(), theirs.fileno(),
+                                    "template factory", limit=64)
         if reply == b"refused\n":
             raise protocol.ProtocolError(f"the template factory refused the folder {folder!r}")
         return ForkedProcess(int(reply))

@@ -65,15 +65,7 @@ class TemplateProcess:
         """The pid of the child the template forked for `order` (encode_order's);
         ProtocolError when it refused the order, OSError or ValueError when it
         is gone or answers nonsense. The caller holds `lock`."""
-        socket.send_fds(self.control, [order], [theirs.fileno()])
-        reply = b""
-        while not reply.endswith(b"\n"):
-            chunk = self.control.recv(64)
-            if not chunk:
-                raise OSError("the worker template exited")
-            reply += chunk
-            if len(reply) > 4096:
-                raise ValueError("the worker template's answer has no end")
+        reply = protocol.send_order(self.control, order, theirs.fileno(), "worker template")
         if reply.startswith(b"refused "):
             why = untrusted.name(reply[len(b"refused "):].decode(errors="replace").strip(), 300)
             raise protocol.ProtocolError(f"the worker template refused its order: {why}")
