@@ -17,16 +17,17 @@ submission's result.
 """
 from __future__ import annotations
 
-import shutil
-import tempfile
 import threading
-from pathlib import Path
 
 from distributed import WorkerPlugin, get_worker
 
 from autograder.cluster import bundle as bundle_mod
 from autograder.engine import batch, results
 from autograder.engine.grader import Grader
+from autograder.engine.isolation import scratch
+
+FOLDER_PREFIX = "autograder-host-"
+"""A host's private folder in the temporary folder (the installed assignment)."""
 
 
 class GradingHost(WorkerPlugin):
@@ -39,16 +40,19 @@ class GradingHost(WorkerPlugin):
 
     def setup(self, worker) -> None:
         self._lock = threading.Lock()
-        self._folder: Path | None = None
+        self._folder: scratch.Scratch | None = None
         self._grader: Grader | None = None
 
     def grader(self) -> Grader:
         """The shipped assignment's grader, installed and started on first use."""
         with self._lock:
             if self._grader is None:
-                self._folder = Path(tempfile.mkdtemp(prefix="autograder-host-"))  # 0700
-                assignment = bundle_mod.install(self.bundle, self._folder)
-                self._grader = Grader(assignment, [self._folder]).start()
+                # the folders of hosts killed before their teardown (a lost worker): a
+                # live host holds a lock on its own (engine/isolation/scratch.py)
+                scratch.remove_stale(prefix=FOLDER_PREFIX)
+                self._folder = scratch.Scratch(prefix=FOLDER_PREFIX, mode=0o700)
+                assignment = bundle_mod.install(self.bundle, self._folder.path)
+                self._grader = Grader(assignment, [self._folder.path]).start()
             return self._grader
 
     def teardown(self, worker) -> None:
@@ -57,7 +61,7 @@ class GradingHost(WorkerPlugin):
                 self._grader.close()
                 self._grader = None
             if self._folder is not None:
-                shutil.rmtree(self._folder, ignore_errors=True)
+                self._folder.close()
                 self._folder = None
 
 

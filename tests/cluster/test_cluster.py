@@ -391,3 +391,35 @@ def test_a_tls_scheduler_takes_the_client_certificate_from_dask_config(tmp_path)
         assert _grades(tmp_path / "out")[0][:2] == ["full_solution", "18.0"]
     finally:
         cluster.stop()
+
+
+def test_a_killed_hosts_folder_is_removed_by_the_next_host_and_a_live_ones_kept(tmp_path):
+    """A host killed before its teardown leaves its private folder (the installed
+    assignment); the next host to start removes it, never a live host's. (Each host in
+    a process of its own: a host loads the shipped assignment as its package.)"""
+    made = ("from autograder.cluster import host; from autograder.engine.isolation import scratch; "
+            "import os, tempfile; tempfile.tempdir = {!r}; "
+            "f = scratch.Scratch(prefix=host.FOLDER_PREFIX, mode=0o700); "
+            "(f.path / 'grading_config.toml').write_text('x'); print(f.path, flush=True); {}")
+    dead = subprocess.run([PY, "-c", made.format(str(tmp_path), "os.kill(os.getpid(), 9)")],
+                          env=ENV, capture_output=True, text=True, timeout=60).stdout.strip()
+    live = subprocess.Popen([PY, "-c", made.format(str(tmp_path), "input()")], env=ENV,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    next_host = ("import tempfile, sys; tempfile.tempdir = sys.argv[1]; "
+                 "from autograder.cluster import bundle, host; "
+                 "from tests.conftest import FAST_LIMITS; "
+                 "h = host.GradingHost(bundle.make('hw1_attention', FAST_LIMITS), 'h'); "
+                 "h.setup(None); h.grader(); own = h._folder.path; "
+                 "print(own, own.is_dir(), flush=True); h.teardown(None); print(own.exists())")
+    try:
+        kept = live.stdout.readline().strip()
+        assert Path(dead).is_dir() and Path(kept).is_dir()
+        proc = subprocess.run([PY, "-c", next_host, str(tmp_path)], env=ENV, cwd=paths.ROOT,
+                              capture_output=True, text=True, timeout=300)
+        assert proc.returncode == 0, proc.stderr[-3000:]
+        started, ended = proc.stdout.splitlines()[-2:]
+        assert started.endswith(" True") and ended == "False"  # its own: made, then removed
+        assert not Path(dead).exists() and Path(kept).is_dir()
+    finally:
+        live.kill()
+        live.wait()

@@ -34,11 +34,12 @@ MAKING = ".grader-making"
 
 
 class Scratch:
-    """A batch's folder in the temporary folder, held until `close`."""
+    """A batch's folder in the temporary folder, held until `close` (or, with
+    `prefix`, another folder of the grader's kept the same way: a Dask host's)."""
 
-    def __init__(self):
-        self.path = Path(tempfile.mkdtemp(prefix=PREFIX))
-        self.path.chmod(0o711)  # workers may pass through to their own folder, not list it
+    def __init__(self, prefix: str = PREFIX, mode: int = 0o711):
+        self.path = Path(tempfile.mkdtemp(prefix=prefix))
+        self.path.chmod(mode)  # 0o711: workers may pass through to their own folder, not list it
         self._held = os.open(self.path / MAKING, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW,
                              0o600)
         fcntl.flock(self._held, fcntl.LOCK_EX)
@@ -49,13 +50,13 @@ class Scratch:
         os.close(self._held)
 
 
-def remove_stale(folder: Path | None = None) -> list[Path]:
-    """Remove the worker folders in `folder` (the temporary folder) left by graders
-    of this user that died; return them."""
+def remove_stale(folder: Path | None = None, prefix: str = PREFIX) -> list[Path]:
+    """Remove the folders named `prefix`... in `folder` (the temporary folder) left
+    by graders of this user that died; return them."""
     folder = Path(folder or tempfile.gettempdir())
     removed = []
     try:
-        names = [e.name for e in os.scandir(folder) if e.name.startswith(PREFIX)]
+        names = [e.name for e in os.scandir(folder) if e.name.startswith(prefix)]
     except OSError:
         return removed
     for name in names:
