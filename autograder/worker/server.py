@@ -242,7 +242,7 @@ class Server:
         if header.get("lend"):
             if name not in self.namespace:
                 return False
-            self.namespace[name] = GraderFunction(self, name)
+            self.namespace[name] = self.op_callback(header, args, kwargs)
             return True
         self.namespace[name] = args[0]
 

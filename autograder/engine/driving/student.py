@@ -214,10 +214,10 @@ class Student:
         lent as callback() lends it: has(), callback() and define() in one request.
         False, and nothing lent, where the notebook does not define `name`."""
         bound = self._request({"op": protocol.DEFINE, "name": name, "lend": True},
-                              f"lend {name}")
-        if bound is True:  # registered once bound: nothing calls it before this answer
+                              f"lend {name}") is True
+        if bound:  # registered once bound: nothing calls it before this answer
             self._callbacks.lend(name, func, max_calls, max_arg_bytes)
-        return bound is True
+        return bound
 
     def list(self, obj: "RemoteObject") -> list:
         header = {"op": protocol.LIST, "id": obj._handle.id}
