@@ -3,7 +3,7 @@
 # PyTorch's own CPU wheel index: PyPI's Linux x86_64 wheel of the same version is the CUDA
 # build, which pulls several GB of nvidia-* wheels that a CPU-only grader never uses.
 #
-#   bash scripts/install_torch.sh PYTHON REQUIREMENTS
+#   bash scripts/install_torch.sh PYTHON REQUIREMENTS [PIP INSTALL OPTION...]
 #
 # TORCH_INDEX_URL chooses the index (default: PyTorch's CPU index); set it to an empty
 # value to take torch from pip's default index like any other package. When the chosen
@@ -13,6 +13,7 @@
 set -euo pipefail
 python=$1
 requirements=$2
+shift 2  # the rest: options for pip install (scripts/setup.sh: --no-compile)
 version=$(sed -nE 's/^torch==([^[:space:]#]+).*/\1/p' "$requirements")
 [ -n "$version" ] || { echo "install_torch: no torch==VERSION line in $requirements" >&2; exit 1; }
 index=${TORCH_INDEX_URL-https://download.pytorch.org/whl/cpu}
@@ -20,7 +21,7 @@ if "$python" -c "import sys, torch; sys.exit(torch.__version__.split('+')[0] != 
     2>/dev/null; then
   exit 0  # already there
 fi
-install=("$python" -m pip install --quiet --disable-pip-version-check)
+install=("$python" -m pip install --quiet --disable-pip-version-check "$@")
 reachable() {  # the index answers for torch within 15 s (pip alone would retry, then warn)
   "$python" - "$1" <<'PY' >/dev/null 2>&1
 import sys, urllib.request

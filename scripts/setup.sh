@@ -12,7 +12,9 @@ fi
 stamp=.venv/.requirements-installed
 if [ ! -f "$stamp" ] || ! cmp -s requirements.txt "$stamp"; then
   # torch first, from PyTorch's CPU wheel index (TORCH_INDEX_URL: scripts/install_torch.sh)
-  bash scripts/install_torch.sh .venv/bin/python requirements.txt
-  .venv/bin/python -m pip install --quiet --disable-pip-version-check -r requirements.txt
+  bash scripts/install_torch.sh .venv/bin/python requirements.txt --no-compile
+  .venv/bin/python -m pip install --quiet --disable-pip-version-check --no-compile \
+    -r requirements.txt
+  bash scripts/compile_venv.sh .venv/bin/python
   cp requirements.txt "$stamp"
 fi

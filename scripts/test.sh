@@ -5,12 +5,14 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 stamp=.venv/.test-requirements-installed
 if [ ! -f "$stamp" ] || ! cmp -s requirements-test.txt "$stamp"; then
-  .venv/bin/python -m pip install --quiet --disable-pip-version-check -r requirements-test.txt
+  .venv/bin/python -m pip install --quiet --disable-pip-version-check --no-compile \
+    -r requirements-test.txt
   # jupyter-events (under jupyter_server) pulls rfc3987-syntax for jsonschema's IRI
   # formats, which no test checks; jsonschema then compiles 38 grammars whenever it is
   # imported, so every process that reads a notebook (nbformat imports jsonschema) took
   # 3.2 s instead of 0.3 s to start. jsonschema skips those formats without it.
   .venv/bin/python -m pip uninstall --quiet --yes rfc3987-syntax
+  bash scripts/compile_venv.sh .venv/bin/python
   cp requirements-test.txt "$stamp"
 fi
 # Debian packages some tests need, installed as root where apt-get exists: chromium for the
