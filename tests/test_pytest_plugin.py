@@ -73,12 +73,15 @@ def test_plugin_gives_the_graders_points_on_the_exam(tmp_path):
 
 
 HANGS_ON_ONE = """
+import time
 _reference_mask = causal_mask
 def causal_mask(n):
     while n == 1:
-        pass
+        time.sleep(1)
     return _reference_mask(n)
 """
+"""Hangs asleep: the call's time limit stops it as it stops a busy loop (the attack
+corpus's busy loops, tests/security/test_integrity.py), without spending its seconds of CPU."""
 
 
 def test_a_question_that_hangs_loses_its_later_tests_as_in_grade(tmp_path):
