@@ -6,10 +6,11 @@ For hw1, hw4 and hw6, each zip's image is built by its own setup.sh, and every
 case runs in a fresh container of 768 MB and half a CPU, as root under Docker's
 capabilities and seccomp profile, once with Landlock (mode `landlock`) and once
 with its system calls refused (mode `uid`): the full solution gets its full
-score, the untouched notebook 0, a broken file an error result, and each attack
-of the hostile corpus (tests/security/attacks/hw1_attention) no more than the
-same notebook without the attack (its declared outcome in hw1, where it is
-written for), leaking nothing. In hw4's and hw6's images only the attacks on
+score, and each attack of the hostile corpus (tests/security/attacks/hw1_attention)
+no more than the same notebook without the attack (its declared outcome in hw1,
+where it is written for), leaking nothing. The untouched notebook gets 0 in each
+image, in landlock mode (UNTOUCHED_MODE), and a broken file an error result in
+hw1's (BROKEN_IN). In hw4's and hw6's images only the attacks on
 what differs from one zip to the next run (PER_ZIP_ATTACKS: the files it ships,
 the results it writes, the memory its grading leaves the worker); the others
 attack the grader and the sandbox, which every zip holds alike, and run in
@@ -74,6 +75,12 @@ PROTOCOL_ATTACKS = ("broadcast_bomb_callback", "exits", "lying_objects", "patch_
 """The attacks on the grader's protocol and tests (what a worker answers, sends, or keeps
 between calls), defended by the same grading code in the zip as on any machine: they run
 in every sandbox mode in tests/security/test_integrity.py, and in no image here."""
+UNTOUCHED_MODE = "landlock"
+"""The one mode the untouched notebook runs in, in each image: its stubs raise before
+they do anything a sandbox stops (the full solution and the attacks run in both)."""
+BROKEN_IN = ("hw1_attention", "landlock")
+"""The one image and mode a file that is not a notebook is uploaded in: it is refused by
+the same code in every zip, whatever the mode, before any of it runs."""
 HONEST = "honest"
 """The case every attack is weighed against: the attack's notebook without the attack."""
 
@@ -131,10 +138,12 @@ def graded(request, images):
     notebook = f"{assignment_id}.ipynb"
     cases = {
         "full": (image, {notebook: nbformat.writes(solution_notebook(assignment_id)).encode()}),
-        "untouched": (image, {notebook: record.student_notebook.read_bytes()}),
-        "broken": (image, {notebook: b'{"cells": [ this is not json'}),
         HONEST: (attack_image, {notebook: _notebook([reference])}),
     }
+    if mode == UNTOUCHED_MODE:
+        cases["untouched"] = (image, {notebook: record.student_notebook.read_bytes()})
+    if (assignment_id, mode) == BROKEN_IN:
+        cases["broken"] = (image, {notebook: b'{"cells": [ this is not json'})
     for path in attacks(assignment_id, mode):
         cells = ([reference] if _header(path).get("with") == "reference" else []) + \
             [_attack_source(path)]
@@ -175,6 +184,8 @@ def test_the_full_solution_gets_full_marks_within_the_container(graded):
 
 
 def test_the_untouched_notebook_scores_zero(graded):
+    if graded["mode"] != UNTOUCHED_MODE:
+        pytest.skip(f"the untouched notebook runs in {UNTOUCHED_MODE} mode only")
     r = graded["runs"]["untouched"]
     assert r.results["score"] == 0 and len(r.results["tests"]) == len(graded["assignment"].cases)
     assert r.oom_kills in (0, None)
@@ -182,6 +193,9 @@ def test_the_untouched_notebook_scores_zero(graded):
 
 def test_a_broken_file_gets_an_error_result(graded):
     """Not JSON: zero, and the student is told the notebook could not be read."""
+    if (graded["assignment"].id, graded["mode"]) != BROKEN_IN:
+        pytest.skip("a broken file is uploaded in {} mode in {}'s image only".format(
+            BROKEN_IN[1], BROKEN_IN[0]))
     r = graded["runs"]["broken"]
     assert r.results["score"] == 0
     assert "notebook" in r.results["output"].lower(), r.results["output"]
