@@ -175,7 +175,7 @@ def test_the_student_proxy_only_reports_what_a_test_does():
 
 
 TEMPLATE_PARTS = tuple(f"autograder.engine.isolation.{name}" for name in (
-    "template_process", "spawner", "orders", "probe", "meters", "connection"))
+    "template_process", "template_factory", "spawner", "orders", "probe", "meters", "connection"))
 
 
 def test_the_templates_parts_are_reached_through_workers_py():
