@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Compile the bytecode of everything installed in a Python's environment, on every core
-# at once:   bash scripts/compile_venv.sh PYTHON
+# Compile the bytecode of what is installed in a Python's environment, on every core at once:
+#   bash scripts/compile_venv.sh PYTHON [PACKAGE]
+# (PACKAGE: only that folder of site-packages, e.g. torch).
 # scripts/setup.sh and scripts/test.sh install with `pip install --no-compile`: pip compiles
 # each package's files one at a time, which was half of a fresh setup's minute on two cores
 # (torch alone 13 s). Compiled here, not left to the first import: an environment with
@@ -10,4 +11,4 @@
 set -euo pipefail
 python=$1
 site=$("$python" -c "import sysconfig; print(sysconfig.get_path('purelib'))")
-"$python" -m compileall -qq -j 0 "$site" || [ $? -eq 1 ]  # 1: some file did not compile
+"$python" -m compileall -qq -j 0 "$site/${2:-}" || [ $? -eq 1 ]  # 1: some file did not compile

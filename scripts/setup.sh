@@ -13,8 +13,12 @@ stamp=.venv/.requirements-installed
 if [ ! -f "$stamp" ] || ! cmp -s requirements.txt "$stamp"; then
   # torch first, from PyTorch's CPU wheel index (TORCH_INDEX_URL: scripts/install_torch.sh)
   bash scripts/install_torch.sh .venv/bin/python requirements.txt --no-compile
+  # torch's bytecode compiled on one core while pip, on the other, installs the rest
+  bash scripts/compile_venv.sh .venv/bin/python torch &
+  compiling=$!
   .venv/bin/python -m pip install --quiet --disable-pip-version-check --no-compile \
     -r requirements.txt
+  wait "$compiling"
   bash scripts/compile_venv.sh .venv/bin/python
   cp requirements.txt "$stamp"
 fi
