@@ -86,18 +86,29 @@ def _slow_groups_first(items: list, groups: dict) -> list:
     """The tests in the order the workers take them (scripts/test.sh passes
     --no-loadscope-reorder, so that pytest-xdist keeps it): the groups holding a test
     marked slow first, the longest first, as its `slow(minutes=N)` mark estimates
-    (default 1; then the larger), then the rest as collected. Started last, a long
-    group kept one worker busy long after the others had finished."""
-    size: dict[str, int] = {}
-    minutes: dict[str, float] = {}
-    for item, group in groups.items():
+    (default 1; then the larger), then those holding a heavy test, then the rest, each
+    as collected; a test in no group counts as a group of its own. Started last, a long
+    group kept one worker busy long after the others had finished: heavy tests of tens of
+    seconds (the attack corpus in each sandbox mode, the plugin's hanging question) were
+    collected last, and the last minute of a run kept one core idle."""
+    size: dict[object, int] = {}
+    minutes: dict[object, float] = {}
+    heavy: set = set()
+    for item in items:
+        group = groups.get(item, item)
         size[group] = size.get(group, 0) + 1
         mark = item.get_closest_marker("slow")
         if mark:
             minutes[group] = max(minutes.get(group, 0), mark.kwargs.get("minutes", 1))
-    rank = {item: (0, -minutes[groups[item]], -size[groups[item]])
-            if groups.get(item) in minutes else (1, 0, 0) for item in items}
-    return sorted(items, key=rank.__getitem__)  # stable: collection order within a rank
+        if item.get_closest_marker("heavy"):
+            heavy.add(group)
+
+    def rank(item):
+        group = groups.get(item, item)
+        if group in minutes:
+            return 0, -minutes[group], -size[group]
+        return (1 if group in heavy else 2), 0, 0
+    return sorted(items, key=rank)  # stable: collection order within a rank
 
 
 def _name_groups(groups: dict) -> None:

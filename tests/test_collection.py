@@ -185,13 +185,27 @@ def longest():
 @pytest.mark.slow(minutes=9)
 def test_longest(longest):
     pass
+
+def test_light():
+    pass
+
+@pytest.mark.heavy
+def test_heavy():
+    pass
+
+@pytest.mark.slow(minutes=2)
+def test_alone_but_slow():
+    pass
 '''
 
 
 def test_slow_groups_start_first_the_longest_first(tmp_path):
     """The groups holding a slow test go first, the one its `slow(minutes=N)` says is
-    longest first (then the larger), so that it does not start last on a busy worker."""
+    longest first (then the larger; a test in no group is a group of its own), so that it
+    does not start last on a busy worker; then heavy tests, then the rest as collected."""
     run = _run_planted(tmp_path, ORDERED_MODULE, "-n", "1", "--dist", "loadgroup",
                        "--no-loadscope-reorder", "-v")
     ran = re.findall(r"PASSED \S+::(test_\w+)\[?([\w-]*)", run.stdout)
-    assert [name for name, _ in ran] == ["test_longest", *["test_many"] * 6, "test_plain"], ran
+    assert [name for name, _ in ran] == ["test_longest", "test_alone_but_slow",
+                                         *["test_many"] * 6, "test_heavy", "test_plain",
+                                         "test_light"], ran
