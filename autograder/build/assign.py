@@ -15,6 +15,7 @@ import io
 import logging
 import re
 import tempfile
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -77,16 +78,43 @@ def assign_into(master: Path, work: Path, generate: bool = False) -> Path:
     return dist
 
 
+_ASSIGNING = threading.Lock()
+"""One otter assign at a time: each points otter's `tempfile` at its own folder."""
+
+
+class _TempfileUnder:
+    """The `tempfile` otter.assign.output sees: its folders made under `folder`.
+    otter assign copies the public tests into a folder of its own, made with
+    tempfile.mkdtemp(), and removes it only when it also generates its autograder zip:
+    every build left one in the machine's temporary folder."""
+
+    def __init__(self, folder: Path):
+        self.folder = folder
+
+    def mkdtemp(self, suffix=None, prefix=None, dir=None):
+        return tempfile.mkdtemp(suffix, prefix, self.folder)
+
+    def __getattr__(self, name):
+        return getattr(tempfile, name)
+
+
 def _quiet_assign(source: Path, dist: Path) -> None:
-    """otter.assign.main, with its chatter kept unless it fails."""
+    """otter.assign.main, with its chatter kept unless it fails, and its temporary
+    folder inside dist's parent (removed with it)."""
     from otter.assign import main as assign_main
+    from otter.assign import output as otter_output
     chatter = io.StringIO()
     otter_log = logging.getLogger("otter")
     level = otter_log.level
     otter_log.setLevel(logging.WARNING)
     try:
-        with contextlib.redirect_stdout(chatter), contextlib.redirect_stderr(chatter):
-            assign_main(str(source), str(dist), no_pdfs=True, no_run_tests=True)
+        with _ASSIGNING, contextlib.redirect_stdout(chatter), \
+                contextlib.redirect_stderr(chatter):
+            otter_output.tempfile = _TempfileUnder(dist.parent)
+            try:
+                assign_main(str(source), str(dist), no_pdfs=True, no_run_tests=True)
+            finally:
+                otter_output.tempfile = tempfile
     except Exception as exc:
         raise BuildError(f"otter assign failed on {source.name}: {exc}\n"
                          f"{chatter.getvalue()[-2000:]}") from exc

@@ -324,3 +324,17 @@ def test_submit_cell_names_the_place(assignment_id):
     export = next(i for i, c in enumerate(cells) if "export_submission(pdf=" in c.source)
     assert submit_sentence(assignment_id) in cells[export - 1].source
     assert load_config(assignment_id).submit.to in cells[export - 1].source
+
+
+def test_a_build_leaves_nothing_in_the_temporary_folder(tmp_path, monkeypatch):
+    """otter assign copies the public tests into a folder of its own (tempfile.mkdtemp)
+    that it removes only when it also generates its autograder zip: each build left one
+    in /tmp, with a copy of every public check (1,834 such folders on this machine after
+    a day of test runs). It is made in build's own temporary folder now, removed with it."""
+    from autograder.build.assign import run_otter_assign
+    machine_tmp = tmp_path / "tmp"
+    machine_tmp.mkdir()
+    monkeypatch.setattr("tempfile.tempdir", str(machine_tmp))
+    assigned = run_otter_assign(registry.get("hw1_attention").master)
+    assert assigned.student.metadata["otter"]["tests"]  # the tests were written, then
+    assert list(machine_tmp.iterdir()) == []
