@@ -91,11 +91,11 @@ def _slow_groups_first(items: list, groups: dict) -> list:
     group kept one worker busy long after the others had finished: heavy tests of tens of
     seconds (the attack corpus in each sandbox mode, the plugin's hanging question) were
     collected last, and the last minute of a run kept one core idle."""
+    group_of = {item: groups.get(item, item) for item in items}
     size: dict[object, int] = {}
     minutes: dict[object, float] = {}
     heavy: set = set()
-    for item in items:
-        group = groups.get(item, item)
+    for item, group in group_of.items():
         size[group] = size.get(group, 0) + 1
         mark = item.get_closest_marker("slow")
         if mark:
@@ -104,7 +104,7 @@ def _slow_groups_first(items: list, groups: dict) -> list:
             heavy.add(group)
 
     def rank(item):
-        group = groups.get(item, item)
+        group = group_of[item]
         if group in minutes:
             return 0, -minutes[group], -size[group]
         return (1 if group in heavy else 2), 0, 0
