@@ -14,9 +14,10 @@ files live where the course layout puts them:
     tests/assignments/corpus/<id>/   correct and buggy variants (the project's tests)
     build/gradescope/<id>.zip        the Gradescope autograder `build` writes
 
-On a grading host of a Dask cluster, the package and config are the copies
-shipped by the client (autograder/cluster/bundle.py registers the package
-with its __grading_config__): `get` returns those paths.
+On a grading host of a Dask cluster, the package, config and student notebook
+are the copies shipped by the client (autograder/cluster/bundle.py registers
+the package with its __grading_config__ and __handout__): `get` returns those
+paths.
 """
 from __future__ import annotations
 
@@ -85,13 +86,15 @@ def get(assignment_id: str) -> Assignment:
     """The record of `assignment_id`, whether or not its files exist."""
     package = paths.PACKAGE / assignment_id
     config = paths.CONFIG / f"{assignment_id}.toml"
+    handout = paths.ASSIGNMENTS / assignment_id / f"{assignment_id}.ipynb"
     shipped = sys.modules.get(f"{paths.PACKAGE.name}.{assignment_id}")
     if getattr(shipped, "__grading_config__", None):  # a grading host's copy
         package, config = Path(shipped.__path__[0]), Path(shipped.__grading_config__)
+        handout = Path(shipped.__handout__)
     return Assignment(
         id=assignment_id,
         master=paths.SOLUTIONS / assignment_id / f"{assignment_id}.py",
-        student_notebook=paths.ASSIGNMENTS / assignment_id / f"{assignment_id}.ipynb",
+        student_notebook=handout,
         hidden_tests=package,
         reference=package / "reference.py",
         examples_module=package / "examples.py",

@@ -21,14 +21,17 @@ fi
 # seccomp filter; Debian's python3.11 with venv, the Python other users can read
 # (tests/security/system_python.py); Docker's engine and debootstrap, with which
 # `try-zip --docker` is tried in a dockerd of its own on a Debian image made without a
-# registry (tests/gradescope/test_try_docker.py). Installed here, before the tests start:
-# under pytest-xdist two tests calling apt-get at once would fight over its lock.
+# registry (tests/gradescope/test_try_docker.py); iproute2 and openssl, with which
+# tests/cluster/test_hosts.py makes separate hosts speaking TLS. Installed here, before
+# the tests start: under pytest-xdist two tests calling apt-get at once would fight over its lock.
 missing=()
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 ldconfig -p 2>/dev/null | grep libseccomp.so.2 >/dev/null || missing+=(libseccomp2)
 /usr/bin/python3.11 -c "import ensurepip" >/dev/null 2>&1 || missing+=(python3.11 python3.11-venv)
 command -v dockerd >/dev/null 2>&1 || missing+=(docker.io)
 command -v debootstrap >/dev/null 2>&1 || missing+=(debootstrap)
+command -v ip >/dev/null 2>&1 || missing+=(iproute2)
+command -v openssl >/dev/null 2>&1 || missing+=(openssl)
 if [ ${#missing[@]} -gt 0 ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
 fi

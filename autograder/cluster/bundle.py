@@ -2,14 +2,15 @@
 how a host loads it.
 
 `make` (client) takes the files of the assignment's package autograder/<id>/
-(hidden tests, reference, helpers), its grading config and the --limit
-overrides, plus a fingerprint of the grading engine and the versions of
-Python, numpy and torch. `install` (host) checks those (a host running other
-grader code or other libraries could grade differently),
-writes the files to the host's private folder and registers that folder as
-the package autograder.<id> in its process, so that the hidden tests'
-absolute imports and every config lookup (engine/config.py, an exam's
-settings) find the shipped copy and never a stale one on the host.
+(hidden tests, reference, helpers), its grading config, the student notebook as
+handed out (to recognise an upload of it) and the --limit overrides, plus a
+fingerprint of the grading engine and the versions of Python, numpy and torch.
+`install` (host) checks those (a host running other grader code or other
+libraries could grade differently), writes the files to the host's private
+folder and registers that folder as the package autograder.<id> in its process,
+so that the hidden tests' absolute imports and every config lookup
+(engine/config.py, an exam's settings, the handout) find the shipped copy and
+never a stale one on the host.
 
 What must stay true: a host needs the grader (this package) and its
 requirements, never the course's files; the client's copy of the assignment
@@ -42,12 +43,16 @@ def make(assignment_id: str, limits: dict | None = None) -> dict:
     files = {p.relative_to(record.hidden_tests).as_posix(): p.read_bytes()
              for p in record.package_files()}
     config = record.config.read_bytes()
+    # the notebook as handed out: a host tells a student who uploaded it so (intake/handout.py)
+    handout = record.student_notebook.read_bytes() if record.student_notebook.is_file() else b""
     limits = dict(limits or {})
     digest = hashlib.sha256(json.dumps([assignment_id, limits], sort_keys=True).encode())
     digest.update(config)
+    digest.update(hashlib.sha256(handout).digest())
     for name, data in files.items():
         digest.update(name.encode() + b"\0" + hashlib.sha256(data).digest())
-    return {"assignment": assignment_id, "files": files, "config": config, "limits": limits,
+    return {"assignment": assignment_id, "files": files, "config": config, "handout": handout,
+            "limits": limits,
             "engine": engine_fingerprint(), "versions": versions(),
             "digest": digest.hexdigest()}
 
@@ -96,12 +101,16 @@ def install(bundle: dict, folder: Path) -> assignment_mod.LoadedAssignment:
         target.write_bytes(data)
     config = folder / CONFIG_NAME
     config.write_bytes(bundle["config"])
+    handout = folder / f"{assignment_id}.ipynb"  # absent when the course has none
+    if bundle["handout"]:
+        handout.write_bytes(bundle["handout"])
     with _installing:
-        _register(assignment_id, package_dir, config, bundle["digest"])
+        _register(assignment_id, package_dir, config, handout, bundle["digest"])
         return assignment_mod.load(assignment_id, bundle["limits"])
 
 
-def _register(assignment_id: str, package_dir: Path, config: Path, digest: str) -> None:
+def _register(assignment_id: str, package_dir: Path, config: Path, handout: Path,
+              digest: str) -> None:
     """Make `package_dir` the package autograder.<id> of this process."""
     name = f"{paths.PACKAGE.name}.{assignment_id}"
     current = sys.modules.get(name)
@@ -115,6 +124,7 @@ def _register(assignment_id: str, package_dir: Path, config: Path, digest: str) 
         name, package_dir / "__init__.py", submodule_search_locations=[str(package_dir)])
     module = importlib.util.module_from_spec(spec)
     module.__grading_config__ = str(config)  # read by registry.get
+    module.__handout__ = str(handout)
     module.__bundle_digest__ = digest
     sys.modules[name] = module
     spec.loader.exec_module(module)

@@ -18,13 +18,16 @@ submission's result.
 from __future__ import annotations
 
 import threading
+from typing import TYPE_CHECKING
 
 from distributed import WorkerPlugin, get_worker
 
-from autograder.cluster import bundle as bundle_mod
-from autograder.engine import batch, results
-from autograder.engine.grader import Grader
 from autograder.engine.isolation import scratch
+
+if TYPE_CHECKING:
+    from autograder.engine.grader import Grader
+# The engine (and with it torch) is imported when a host first grades, not with this
+# module: the scheduler imports it too, to read the task graph, and needs neither.
 
 FOLDER_PREFIX = "autograder-host-"
 """A host's private folder in the temporary folder (the installed assignment)."""
@@ -42,14 +45,17 @@ class GradingHost(WorkerPlugin):
         self._lock = threading.Lock()
         self._folder: scratch.Scratch | None = None
         self._grader: Grader | None = None
+        # the folders of hosts killed before their teardown (a lost worker), removed as
+        # soon as a host starts again on that machine, not at its first submission: a
+        # live host holds a lock on its own (engine/isolation/scratch.py)
+        scratch.remove_stale(prefix=FOLDER_PREFIX)
 
     def grader(self) -> Grader:
         """The shipped assignment's grader, installed and started on first use."""
         with self._lock:
             if self._grader is None:
-                # the folders of hosts killed before their teardown (a lost worker): a
-                # live host holds a lock on its own (engine/isolation/scratch.py)
-                scratch.remove_stale(prefix=FOLDER_PREFIX)
+                from autograder.cluster import bundle as bundle_mod
+                from autograder.engine.grader import Grader
                 self._folder = scratch.Scratch(prefix=FOLDER_PREFIX, mode=0o700)
                 assignment = bundle_mod.install(self.bundle, self._folder.path)
                 self._grader = Grader(assignment, [self._folder.path]).start()
@@ -70,6 +76,7 @@ def grade(host_name: str, plain: dict, notebook: bytes) -> dict:
 
     `plain` is the result the client started (id, metadata, notes). Returns
     {"result": the graded result as plain data, "sandbox": this host's sandbox line}."""
+    from autograder.engine import batch, results
     host: GradingHost = get_worker().plugins[host_name]
     grader = host.grader()
     result = batch.grade_submission(grader, results.from_plain(plain), lambda: notebook)

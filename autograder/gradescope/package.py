@@ -43,10 +43,12 @@ def engine_files() -> list[Path]:
 def package_files(assignment_id: str) -> list[tuple[str, Path]]:
     """(name in the zip, source file): the grader's own code (the package
     without any assignment's folder), then what the assignment's record names
-    (its package files and grading config), then the top-level files."""
+    (its package files, the student notebook as handed out, to recognise an upload
+    of it, and its grading config), then the top-level files."""
     record = registry.get(assignment_id)
+    handout = [record.student_notebook] if record.student_notebook.is_file() else []
     files = [(p.relative_to(paths.ROOT).as_posix(), p)
-             for p in sorted(engine_files() + record.package_files())]
+             for p in sorted(engine_files() + record.package_files() + handout)]
     files.append((f"grading_config/{record.config.name}", record.config))
     files += [(name, paths.ROOT / name) for name in TOP_FILES]
     return files

@@ -17,6 +17,7 @@ import pytest
 from autograder import cli, registry
 from autograder.build import solution_notebook
 from autograder.engine import assignment as assignment_mod
+from autograder.engine.intake import handout
 from autograder.gradescope import package, run, try_zip
 from tests.conftest import FAST_LIMITS
 from tests.build.test_build import SCORED
@@ -59,7 +60,8 @@ def test_zip_layout(zips, assignment_id):
         names = set(infos)
     expected = {"requirements.txt", "pyproject.toml", f"grading_config/{assignment_id}.toml",
                 "autograder/__main__.py", "autograder/cli.py", "autograder/gradescope/run.py",
-                f"autograder/{assignment_id}/reference.py"}
+                f"autograder/{assignment_id}/reference.py",
+                f"assignments/{assignment_id}/{assignment_id}.ipynb"}  # to recognise an upload of it
     assert expected <= names
     record = registry.get(assignment_id)  # the zip ships exactly the record's package files
     shipped = {n for n in names if n.startswith(f"autograder/{assignment_id}/")}
@@ -327,6 +329,16 @@ def test_unpacked_zip_grades_on_its_own(zips, assignment_id, tmp_path):
     data, stderr = run_script(zips[assignment_id], root, sys.executable)
     check_schema(data)
     assert data["score"] == pytest.approx(assignment_mod.load(assignment_id).max_total), stderr
+
+
+def test_the_unpacked_zip_tells_a_student_who_uploaded_the_handout(zips, tmp_path):
+    """The notebook as handed out, uploaded: 0 points, and the zip's own grader (which has
+    the handout, not this checkout's) says first that it is the handout."""
+    import sys
+    root = autograder_root(tmp_path, {"hw1_attention.ipynb": registry.get(
+        "hw1_attention").student_notebook.read_bytes()}, {"id": 5})
+    data, stderr = run_script(zips["hw1_attention"], root, sys.executable)
+    assert data["score"] == 0 and data["output"].startswith(handout.NOTE), data["output"][:500]
 
 
 def test_run_autograder_writes_results_when_python_is_missing(zips, tmp_path):

@@ -49,12 +49,17 @@ def is_handout(cells: list[dict], assignment_id: str) -> bool:
                for src in code)
 
 
-@functools.lru_cache(maxsize=None)
 def handout_cells(assignment_id: str) -> frozenset[str]:
-    """The built student notebook's code cells, stripped (cached: the course's files do
-    not change while it grades); empty when there is none."""
+    """The built student notebook's code cells, stripped; empty when there is none."""
+    return _code_cells(str(registry.get(assignment_id).student_notebook))
+
+
+@functools.lru_cache(maxsize=None)
+def _code_cells(path: str) -> frozenset[str]:
+    """Cached by path: the course's files do not change while it grades, and a grading
+    host's shipped copy has a path of its own each run (cluster/bundle.py)."""
     try:
-        with open(registry.get(assignment_id).student_notebook, encoding="utf-8") as f:
+        with open(path, encoding="utf-8") as f:
             cells = json.load(f).get("cells", [])
     except (OSError, ValueError, AttributeError, KeyError):
         return frozenset()

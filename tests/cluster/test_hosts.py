@@ -1,0 +1,200 @@
+"""Grading on a Dask cluster of separate hosts (tests/cluster/hosts.py says how they
+are made on this machine and what is not reproduced).
+
+The scheduler, two grading hosts and the client each have a network namespace of
+their own on a private bridge, and speak TLS only, with certificates made here;
+each grading host has its own disk, holding the grader's code without any
+course's files, the requirements and its TLS files, and sees neither the client's
+checkout nor the other host's disk. Does such a cluster give the local path's
+grades, leave nothing on a host, lose nothing when a host dies mid-run (all its
+processes at once), and clean the dead host's folder once it starts again?
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from autograder import paths
+from autograder.cli import main
+from tests.cluster import hosts
+from tests.conftest import FAST_LIMITS
+
+pytestmark = [pytest.mark.slow(minutes=2),  # one group: the tests share the network
+              pytest.mark.skipif(hosts.unavailable() is not None,
+                                 reason=str(hosts.unavailable()))]
+
+HOSTS = ("h1", "h2")
+PORT = 8786
+LIMITS = [f"--limit={k}={v}" for k, v in FAST_LIMITS.items()]
+EXAMPLES = paths.EXAMPLES / "hw1_attention"
+FULL = 18.0
+"""hw1's full marks."""
+
+
+@pytest.fixture(scope="module")
+def network():
+    net = hosts.Network(["scheduler", "client", *HOSTS])
+    yield net
+    net.close()
+
+
+@pytest.fixture(scope="module")
+def certs(network, tmp_path_factory):
+    return hosts.certificates(tmp_path_factory.mktemp("tls") / "files", network.ips)
+
+
+class Cluster:
+    """A TLS scheduler in its namespace and a Machine per grading host."""
+
+    def __init__(self, network: hosts.Network, certs: dict, folder: Path):
+        self.network, self.certs, self.folder = network, certs, folder
+        self.address = f"tls://{network.ips['scheduler']}:{PORT}"
+        self.host = hosts.Machine(network, "scheduler", folder / "scheduler",
+                                  certs["scheduler"])
+        self.log = self.host.log
+        self.scheduler = self.host.start_scheduler(PORT)
+        self.machines = {h: hosts.Machine(network, h, folder / h, certs[h]) for h in HOSTS}
+        self._wait(lambda: "Scheduler at:" in self.log.read_text(), "the scheduler to start")
+
+    def registered(self) -> int:
+        """Workers the scheduler has now, by its log."""
+        text = self.log.read_text()
+        return text.count("Register worker") - text.count("Remove worker")
+
+    def start(self, *names: str) -> None:
+        expected = self.registered() + len(names)
+        for name in names:
+            self.machines[name].start_worker(self.address)
+        self._wait(lambda: self.registered() >= expected, f"{names} to register")
+
+    def grade(self, subs: Path, out: Path) -> subprocess.Popen:
+        """`grade --scheduler tls://...` in the client's namespace."""
+        env = dict(os.environ, PYTHONPATH=str(paths.ROOT),
+                   **hosts.client_environment(self.certs["client"]))
+        return subprocess.Popen(
+            [*self.network.inside("client"), sys.executable, "-m", "autograder", "grade",
+             str(subs), "--assignment", "hw1_attention", "--out", str(out), "--quiet",
+             "--scheduler", self.address, *LIMITS],
+            cwd=paths.ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+    def stop(self) -> None:
+        for machine in [*self.machines.values(), self.host]:
+            machine.stop()
+
+    def _wait(self, condition, what: str, seconds: float = 120) -> None:
+        deadline = time.monotonic() + seconds
+        while not condition():
+            if time.monotonic() > deadline or self.scheduler.poll() is not None:
+                logs = [self.log, *(m.log for m in self.machines.values() if m.log.exists())]
+                raise AssertionError(f"waiting for {what}:\n" + "\n".join(
+                    f"{p}:\n{p.read_text()[-2000:]}" for p in logs))
+            time.sleep(0.1)
+
+
+@pytest.fixture
+def cluster(network, certs, tmp_path):
+    made = Cluster(network, certs, tmp_path)
+    yield made
+    made.stop()
+
+
+def _slow_batch(folder: Path, n: int, seconds: float) -> list[str]:
+    """n copies of hw1's full solution that sleep `seconds` first: full marks each."""
+    nb = nbformat.read(EXAMPLES / "full_solution.ipynb", as_version=4)
+    nb.cells.insert(0, nbformat.v4.new_code_cell(f"import time\ntime.sleep({seconds})"))
+    folder.mkdir()
+    ids = [f"s{i:02d}" for i in range(n)]
+    for sid in ids:
+        nbformat.write(nb, str(folder / f"{sid}.ipynb"))
+    return ids
+
+
+def _grades(out: Path) -> dict[str, str]:
+    lines = (out / "grades.csv").read_text().splitlines()
+    return {row.split(",")[0]: row.split(",")[1] for row in lines[1:]}
+
+
+def _watch(proc: subprocess.Popen, machines, seconds: float = 300) -> tuple[set[str], str]:
+    """Wait for the client; the hosts seen holding a private folder meanwhile
+    (each makes one at its first submission), and the client's stderr."""
+    seen, deadline = set(), time.monotonic() + seconds
+    while proc.poll() is None and time.monotonic() < deadline:
+        seen |= {name for name, m in machines.items() if m.private_folders()}
+        time.sleep(0.05)
+    _, err = proc.communicate(timeout=30)
+    return seen, err
+
+
+def test_separate_hosts_over_tls_give_the_local_grades_and_keep_nothing(cluster, tmp_path):
+    """hw1's examples and a slow batch graded across both hosts: grades.csv and
+    every results.json are the local path's (but wall time), both hosts graded,
+    and neither keeps a file of the run once it ends."""
+    subs = tmp_path / "subs"
+    _slow_batch(subs, 4, 0.5)
+    for path in EXAMPLES.glob("*"):
+        shutil.copy(path, subs)
+    local, remote = tmp_path / "local", tmp_path / "remote"
+    assert main(["grade", str(subs), "--assignment", "hw1_attention", "--out", str(local),
+                 "--quiet", *LIMITS]) == 0
+    cluster.start(*HOSTS)
+    proc = cluster.grade(subs, remote)
+    seen, err = _watch(proc, cluster.machines)
+    assert proc.returncode == 0, err
+    assert seen == set(HOSTS), err  # each host graded some
+    assert _grades(remote) == _grades(local) and len(_grades(local)) == 9
+    for path in local.glob("*/results.json"):
+        mine, theirs = (json.loads(p.read_text()) for p in (path, remote / path.relative_to(local)))
+        mine.pop("execution_time"), theirs.pop("execution_time")
+        assert mine == theirs, path
+    assert "grading host sandbox:" in err
+    for machine in cluster.machines.values():
+        assert machine.private_folders() == []
+        assert machine.proc.poll() is None  # still serving, ready for the next run
+
+
+def test_a_host_killed_mid_run_loses_nothing_and_its_folder_goes_when_it_restarts(
+        cluster, tmp_path):
+    """h2 dies, every process at once, while it grades: its submissions are graded on
+    h1, each submission has exactly one full-marks result, and the run succeeds. Its
+    private folder (this run's assignment, nothing else) is left on its disk until a
+    host starts there again."""
+    ids = _slow_batch(tmp_path / "subs", 8, 1.5)
+    cluster.start(*HOSTS)
+    out = tmp_path / "out"
+    proc = cluster.grade(tmp_path / "subs", out)
+    h2 = cluster.machines["h2"]
+    deadline = time.monotonic() + 300
+    while not (h2.private_folders() and any(out.glob("*/results.json"))):
+        assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+        time.sleep(0.05)
+    done_before = len(list(out.glob("*/results.json")))
+    died = h2.kill()
+    _, err = proc.communicate(timeout=300)
+    after = time.monotonic() - died
+    assert proc.returncode == 0, err
+    grades = _grades(out)
+    assert sorted(grades) == ids and set(grades.values()) == {str(FULL)}, grades
+    assert sorted(p.parent.name for p in out.glob("*/results.json")) == ids
+    print(f"h2 killed with {done_before} of {len(ids)} written; the run ended {after:.1f} s later")
+
+    left = h2.private_folders()
+    assert len(left) == 1
+    shipped = {p.relative_to(left[0]).parts[0] for p in left[0].rglob("*") if p.is_file()}
+    assert shipped <= {"hw1_attention", "hw1_attention.ipynb", "grading_config.toml", ".grader"}, shipped
+    cluster.start("h2")  # the machine is up again
+    again = tmp_path / "again"
+    again.mkdir()
+    shutil.copy(EXAMPLES / "full_solution.ipynb", again)
+    proc = cluster.grade(again, tmp_path / "out-again")
+    _, err = proc.communicate(timeout=300)
+    assert proc.returncode == 0 and _grades(tmp_path / "out-again") == {"full_solution": str(FULL)}
+    assert not left[0].exists()  # removed when the new host was registered
+    assert all(m.private_folders() == [] for m in cluster.machines.values())
