@@ -79,17 +79,25 @@ def engine_fingerprint() -> str:
     return digest.hexdigest()
 
 
-def install(bundle: dict, folder: Path) -> assignment_mod.LoadedAssignment:
-    """Write `bundle` into `folder` (private to this host) and load it."""
+def mismatch(bundle: dict) -> str | None:
+    """Why this host must not grade `bundle` (its results could differ), or None."""
     if bundle["engine"] != engine_fingerprint():
-        raise ClusterError(f"this host's grader code ({paths.PACKAGE}) differs from the "
-                           "client's; install the same version of the package on every host")
+        return (f"this host's grader code ({paths.PACKAGE}) differs from the client's; "
+                "install the same version of the package on every host")
     ours = versions()
     differ = [f"{k} {ours.get(k)} here, {v} on the client"
               for k, v in bundle["versions"].items() if ours.get(k) != v]
     if differ:
-        raise ClusterError(f"this host's versions differ from the client's ({'; '.join(differ)})"
-                           "; install requirements.txt on every host")
+        return (f"this host's versions differ from the client's ({'; '.join(differ)}); "
+                "install requirements.txt on every host")
+    return None
+
+
+def install(bundle: dict, folder: Path) -> assignment_mod.LoadedAssignment:
+    """Write `bundle` into `folder` (private to this host) and load it."""
+    why = mismatch(bundle)
+    if why:
+        raise ClusterError(why)
     assignment_id = bundle["assignment"]
     package_dir = folder / assignment_id
     for name, data in bundle["files"].items():

@@ -112,6 +112,7 @@ class _Run:
         self.inflight: dict = {}  # future -> (the plain result it started from, bytes sent)
         self.inflight_bytes = 0
         self.sandboxes: set[str] = set()
+        self.refused: set[str] = set()  # hosts that refused this run, said once each
 
     def grade(self, todo: list) -> None:
         self._register()
@@ -127,6 +128,7 @@ class _Run:
             self.bar.close()
             if not self.lost:
                 with contextlib.suppress(OSError, TimeoutError):
+                    self._say_refusals()  # of hosts that joined mid-run
                     self.client.unregister_worker_plugin(self.host.name)  # templates stop
 
     def _register(self) -> None:
@@ -137,6 +139,21 @@ class _Run:
                                f"({type(exc).__name__}: {exc}); every worker needs this "
                                "package importable and its requirements (docs/scaling.md)"
                                ) from None
+        answers = self.client.run(host_mod.refusal, self.host.name)
+        self._say_refusals()
+        if answers and all(answers.values()):
+            raise ClusterError("every grading host refused this run: " + "; ".join(
+                f"{address}: {why}" for address, why in sorted(answers.items())))
+
+    def _say_refusals(self) -> None:
+        """Each host that refused this run (other grader code or versions), said once;
+        it takes none of the run's submissions, the others grade them."""
+        for _, event in self.client.get_events(host_mod.REFUSED):
+            if event.get("run") == self.host.name and event.get("host") not in self.refused:
+                self.refused.add(event.get("host"))
+                print(f"\ngrading host {untrusted.name(str(event.get('host')), 200)} refused "
+                      f"this run, the others grade it: {untrusted.name(str(event.get('why')), 500)}",
+                      file=sys.stderr)
 
     def _fill(self, pending, done) -> None:
         """Read and send notebooks until WINDOW_BYTES are in flight."""
@@ -152,7 +169,8 @@ class _Run:
                 continue
             plain = results.to_plain(result)
             future = self.client.submit(host_mod.grade, self.host.name, plain, notebook,
-                                        key=next(self.keys), pure=False)
+                                        key=next(self.keys), pure=False,
+                                        resources={self.host.name: 1})  # a host that accepts
             self.inflight[future] = (plain, len(notebook))
             self.inflight_bytes += len(notebook)
             done.add(future)

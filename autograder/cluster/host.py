@@ -31,17 +31,26 @@ if TYPE_CHECKING:
 
 FOLDER_PREFIX = "autograder-host-"
 """A host's private folder in the temporary folder (the installed assignment)."""
+REFUSED = "autograder-refused"
+"""The Dask event topic on which a host says why it refused a run."""
 
 
 class GradingHost(WorkerPlugin):
-    """One run's assignment on one Dask worker process."""
+    """One run's assignment on one Dask worker process.
+
+    A host that accepts the run (its grader code and library versions are the
+    client's) offers the Dask resource named after the run, one unit per thread, and
+    the client's tasks ask for one unit: a host that refuses is never given one, and
+    a host that joins mid-run takes its share as soon as it accepts."""
 
     def __init__(self, bundle: dict, name: str):
         self.bundle = bundle
         self.name = name
         """Unique per run: two runs on one cluster never share a template."""
+        self.refused: str | None = None
 
-    def setup(self, worker) -> None:
+    def setup(self, worker):
+        from autograder.cluster import bundle as bundle_mod
         self._lock = threading.Lock()
         self._folder: scratch.Scratch | None = None
         self._grader: Grader | None = None
@@ -49,6 +58,12 @@ class GradingHost(WorkerPlugin):
         # soon as a host starts again on that machine, not at its first submission: a
         # live host holds a lock on its own (engine/isolation/scratch.py)
         scratch.remove_stale(prefix=FOLDER_PREFIX)
+        self.refused = bundle_mod.mismatch(self.bundle)
+        if self.refused:
+            worker.log_event(REFUSED, {"run": self.name, "host": worker.address,
+                                       "why": self.refused})
+            return None
+        return worker.set_resources(**{self.name: worker.state.nthreads})
 
     def grader(self) -> Grader:
         """The shipped assignment's grader, installed and started on first use."""
@@ -61,7 +76,7 @@ class GradingHost(WorkerPlugin):
                 self._grader = Grader(assignment, [self._folder.path]).start()
             return self._grader
 
-    def teardown(self, worker) -> None:
+    def teardown(self, worker):
         with self._lock:
             if self._grader is not None:
                 self._grader.close()
@@ -69,6 +84,15 @@ class GradingHost(WorkerPlugin):
             if self._folder is not None:
                 self._folder.close()
                 self._folder = None
+        if not self.refused:  # the run's resource, no longer offered
+            return worker.set_resources(**{self.name: 0})
+        return None
+
+
+def refusal(name: str, dask_worker=None) -> str | None:
+    """Why this host refused the run `name` (client.run calls it on every host), or None."""
+    plugin = dask_worker.plugins.get(name)
+    return plugin.refused if plugin is not None else None
 
 
 def grade(host_name: str, plain: dict, notebook: bytes) -> dict:

@@ -35,7 +35,7 @@ from autograder import paths
 from autograder.gradescope import package
 
 SUBNET = "10.231.0"
-TOOLS = ("ip", "unshare", "openssl")
+TOOLS = ("ip", "nsenter", "unshare", "openssl")
 
 
 def unavailable() -> str | None:
@@ -81,8 +81,10 @@ class Network:
         _run("ip", "-n", name, "link", "set", "lo", "up")
 
     def inside(self, role: str) -> list[str]:
-        """The prefix that runs a command in `role`'s namespace."""
-        return ["ip", "netns", "exec", self.names[role]]
+        """The prefix that runs a command in `role`'s namespace. (Not `ip netns exec`,
+        which mounts a sysfs of its own over /sys, and with it hides the cgroups a
+        host's sandbox bounds memory with.)"""
+        return ["nsenter", f"--net=/var/run/netns/{self.names[role]}"]
 
     def close(self) -> None:
         """Kill whatever still runs in the namespaces, then delete them."""

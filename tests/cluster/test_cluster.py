@@ -405,12 +405,14 @@ def test_a_killed_hosts_folder_is_removed_by_the_next_host_and_a_live_ones_kept(
                           env=ENV, capture_output=True, text=True, timeout=60).stdout.strip()
     live = subprocess.Popen([PY, "-c", made.format(str(tmp_path), "input()")], env=ENV,
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    next_host = ("import tempfile, sys; tempfile.tempdir = sys.argv[1]; "
+    next_host = ("import tempfile, sys, types; tempfile.tempdir = sys.argv[1]; "
                  "from autograder.cluster import bundle, host; "
                  "from tests.conftest import FAST_LIMITS; "
                  "h = host.GradingHost(bundle.make('hw1_attention', FAST_LIMITS), 'h'); "
-                 "h.setup(None); h.grader(); own = h._folder.path; "
-                 "print(own, own.is_dir(), flush=True); h.teardown(None); print(own.exists())")
+                 "w = types.SimpleNamespace(address='h', state=types.SimpleNamespace(nthreads=1), "
+                 "set_resources=lambda **_: None); "  # all of a Dask worker that setup uses
+                 "h.setup(w); h.grader(); own = h._folder.path; "
+                 "print(own, own.is_dir(), flush=True); h.teardown(w); print(own.exists())")
     try:
         kept = live.stdout.readline().strip()
         assert Path(dead).is_dir() and Path(kept).is_dir()

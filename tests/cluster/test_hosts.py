@@ -32,6 +32,8 @@ pytestmark = [pytest.mark.slow(minutes=2),  # one group: the tests share the net
                                  reason=str(hosts.unavailable()))]
 
 HOSTS = ("h1", "h2")
+OTHER = "h3"
+"""A host whose grader code is not the client's."""
 PORT = 8786
 LIMITS = [f"--limit={k}={v}" for k, v in FAST_LIMITS.items()]
 EXAMPLES = paths.EXAMPLES / "hw1_attention"
@@ -41,7 +43,7 @@ FULL = 18.0
 
 @pytest.fixture(scope="module")
 def network():
-    net = hosts.Network(["scheduler", "client", *HOSTS])
+    net = hosts.Network(["scheduler", "client", *HOSTS, OTHER])
     yield net
     net.close()
 
@@ -62,7 +64,9 @@ class Cluster:
         self.log = self.host.log
         self.scheduler = self.host.start_scheduler(PORT)
         self.machines = {h: hosts.Machine(network, h, folder / h, certs[h]) for h in HOSTS}
-        self._wait(lambda: "Scheduler at:" in self.log.read_text(), "the scheduler to start")
+        self.machines[OTHER] = hosts.Machine(network, OTHER, folder / OTHER, certs[OTHER],
+                                             edit=_other_version)
+        self.wait(lambda: "Scheduler at:" in self.log.read_text(), "the scheduler to start")
 
     def registered(self) -> int:
         """Workers the scheduler has now, by its log."""
@@ -73,7 +77,7 @@ class Cluster:
         expected = self.registered() + len(names)
         for name in names:
             self.machines[name].start_worker(self.address)
-        self._wait(lambda: self.registered() >= expected, f"{names} to register")
+        self.wait(lambda: self.registered() >= expected, f"{names} to register")
 
     def grade(self, subs: Path, out: Path) -> subprocess.Popen:
         """`grade --scheduler tls://...` in the client's namespace."""
@@ -89,7 +93,7 @@ class Cluster:
         for machine in [*self.machines.values(), self.host]:
             machine.stop()
 
-    def _wait(self, condition, what: str, seconds: float = 120) -> None:
+    def wait(self, condition, what: str, seconds: float = 120) -> None:
         deadline = time.monotonic() + seconds
         while not condition():
             if time.monotonic() > deadline or self.scheduler.poll() is not None:
@@ -97,6 +101,12 @@ class Cluster:
                 raise AssertionError(f"waiting for {what}:\n" + "\n".join(
                     f"{p}:\n{p.read_text()[-2000:]}" for p in logs))
             time.sleep(0.1)
+
+
+def _other_version(package: Path) -> None:
+    """Another version of the grader: one line of its engine changed."""
+    with open(package / "engine" / "batch.py", "a") as f:
+        f.write("\n# another version\n")
 
 
 @pytest.fixture
@@ -155,9 +165,9 @@ def test_separate_hosts_over_tls_give_the_local_grades_and_keep_nothing(cluster,
         mine.pop("execution_time"), theirs.pop("execution_time")
         assert mine == theirs, path
     assert "grading host sandbox:" in err
-    for machine in cluster.machines.values():
-        assert machine.private_folders() == []
-        assert machine.proc.poll() is None  # still serving, ready for the next run
+    for name in HOSTS:
+        assert cluster.machines[name].private_folders() == []
+        assert cluster.machines[name].proc.poll() is None  # still serving
 
 
 def test_a_host_killed_mid_run_loses_nothing_and_its_folder_goes_when_it_restarts(
@@ -177,13 +187,17 @@ def test_a_host_killed_mid_run_loses_nothing_and_its_folder_goes_when_it_restart
         time.sleep(0.05)
     done_before = len(list(out.glob("*/results.json")))
     died = h2.kill()
+    cluster.wait(lambda: f"Remove worker addr: tls://{cluster.network.ips['h2']}:"
+                 in cluster.log.read_text(), "the scheduler to drop h2", seconds=60)
+    dropped = time.monotonic() - died  # its submissions are given to h1 from then on
     _, err = proc.communicate(timeout=300)
     after = time.monotonic() - died
     assert proc.returncode == 0, err
     grades = _grades(out)
     assert sorted(grades) == ids and set(grades.values()) == {str(FULL)}, grades
     assert sorted(p.parent.name for p in out.glob("*/results.json")) == ids
-    print(f"h2 killed with {done_before} of {len(ids)} written; the run ended {after:.1f} s later")
+    print(f"h2 killed with {done_before} of {len(ids)} written; the scheduler dropped it "
+          f"{dropped:.2f} s later, the run ended {after:.1f} s later")
 
     left = h2.private_folders()
     assert len(left) == 1
@@ -198,3 +212,36 @@ def test_a_host_killed_mid_run_loses_nothing_and_its_folder_goes_when_it_restart
     assert proc.returncode == 0 and _grades(tmp_path / "out-again") == {"full_solution": str(FULL)}
     assert not left[0].exists()  # removed when the new host was registered
     assert all(m.private_folders() == [] for m in cluster.machines.values())
+
+
+def test_a_host_of_another_version_is_refused_and_one_that_joins_mid_run_grades(
+        cluster, tmp_path):
+    """h3 runs other grader code: it refuses the run, is given none of it and the client
+    says so, while h1 grades; h2 joins mid-run and takes a share. With h3 alone, the run
+    stops at once and says why."""
+    ids = _slow_batch(tmp_path / "subs", 8, 1.0)
+    cluster.start("h1", OTHER)
+    out = tmp_path / "out"
+    proc = cluster.grade(tmp_path / "subs", out)
+    deadline = time.monotonic() + 300
+    while not any(out.glob("*/results.json")):
+        assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+        time.sleep(0.05)
+    cluster.start("h2")
+    seen, err = _watch(proc, cluster.machines)
+    assert proc.returncode == 0, err
+    grades = _grades(out)
+    assert sorted(grades) == ids and set(grades.values()) == {str(FULL)}, grades
+    assert seen == {"h1", "h2"}, err  # h3 installed nothing, h2 graded some
+    refused = [line for line in err.splitlines() if "refused this run" in line]
+    assert len(refused) == 1 and cluster.network.ips[OTHER] in refused[0], err
+    assert "grader code" in refused[0] and "differs from the client's" in refused[0]
+
+    cluster.machines["h1"].kill()
+    cluster.machines["h2"].kill()
+    cluster.wait(lambda: cluster.registered() == 1, "h1 and h2 to be gone")
+    alone = tmp_path / "alone"
+    proc = cluster.grade(tmp_path / "subs", alone)
+    _, err = proc.communicate(timeout=300)
+    assert proc.returncode == 2 and "every grading host refused this run" in err, err
+    assert not list(alone.glob("*/results.json"))
