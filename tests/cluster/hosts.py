@@ -192,6 +192,14 @@ class Machine:
                 stdout=log, stderr=log, start_new_session=True)
         return self.proc
 
+    def sees(self, folder: str | Path) -> list[str]:
+        """What this host lists in `folder` (from inside its mount namespace)."""
+        with open(f"/proc/{self.proc.pid}/task/{self.proc.pid}/children") as f:
+            first = f.read().split()[0]  # the namespace's first process
+        done = subprocess.run(["nsenter", f"--target={first}", "--mount", "ls", "-A",
+                               str(folder)], capture_output=True, text=True, timeout=30)
+        return sorted(done.stdout.split())
+
     def kill(self) -> float:
         """Kill every process of this host at once; the monotonic time it was done."""
         self.proc.send_signal(signal.SIGKILL)  # unshare: its child, the namespace's

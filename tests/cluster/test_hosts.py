@@ -155,6 +155,11 @@ def test_separate_hosts_over_tls_give_the_local_grades_and_keep_nothing(cluster,
     assert main(["grade", str(subs), "--assignment", "hw1_attention", "--out", str(local),
                  "--quiet", *LIMITS]) == 0
     cluster.start(*HOSTS)
+    for name in HOSTS:  # a host's disk is its own: no course, no other host, no client
+        machine = cluster.machines[name]
+        assert machine.sees(paths.ROOT) == [] and machine.sees(tmp_path) == []
+        assert machine.sees("/tmp") == ["code", "dask.log", "tls", "tmp", "venv"]
+        assert machine.sees("/tmp/code/autograder/hw1_attention") == []
     proc = cluster.grade(subs, remote)
     seen, err = _watch(proc, cluster.machines)
     assert proc.returncode == 0, err

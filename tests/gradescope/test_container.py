@@ -39,6 +39,7 @@ import pytest
 from autograder import registry
 from autograder.build import solution_notebook
 from autograder.engine import assignment as assignment_mod
+from autograder.engine.intake import handout
 from autograder.gradescope import package, try_zip
 from tests.gradescope import container
 from tests.security import leaks
@@ -188,6 +189,7 @@ def test_the_untouched_notebook_scores_zero(graded):
         pytest.skip(f"the untouched notebook runs in {UNTOUCHED_MODE} mode only")
     r = graded["runs"]["untouched"]
     assert r.results["score"] == 0 and len(r.results["tests"]) == len(graded["assignment"].cases)
+    assert r.results["output"].startswith(handout.NOTE), r.results["output"][:500]  # said so
     assert r.oom_kills in (0, None)
 
 
