@@ -76,7 +76,9 @@ class GradingHost(WorkerPlugin):
                 self._grader = Grader(assignment, [self._folder.path]).start()
             return self._grader
 
-    def teardown(self, worker):
+    def teardown(self, worker) -> None:
+        # the run's resource stays offered: no task of the run is left to ask for it, and
+        # a worker closing because its scheduler is gone could not tell a scheduler so
         with self._lock:
             if self._grader is not None:
                 self._grader.close()
@@ -84,9 +86,6 @@ class GradingHost(WorkerPlugin):
             if self._folder is not None:
                 self._folder.close()
                 self._folder = None
-        if not self.refused:  # the run's resource, no longer offered
-            return worker.set_resources(**{self.name: 0})
-        return None
 
 
 def refusal(name: str, dask_worker=None) -> str | None:

@@ -165,7 +165,7 @@ class Machine:
         """A Dask worker of one thread, no nanny, on this host's address."""
         return self._start(["distributed.cli.dask_worker", scheduler, "--host",
                             self.network.ips[self.role], "--nthreads", "1", "--no-nanny",
-                            "--no-dashboard", "--death-timeout", "30", *self.tls])
+                            "--no-dashboard", "--death-timeout", "120", *self.tls])
 
     def start_scheduler(self, port: int) -> subprocess.Popen:
         """The Dask scheduler, TLS only, on this host's address."""

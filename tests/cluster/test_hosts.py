@@ -19,12 +19,12 @@ import sys
 import time
 from pathlib import Path
 
-import nbformat
 import pytest
 
 from autograder import paths
 from autograder.cli import main
 from tests.cluster import hosts
+from tests.cluster.test_cluster import _slow_batch
 from tests.conftest import FAST_LIMITS
 
 pytestmark = [pytest.mark.slow(minutes=2),  # one group: the tests share the network
@@ -69,9 +69,19 @@ class Cluster:
         self.wait(lambda: "Scheduler at:" in self.log.read_text(), "the scheduler to start")
 
     def registered(self) -> int:
-        """Workers the scheduler has now, by its log."""
-        text = self.log.read_text()
+        """Workers the scheduler has now, by its log (since it last started)."""
+        text = self.log.read_text().rpartition("Scheduler at:")[2]
         return text.count("Register worker") - text.count("Remove worker")
+
+    def kill_scheduler(self) -> None:
+        self.host.kill()
+
+    def start_scheduler(self) -> None:
+        """The scheduler again, at its address (its host is up again)."""
+        started = self.log.read_text().count("Scheduler at:")
+        self.scheduler = self.host.start_scheduler(PORT)
+        self.wait(lambda: self.log.read_text().count("Scheduler at:") > started,
+                  "the scheduler to start")
 
     def start(self, *names: str) -> None:
         expected = self.registered() + len(names)
@@ -79,14 +89,14 @@ class Cluster:
             self.machines[name].start_worker(self.address)
         self.wait(lambda: self.registered() >= expected, f"{names} to register")
 
-    def grade(self, subs: Path, out: Path) -> subprocess.Popen:
+    def grade(self, subs: Path, out: Path, *more: str) -> subprocess.Popen:
         """`grade --scheduler tls://...` in the client's namespace."""
         env = dict(os.environ, PYTHONPATH=str(paths.ROOT),
                    **hosts.client_environment(self.certs["client"]))
         return subprocess.Popen(
             [*self.network.inside("client"), sys.executable, "-m", "autograder", "grade",
              str(subs), "--assignment", "hw1_attention", "--out", str(out), "--quiet",
-             "--scheduler", self.address, *LIMITS],
+             "--scheduler", self.address, *LIMITS, *more],
             cwd=paths.ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
     def stop(self) -> None:
@@ -114,17 +124,6 @@ def cluster(network, certs, tmp_path):
     made = Cluster(network, certs, tmp_path)
     yield made
     made.stop()
-
-
-def _slow_batch(folder: Path, n: int, seconds: float) -> list[str]:
-    """n copies of hw1's full solution that sleep `seconds` first: full marks each."""
-    nb = nbformat.read(EXAMPLES / "full_solution.ipynb", as_version=4)
-    nb.cells.insert(0, nbformat.v4.new_code_cell(f"import time\ntime.sleep({seconds})"))
-    folder.mkdir()
-    ids = [f"s{i:02d}" for i in range(n)]
-    for sid in ids:
-        nbformat.write(nb, str(folder / f"{sid}.ipynb"))
-    return ids
 
 
 def _grades(out: Path) -> dict[str, str]:
@@ -250,3 +249,38 @@ def test_a_host_of_another_version_is_refused_and_one_that_joins_mid_run_grades(
     _, err = proc.communicate(timeout=300)
     assert proc.returncode == 2 and "every grading host refused this run" in err, err
     assert not list(alone.glob("*/results.json"))
+
+
+def test_a_lost_scheduler_stops_the_run_and_resume_finishes_it_once_it_is_back(
+        cluster, tmp_path):
+    """The scheduler's host dies mid-run: status 2, the results written so far kept;
+    each grading host ends with it and keeps none of the run's files. The cluster
+    started again at the same address, --resume grades only the rest."""
+    ids = _slow_batch(tmp_path / "subs", 8, 1.0)
+    cluster.start(*HOSTS)
+    out = tmp_path / "out"
+    proc = cluster.grade(tmp_path / "subs", out)
+    deadline = time.monotonic() + 300
+    while not any(out.glob("*/results.json")):
+        assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+        time.sleep(0.05)
+    cluster.kill_scheduler()
+    _, err = proc.communicate(timeout=300)
+    assert proc.returncode == 2 and "lost the Dask scheduler" in err, err
+    before = {p.parent.name: p.read_bytes() for p in out.glob("*/results.json")}
+    assert 0 < len(before) < len(ids) and not (out / "grades.csv").exists()
+    for name in HOSTS:  # a Dask worker ends with its scheduler, and its run's files with it
+        cluster.machines[name].proc.wait(timeout=120)
+        assert cluster.machines[name].private_folders() == []
+
+    cluster.start_scheduler()
+    cluster.start(*HOSTS)  # the cluster started again, as the client's message says
+    proc = cluster.grade(tmp_path / "subs", out, "--resume")
+    _, err = proc.communicate(timeout=300)
+    assert proc.returncode == 0, err
+    assert f"resuming: {len(before)} of {len(ids)} submissions are complete" in err
+    for sid, data in before.items():  # kept, not graded again
+        assert (out / sid / "results.json").read_bytes() == data
+    grades = _grades(out)
+    assert sorted(grades) == ids and set(grades.values()) == {str(FULL)}, grades
+    assert all(cluster.machines[h].private_folders() == [] for h in HOSTS)
