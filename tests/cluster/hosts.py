@@ -9,7 +9,7 @@ A grading host (`Machine.start_worker`) also runs in a mount and PID namespace
 of its own, its disk a folder of its own mounted over /tmp: its copy of the
 grader (gradescope/package.engine_files: the package without any assignment's
 folder, as docs/scaling.md says a host needs), the requirements (this
-environment, mounted at /tmp/venv), its TLS files and its temporary folder. The
+environment, mounted read-only at /tmp/venv), its TLS files and its temporary folder. The
 client's checkout and every other host's folder are hidden from it. Killing it
 (`Machine.kill`) kills the PID namespace's first process, and with it every
 process the host started (its Dask worker, templates, sandboxed workers) at
@@ -176,7 +176,8 @@ class Machine:
     def _start(self, module_and_args: list[str]) -> subprocess.Popen:
         hidden = [] if paths.ROOT.is_relative_to("/tmp") else [paths.ROOT]  # else under /tmp
         shell = "\n".join([
-            f"mount --bind {sys.prefix} {self.folder}/venv",
+            f"mount --bind {sys.prefix} {self.folder}/venv",  # the requirements, installed:
+            f"mount -o remount,bind,ro {self.folder}/venv",  # nothing a host may change
             f"mount --rbind {self.folder} /tmp",  # this host's disk; the others' are hidden
             *(f"mount -t tmpfs -o mode=0755 none {p}" for p in hidden),  # the client's checkout
             "mount -t tmpfs -o mode=1777 none /var/tmp",
@@ -194,11 +195,17 @@ class Machine:
 
     def sees(self, folder: str | Path) -> list[str]:
         """What this host lists in `folder` (from inside its mount namespace)."""
+        return sorted(self._inside("ls", "-A", str(folder)).stdout.split())
+
+    def may_write(self, path: str | Path) -> bool:
+        """Whether this host (as root) can create the file `path`."""
+        return self._inside("touch", str(path)).returncode == 0
+
+    def _inside(self, *argv: str) -> subprocess.CompletedProcess:
         with open(f"/proc/{self.proc.pid}/task/{self.proc.pid}/children") as f:
             first = f.read().split()[0]  # the namespace's first process
-        done = subprocess.run(["nsenter", f"--target={first}", "--mount", "ls", "-A",
-                               str(folder)], capture_output=True, text=True, timeout=30)
-        return sorted(done.stdout.split())
+        return subprocess.run(["nsenter", f"--target={first}", "--mount", *argv],
+                              capture_output=True, text=True, timeout=30)
 
     def kill(self) -> float:
         """Kill every process of this host at once; the monotonic time it was done."""

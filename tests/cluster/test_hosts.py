@@ -159,6 +159,7 @@ def test_separate_hosts_over_tls_give_the_local_grades_and_keep_nothing(cluster,
         assert machine.sees(paths.ROOT) == [] and machine.sees(tmp_path) == []
         assert machine.sees("/tmp") == ["code", "dask.log", "tls", "tmp", "venv"]
         assert machine.sees("/tmp/code/autograder/hw1_attention") == []
+        assert machine.may_write("/tmp/tmp/probe") and not machine.may_write("/tmp/venv/probe")
     proc = cluster.grade(subs, remote)
     seen, err = _watch(proc, cluster.machines)
     assert proc.returncode == 0, err
