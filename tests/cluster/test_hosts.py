@@ -1,13 +1,16 @@
 """Grading on a Dask cluster of separate hosts (tests/cluster/hosts.py says how they
 are made on this machine and what is not reproduced).
 
-The scheduler, two grading hosts and the client each have a network namespace of
+The scheduler, the grading hosts and the client each have a network namespace of
 their own on a private bridge, and speak TLS only, with certificates made here;
 each grading host has its own disk, holding the grader's code without any
 course's files, the requirements and its TLS files, and sees neither the client's
-checkout nor the other host's disk. Does such a cluster give the local path's
+checkout nor another host's disk. Does such a cluster give the local path's
 grades, leave nothing on a host, lose nothing when a host dies mid-run (all its
-processes at once), and clean the dead host's folder once it starts again?
+processes at once), and clean the dead host's folder once it starts again? Does a
+host running other grader code refuse the run without stopping the others, does a
+host that joins mid-run take its share, and does --resume finish a run whose
+scheduler died?
 """
 from __future__ import annotations
 
