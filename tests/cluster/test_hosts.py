@@ -134,6 +134,14 @@ def _grades(out: Path) -> dict[str, str]:
     return {row.split(",")[0]: row.split(",")[1] for row in lines[1:]}
 
 
+def _until(proc: subprocess.Popen, condition, seconds: float = 300) -> None:
+    """Wait for `condition` while the client still runs (mid-run, then)."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+        time.sleep(0.05)
+
+
 def _watch(proc: subprocess.Popen, machines, seconds: float = 300) -> tuple[set[str], str]:
     """Wait for the client; the hosts seen holding a private folder meanwhile
     (each makes one at its first submission), and the client's stderr."""
@@ -189,10 +197,7 @@ def test_a_host_killed_mid_run_loses_nothing_and_its_folder_goes_when_it_restart
     out = tmp_path / "out"
     proc = cluster.grade(tmp_path / "subs", out)
     h2 = cluster.machines["h2"]
-    deadline = time.monotonic() + 300
-    while not (h2.private_folders() and any(out.glob("*/results.json"))):
-        assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
-        time.sleep(0.05)
+    _until(proc, lambda: h2.private_folders() and any(out.glob("*/results.json")))
     done_before = len(list(out.glob("*/results.json")))
     died = h2.kill()
     cluster.wait(lambda: f"Remove worker addr: tls://{cluster.network.ips['h2']}:"
@@ -231,10 +236,7 @@ def test_a_host_of_another_version_is_refused_and_one_that_joins_mid_run_grades(
     cluster.start("h1", OTHER)
     out = tmp_path / "out"
     proc = cluster.grade(tmp_path / "subs", out)
-    deadline = time.monotonic() + 300
-    while not any(out.glob("*/results.json")):
-        assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
-        time.sleep(0.05)
+    _until(proc, lambda: any(out.glob("*/results.json")))  # mid-run
     cluster.start("h2")
     seen, err = _watch(proc, cluster.machines)
     assert proc.returncode == 0, err
@@ -264,10 +266,7 @@ def test_a_lost_scheduler_stops_the_run_and_resume_finishes_it_once_it_is_back(
     cluster.start(*HOSTS)
     out = tmp_path / "out"
     proc = cluster.grade(tmp_path / "subs", out)
-    deadline = time.monotonic() + 300
-    while not any(out.glob("*/results.json")):
-        assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
-        time.sleep(0.05)
+    _until(proc, lambda: any(out.glob("*/results.json")))  # mid-run
     cluster.kill_scheduler()
     _, err = proc.communicate(timeout=300)
     assert proc.returncode == 2 and "lost the Dask scheduler" in err, err
