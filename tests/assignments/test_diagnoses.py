@@ -24,7 +24,7 @@ import torch
 
 from autograder import checks, protocol, registry
 from autograder.engine import assignment as assignment_mod
-from autograder.engine.diagnoses import compare, evidence
+from autograder.engine.diagnoses import compare, evidence, verdicts
 from autograder.engine.diagnoses.compare import HANDLE
 from autograder.engine.diagnoses.declared import Diagnosis, combined
 from autograder.engine.diagnoses.drive import inputs_digest
@@ -36,6 +36,7 @@ from autograder.engine.diagnoses.replay import Unreplayable
 from autograder.build.stand_ins import KINDS as STAND_IN_KINDS
 from autograder.engine.driving.student import RemoteObject
 from autograder.engine import results
+from autograder.engine.driving import budget
 from autograder.report import feedback
 from tests.assignments import corpus_tools
 
@@ -1166,6 +1167,55 @@ def test_driven_answers_are_kept_for_the_same_inputs_only():
                 digest((torch.zeros(1, 2),)), digest((torch.ones(2),)), digest(([0.0, 0.0],)),
                 digest(((0.0, 0.0),))}) == 6
     assert digest((object(),)) is None
+
+
+
+def test_a_verdict_is_kept_for_an_identical_record_only():
+    """An earlier submission's diagnosis is given to a record equal to its own in
+    everything diagnose reads (answers bit for bit, types, shapes, the exception, the
+    Steps, the seeds, an earlier test's answer); any difference diagnoses afresh, and
+    what cannot be digested (a twin, an unknown object) is never kept."""
+    runs = []
+    kept = verdicts.Verdicts()
+
+    def diagnosis(candidates, record, reference=_ref):
+        return kept.diagnosis(candidates, record, reference, lambda: runs.append(1) or
+                              evidence.diagnose(candidates, record, reference))
+
+    twos = lambda: _record((2, torch.full((2,), 2.0)))
+    assert diagnosis((TWOS,), twos()) == TWOS.text() and len(runs) == 1
+    assert diagnosis((TWOS,), twos()) == TWOS.text() and len(runs) == 1 and kept.hits == 1
+    assert diagnosis((TWOS, UNCHECKED), twos()) == TWOS.text() and len(runs) == 2  # other candidates
+    assert diagnosis((TWOS,), twos(), _counts) == TWOS.text() and len(runs) == 3  # other reference
+    before = twos()
+    before.answered_before = True
+    others = [_record((2, torch.tensor([2.0, 2.0000002]))), _record((2, torch.full((2,), 2.0).double())),
+              _record((2, torch.full((1, 2), 2.0))), _record((3, torch.full((2,), 2.0))),
+              _record((2, Raised(["ValueError"], "a"))), _record((2, Raised(["ValueError"], "b"))),
+              _record((2, Raised(["TypeError"], "a"))), _record((2, torch.full((2,), 2.0)), (2, None)),
+              before]
+    digests = {verdicts.record_digest(r) for r in others + [twos()]}
+    assert None not in digests and len(digests) == len(others) + 1
+    for r in others:
+        diagnosis((TWOS,), r)
+    assert len(runs) == 3 + len(others)
+    # driven records: the Steps and the seeds are part of the key, a handle is a handle
+    digest = []
+    for seed, answer in ((0, torch.arange(1, 4)), (0, torch.arange(1, 4)), (1, torch.arange(1, 4)),
+                         (0, torch.arange(0, 3)), (0, HANDLE)):
+        d = _Driving(seed)
+        d.call(d.new(3), "values", answer)
+        digest.append(verdicts.record_digest(d.record))
+    assert digest[0] == digest[1] and len(set(digest)) == 4 and None not in digest
+    # never kept: a twin, an answer the digest cannot read, a diagnosis that ran out of time
+    assert verdicts.record_digest(_handle_record(6, lambda: _Counter(3))) is None
+    assert verdicts.record_digest(_record((2, object()))) is None
+
+    def overrun():
+        raise budget.GraderOverrun(1.0)
+    with pytest.raises(budget.GraderOverrun):
+        kept.diagnosis((UNCHECKED,), twos(), _ref, overrun)
+    assert diagnosis((UNCHECKED,), twos()) == "" and len(runs) == 4 + len(others)
 
 
 def _args_record(args):

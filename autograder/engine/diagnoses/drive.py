@@ -89,13 +89,13 @@ def inputs_digest(record: Calls) -> bytes | None:
         for entry in record.calls:
             kind = (entry.on, entry.op) if type(entry) is Step else ("call",)
             h.update(repr(kind).encode())
-            _digest(entry[0], h), _digest(entry[1], h)
+            digest(entry[0], h), digest(entry[1], h)
     except TypeError:
         return None
     return h.digest()
 
 
-def _digest(value, h) -> None:
+def digest(value, h) -> None:
     """Feeds `value` (plain data: what a replay's arguments are) to the hash `h`,
     its types, dtypes and shapes with its contents; TypeError for anything else."""
     if value is None or isinstance(value, (bool, int, float, complex, str, bytes)):
@@ -103,12 +103,12 @@ def _digest(value, h) -> None:
     elif isinstance(value, (tuple, list)):
         h.update(f"{type(value).__name__}[{len(value)}".encode())
         for v in value:
-            _digest(v, h)
+            digest(v, h)
         h.update(b"]")
     elif isinstance(value, dict):
         h.update(f"dict[{len(value)}".encode())
         for k, v in value.items():
-            _digest(k, h), _digest(v, h)
+            digest(k, h), digest(v, h)
         h.update(b"]")
     elif isinstance(value, np.ndarray) and value.dtype.kind in "biufc":
         h.update(f"ndarray:{value.dtype.str}:{value.shape};".encode())

@@ -17,6 +17,7 @@ from autograder import protocol
 from autograder.engine.diagnoses import evidence
 from autograder.engine.diagnoses.record import record_for
 from autograder.engine.diagnoses.recorder import Recorder
+from autograder.engine.diagnoses.verdicts import VERDICTS
 from autograder.engine.driving import budget
 from autograder.engine.driving.fail import Fail
 from autograder.engine.intake import untrusted
@@ -260,9 +261,12 @@ def grader_detail(exc: BaseException, code) -> str:
 
 def _diagnosis(candidates, record, reference, seconds: float) -> str:
     """evidence.diagnose on a budget of grader time of its own (replays, driven
-    models and signs): one that runs out is not given."""
+    models and signs): one that runs out is not given. An earlier submission's
+    identical record gives its diagnosis at once (verdicts.py)."""
+    diagnose = lambda: evidence.diagnose(candidates, record, reference)
     try:
-        return budget.spend(seconds, lambda: evidence.diagnose(candidates, record, reference))
+        return budget.spend(seconds, lambda: VERDICTS.diagnosis(candidates, record, reference,
+                                                                diagnose))
     except budget.GraderOverrun:
         log.info("diagnosis of %s not given: its budget of %g s ran out", record.name, seconds)
         return ""
