@@ -58,5 +58,6 @@ One job per file, in the order a failed test meets them:
     compare.py    whether an answer is a mistake's (same)
     match.py      whether a mistake explains the answers (matches)
     evidence.py   the one diagnosis to name, or none (diagnose): stand-ins first
+    verdicts.py   a diagnosis kept for the batch, given to the next identical record
     signs.py      signs any assignment may declare
 """
