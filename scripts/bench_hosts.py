@@ -45,19 +45,6 @@ def _enter(namespace: str) -> None:
         os.close(fd)
 
 
-def _registered(log: Path) -> int:
-    text = log.read_text()
-    return text.count("Register worker") - text.count("Remove worker")
-
-
-def _wait(condition, seconds: float = 120) -> None:
-    deadline = time.monotonic() + seconds
-    while not condition():
-        if time.monotonic() > deadline:
-            raise SystemExit("the cluster did not start")
-        time.sleep(0.1)
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--assignment", default="hw1_attention")
@@ -79,12 +66,12 @@ def main() -> int:
         scheduler = hosts.Machine(network, "scheduler", work / "scheduler", certs["scheduler"])
         machines.append(scheduler)
         scheduler.start_scheduler(PORT)
-        _wait(lambda: "Scheduler at:" in scheduler.log.read_text())
+        hosts.until(lambda: "Scheduler at:" in scheduler.log.read_text())
         address = f"tls://{network.ips['scheduler']}:{PORT}"
         for name in HOSTS:
             machines.append(hosts.Machine(network, name, work / name, certs[name]))
             machines[-1].start_worker(address)
-        _wait(lambda: _registered(scheduler.log) == len(HOSTS))
+        hosts.until(lambda: hosts.registered(scheduler.log) == len(HOSTS))
         rows.append(_cluster(args.assignment, folder, work, network, certs, address))
         rows.append(_local(args.assignment, folder, work / "local-2"))
         same = (work / "dask" / "grades.csv").read_bytes() == \

@@ -46,6 +46,23 @@ def unavailable() -> str | None:
     return f"needs {', '.join(missing)}" if missing else None
 
 
+def until(condition, seconds: float = 120, stopped=lambda: None, interval: float = 0.1) -> None:
+    """Poll condition() until it is true; AssertionError once `seconds` have passed, or
+    as soon as stopped() gives a reason it never will be (a process that ended)."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        reason = stopped()
+        if reason is not None or time.monotonic() > deadline:
+            raise AssertionError(reason or f"not within {seconds:g} s")
+        time.sleep(interval)
+
+
+def registered(log: Path) -> int:
+    """Workers a scheduler has now, by its log (since it last started)."""
+    text = log.read_text().rpartition("Scheduler at:")[2]
+    return text.count("Register worker") - text.count("Remove worker")
+
+
 def _run(*argv: str) -> None:
     subprocess.run(argv, check=True, capture_output=True, timeout=60)
 

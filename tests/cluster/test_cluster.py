@@ -26,6 +26,7 @@ from autograder.cluster import ClusterError, bundle
 from autograder.engine import resume
 from autograder.engine import assignment as assignment_mod
 from autograder.engine import results
+from tests.cluster.hosts import until
 from tests.conftest import FAST_LIMITS
 
 # Heavy (grades batches on a Dask cluster): the fast tier, -m 'not heavy', skips it.
@@ -136,14 +137,6 @@ def cluster(tmp_path):
     c.stop()
 
 
-def _wait_for(condition, seconds: float = 120) -> None:
-    deadline = time.monotonic() + seconds
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError("timed out waiting")
-        time.sleep(0.1)
-
-
 def test_local_cluster_gives_the_local_results(tmp_path):
     """Two worker processes grade hw1's examples, and a folder holding the handout
     beside an edited copy: every file is the local path's, byte for byte, except
@@ -188,9 +181,9 @@ def test_a_worker_killed_midway_loses_nothing(tmp_path, cluster):
          "hw1_attention", "--out", str(out), "--quiet", "--scheduler", address, *LIMITS],
         env=ENV, cwd=paths.ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     with Client(address, set_as_default=False) as client:
-        _wait_for(lambda: any(out.glob("*/results.json")))
+        until(lambda: any(out.glob("*/results.json")))
         busy = []
-        _wait_for(lambda: busy.extend(w for w, keys in client.processing().items() if keys)
+        until(lambda: busy.extend(w for w, keys in client.processing().items() if keys)
                   or busy)
         pid = client.run(os.getpid, workers=busy[:1])[busy[0]]
         victim = next(p for p in cluster.procs if p.pid == pid)
@@ -217,7 +210,7 @@ def test_a_lost_scheduler_stops_the_run_and_resume_finishes_it(tmp_path, cluster
     grading = subprocess.Popen([PY, "-m", "autograder", "grade", *args, "--scheduler",
                                 address], env=ENV, cwd=paths.ROOT, stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True)
-    _wait_for(lambda: any(out.glob("*/results.json")))
+    until(lambda: any(out.glob("*/results.json")))
     cluster.scheduler.send_signal(signal.SIGKILL)
     _, err = grading.communicate(timeout=120)
     assert grading.returncode == 2, err

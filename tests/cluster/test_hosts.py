@@ -72,9 +72,7 @@ class Cluster:
         self.wait(lambda: "Scheduler at:" in self.log.read_text(), "the scheduler to start")
 
     def registered(self) -> int:
-        """Workers the scheduler has now, by its log (since it last started)."""
-        text = self.log.read_text().rpartition("Scheduler at:")[2]
-        return text.count("Register worker") - text.count("Remove worker")
+        return hosts.registered(self.log)
 
     def kill_scheduler(self) -> None:
         self.host.kill()
@@ -107,13 +105,13 @@ class Cluster:
             machine.stop()
 
     def wait(self, condition, what: str, seconds: float = 120) -> None:
-        deadline = time.monotonic() + seconds
-        while not condition():
-            if time.monotonic() > deadline or self.scheduler.poll() is not None:
-                logs = [self.log, *(m.log for m in self.machines.values() if m.log.exists())]
-                raise AssertionError(f"waiting for {what}:\n" + "\n".join(
-                    f"{p}:\n{p.read_text()[-2000:]}" for p in logs))
-            time.sleep(0.1)
+        try:
+            hosts.until(condition, seconds, lambda: "the scheduler stopped"
+                        if self.scheduler.poll() is not None else None)
+        except AssertionError as exc:
+            logs = [self.log, *(m.log for m in self.machines.values() if m.log.exists())]
+            raise AssertionError(f"waiting for {what}: {exc}\n" + "\n".join(
+                f"{p}:\n{p.read_text()[-2000:]}" for p in logs)) from None
 
 
 def _other_version(package: Path) -> None:
@@ -136,10 +134,8 @@ def _grades(out: Path) -> dict[str, str]:
 
 def _until(proc: subprocess.Popen, condition, seconds: float = 300) -> None:
     """Wait for `condition` while the client still runs (mid-run, then)."""
-    deadline = time.monotonic() + seconds
-    while not condition():
-        assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
-        time.sleep(0.05)
+    hosts.until(condition, seconds, lambda: f"the client ended: {proc.communicate()}"
+                if proc.poll() is not None else None, interval=0.05)
 
 
 def _watch(proc: subprocess.Popen, machines, seconds: float = 300) -> tuple[set[str], str]:
