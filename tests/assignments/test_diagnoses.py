@@ -1169,7 +1169,6 @@ def test_driven_answers_are_kept_for_the_same_inputs_only():
     assert digest((object(),)) is None
 
 
-
 def test_a_verdict_is_kept_for_an_identical_record_only():
     """An earlier submission's diagnosis is given to a record equal to its own in
     everything diagnose reads (answers bit for bit, types, shapes, the exception, the

@@ -184,7 +184,7 @@ def test_a_worker_killed_midway_loses_nothing(tmp_path, cluster):
         until(lambda: any(out.glob("*/results.json")))
         busy = []
         until(lambda: busy.extend(w for w, keys in client.processing().items() if keys)
-                  or busy)
+              or busy)
         pid = client.run(os.getpid, workers=busy[:1])[busy[0]]
         victim = next(p for p in cluster.procs if p.pid == pid)
         victim.send_signal(signal.SIGKILL)
