@@ -71,9 +71,6 @@ class Cluster:
                                              edit=_other_version)
         self.wait(lambda: "Scheduler at:" in self.log.read_text(), "the scheduler to start")
 
-    def registered(self) -> int:
-        return hosts.registered(self.log)
-
     def kill_scheduler(self) -> None:
         self.host.kill()
 
@@ -85,10 +82,10 @@ class Cluster:
                   "the scheduler to start")
 
     def start(self, *names: str) -> None:
-        expected = self.registered() + len(names)
+        expected = hosts.registered(self.log) + len(names)
         for name in names:
             self.machines[name].start_worker(self.address)
-        self.wait(lambda: self.registered() >= expected, f"{names} to register")
+        self.wait(lambda: hosts.registered(self.log) >= expected, f"{names} to register")
 
     def grade(self, subs: Path, out: Path, *more: str) -> subprocess.Popen:
         """`grade --scheduler tls://...` in the client's namespace."""
@@ -245,7 +242,7 @@ def test_a_host_of_another_version_is_refused_and_one_that_joins_mid_run_grades(
 
     cluster.machines["h1"].kill()
     cluster.machines["h2"].kill()
-    cluster.wait(lambda: cluster.registered() == 1, "h1 and h2 to be gone")
+    cluster.wait(lambda: hosts.registered(cluster.log) == 1, "h1 and h2 to be gone")
     alone = tmp_path / "alone"
     proc = cluster.grade(tmp_path / "subs", alone)
     _, err = proc.communicate(timeout=300)
