@@ -8,9 +8,10 @@ from autograder.testing import (StudentError, as_array, expect_close, expect_dty
 QUESTION = "causal_mask"
 ANSWER_BYTES = 1 << 16  # a mask of up to 40 x 40 in any dtype; a bigger answer stops the worker
 SIZES = [*range(1, 13), 40]
-LARGE = 600  # beyond the 512 x 512 table a solution may build once and slice
-LARGE_BYTES = 4 << 20  # a 600 x 600 mask in float64 is 2.9 MB
-LARGE_SECONDS = 60  # a correct mask filled entry by entry in Python takes 2 s at n = 600
+LARGE = 513  # one past the 512 x 512 table a solution may build once and slice: the
+# smallest n that catches it (a mask filled entry by entry costs n^2 / 2 Python steps)
+LARGE_BYTES = 4 << 20  # a 513 x 513 mask in float64 is 2.1 MB
+LARGE_SECONDS = 60  # a correct mask filled entry by entry in Python takes 0.4 s at n = 513
 # (n = 2,100, beyond a 2,048 table, is out of reach: such a loop takes 40 s there
 # unloaded, several times that on a loaded grader.)
 
@@ -94,10 +95,10 @@ def _reference(ref, n):
 
 
 def test_large_n(ref, student):
-    """answers n = 600 too (beyond a 512 x 512 table), with the values it gives small n"""
+    """answers n = 513 too (beyond a 512 x 512 table), with the values it gives small n"""
     # The values for n beyond a table a solution might build once are this test's subject:
     # a mask that is wrong for small n too (the other tests' subject) need only be a
-    # (600, 600) mask that is not constant here.
+    # (513, 513) mask that is not constant here.
     small, _ = _mask(student, SIZES[-1])
     small_right = bool(np.array_equal(small, _reference(ref, SIZES[-1])))
     what = f"causal_mask({LARGE})"
