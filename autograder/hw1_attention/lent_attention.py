@@ -15,14 +15,24 @@ What must stay true: no other row is answered, whatever the mask; a call's
 work (the scores and output it would allocate, broadcasting included, and
 the comparisons that check its rows) is counted from the shapes before any is
 done, and beyond its bound the call is refused.
+
+Every submission runs its module on the test's own inputs and weights, and
+correct modules send the same q, k and v to the last bit: the tables of allowed
+rows and each check's verdict are kept for the batch (KEPT_BYTES), keyed by a
+digest of the projections and rows they are computed from, so that a batch
+computes each once.
 """
 from __future__ import annotations
 
+import hashlib
 import math
+import threading
 
 import numpy as np
 import torch
 from torch.nn import functional as F
+
+from autograder.engine.diagnoses import drive
 
 MAX_SCORES = 1 << 16
 """Entries of the scores, of the output and of the mask's broadcast that one call
@@ -33,6 +43,9 @@ need about 350,000)."""
 RTOL, ATOL = 1e-4, 1e-5
 """A row matches a projection up to float rounding (x @ W.T and nn.Linear differ
 in the last bits), never by a value of its own."""
+KEPT_BYTES = 16 << 20
+"""Tables and verdicts kept per grader process, the oldest dropped first
+(the tests' come to a few hundred KB)."""
 REFUSED = ("the grader's attention, lent to TinySelfAttn for this test, answers only q, k "
            "and v made of this test's projections qkv(x), each row one head of one "
            "position; {name} is not")
@@ -44,7 +57,8 @@ class LentAttention:
     def __init__(self, attention):
         self._attention = attention
         self._projections: list[torch.Tensor] = []  # each (positions, 3h)
-        self._rows: dict[int, tuple] = {}  # d -> every allowed row of d entries (_allowed_rows)
+        self._keys: list[bytes] = []  # the projections' digests
+        self._key = b""  # a digest of them all, in order: what every check reads
 
     def allow(self, x: torch.Tensor, state: dict) -> None:
         """The module is about to run on x with the weights `state` (the test's own,
@@ -59,10 +73,11 @@ class LentAttention:
         with torch.no_grad():
             projected = F.linear(x.double(), weight.double(),
                                  None if bias is None else bias.double()).reshape(-1, 3 * h)
-        if not any(p.shape == projected.shape and torch.equal(p, projected)
-                   for p in self._projections):  # a test runs one input several times
+        key = _digest(projected.numpy())  # of an array: a tensor's digest costs twice the linear
+        if key not in self._keys:  # a test runs one input several times
             self._projections.append(projected)
-            self._rows.clear()
+            self._keys.append(key)
+            self._key = _digest(*self._keys)
 
     def __call__(self, q, k, v, mask=None):
         _check_types(q, k, v, mask)
@@ -78,6 +93,9 @@ class LentAttention:
         """Whether every row of the tensors (all of one last dimension d) is allowed."""
         d = tensors[0].shape[-1]
         rows = torch.cat([t.detach().reshape(-1, d) for t in tensors]).double().numpy()
+        return _KEPT.get(_digest(b"verdict", self._key, rows), lambda: self._check(rows, d))
+
+    def _check(self, rows: np.ndarray, d: int) -> bool:
         allowed, sums, width = self._allowed_rows(d)
         if len(rows) * len(allowed) * d > MAX_COMPARED:
             raise ValueError("q, k or v has more rows than TinySelfAttn's forward sends")
@@ -104,15 +122,54 @@ class LentAttention:
     def _allowed_rows(self, d: int) -> tuple[np.ndarray, np.ndarray, float]:
         """Every allowed row of d entries, sorted by its sum; the sums; and how far
         the sum of a row that matches one (within RTOL and ATOL) can be from its sum."""
-        if d not in self._rows:
-            rows = torch.cat([_heads(p, d) for p in self._projections]).numpy() \
-                if self._projections else np.empty((0, d))
-            sums = rows.sum(-1)
-            order = np.argsort(sums, kind="stable")
-            largest = float(np.abs(rows).sum(-1).max()) if len(rows) else 0.0
-            width = (d * ATOL + RTOL * largest) * (1 + 1e-6)  # float64's rounding of the sums
-            self._rows[d] = rows[order], sums[order], width
-        return self._rows[d]
+        return _KEPT.get(_digest(b"rows", self._key, d), lambda: _table(self._projections, d))
+
+
+def _table(projections: list[torch.Tensor], d: int) -> tuple[np.ndarray, np.ndarray, float]:
+    rows = torch.cat([_heads(p, d) for p in projections]).numpy() \
+        if projections else np.empty((0, d))
+    sums = rows.sum(-1)
+    order = np.argsort(sums, kind="stable")
+    largest = float(np.abs(rows).sum(-1).max()) if len(rows) else 0.0
+    width = (d * ATOL + RTOL * largest) * (1 + 1e-6)  # float64's rounding of the sums
+    return rows[order], sums[order], width
+
+
+class _Kept:
+    """Values by key, KEPT_BYTES of them at most, shared by the grading threads, the
+    oldest dropped first. Two threads that miss one key both compute it (the same
+    value); a computation that raises keeps nothing."""
+
+    def __init__(self):
+        self._values: dict[bytes, tuple[object, int]] = {}
+        self._bytes = 0
+        self._lock = threading.Lock()
+
+    def get(self, key: bytes, make):
+        with self._lock:
+            if key in self._values:
+                return self._values[key][0]
+        value = make()
+        size = 64 + sum(v.nbytes if isinstance(v, np.ndarray) else
+                        v.numel() * v.element_size() if isinstance(v, torch.Tensor) else 8
+                        for v in (value if isinstance(value, tuple) else (value,)))
+        with self._lock:
+            if key not in self._values:
+                self._values[key] = (value, size)
+                self._bytes += size
+            while self._bytes > KEPT_BYTES:
+                self._bytes -= self._values.pop(next(iter(self._values)))[1]
+        return value
+
+
+_KEPT = _Kept()
+
+
+def _digest(*parts) -> bytes:
+    """A digest of plain data: bytes, numbers, tensors and arrays with their dtypes and shapes."""
+    h = hashlib.blake2b(digest_size=20)
+    drive.digest(parts, h)
+    return h.digest()
 
 
 def _heads(projected: torch.Tensor, d: int) -> torch.Tensor:

@@ -166,6 +166,33 @@ def test_inputs_the_test_did_not_make_are_refused(what):
         lent(*args)
 
 
+def test_a_kept_verdict_answers_only_the_same_rows_under_the_same_declared_input(monkeypatch):
+    """Verdicts are kept for the batch (a correct module sends the same rows in every
+    submission), keyed by the declared projections and the rows: a verdict kept under
+    one input never answers another's, and the kept ones stay within KEPT_BYTES."""
+    lent, q, k, v, weight = _declared()
+    heads = [_split(t, 2) for t in (q, k, v)]
+    lent(*heads)  # checked, and kept
+    checked = []
+    real_check = LentAttention._check
+    monkeypatch.setattr(LentAttention, "_check",
+                        lambda self, *a: checked.append(a) or real_check(self, *a))
+    again, *_ = _declared()  # the next submission: the same input and rows
+    again(*heads)
+    assert checked == []  # answered from the kept verdict
+    g = torch.Generator().manual_seed(7)
+    other = LentAttention(hw1.scaled_dot_product_attention)
+    other.allow(torch.randn(2, 5, H, generator=g), {"qkv.weight": weight})
+    with pytest.raises(ValueError, match="answers only q, k and v made of this test"):
+        other(*heads)  # the rows allowed above, not under this input
+    assert checked  # checked afresh, not answered from the verdict kept above
+    monkeypatch.setattr(lent_attention, "KEPT_BYTES", 4096)
+    for n in range(20):  # twenty more verdicts, each its own
+        with pytest.raises(ValueError, match="answers only"):
+            lent(heads[0] + n + 1, *heads[1:])
+    assert 0 < lent_attention._KEPT._bytes <= 4096
+
+
 def test_nothing_is_answered_before_the_test_declares_its_input():
     _, q, k, v, _ = _declared()
     fresh = LentAttention(hw1.scaled_dot_product_attention)
