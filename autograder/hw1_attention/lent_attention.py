@@ -73,7 +73,7 @@ class LentAttention:
         with torch.no_grad():
             projected = F.linear(x.double(), weight.double(),
                                  None if bias is None else bias.double()).reshape(-1, 3 * h)
-        key = _digest(projected.numpy())  # of an array: a tensor's digest costs twice the linear
+        key = _digest(projected.numpy())  # an array's digest: a tensor's costs more than the linear
         if key not in self._keys:  # a test runs one input several times
             self._projections.append(projected)
             self._keys.append(key)
@@ -132,7 +132,9 @@ def _table(projections: list[torch.Tensor], d: int) -> tuple[np.ndarray, np.ndar
     order = np.argsort(sums, kind="stable")
     largest = float(np.abs(rows).sum(-1).max()) if len(rows) else 0.0
     width = (d * ATOL + RTOL * largest) * (1 + 1e-6)  # float64's rounding of the sums
-    return rows[order], sums[order], width
+    rows, sums = rows[order], sums[order]
+    rows.flags.writeable = sums.flags.writeable = False  # kept for the batch: only read
+    return rows, sums, width
 
 
 class _Kept:
