@@ -26,13 +26,13 @@ from __future__ import annotations
 
 import hashlib
 import math
-import threading
 
 import numpy as np
 import torch
 from torch.nn import functional as F
 
 from autograder.engine.diagnoses import drive
+from autograder.engine.kept import Kept
 
 MAX_SCORES = 1 << 16
 """Entries of the scores, of the output and of the mask's broadcast that one call
@@ -93,7 +93,7 @@ class LentAttention:
         """Whether every row of the tensors (all of one last dimension d) is allowed."""
         d = tensors[0].shape[-1]
         rows = torch.cat([t.detach().reshape(-1, d) for t in tensors]).double().numpy()
-        return _KEPT.get(_digest(b"verdict", self._key, rows), lambda: self._check(rows, d))
+        return _kept(_digest(b"verdict", self._key, rows), lambda: self._check(rows, d))
 
     def _check(self, rows: np.ndarray, d: int) -> bool:
         allowed, sums, width = self._allowed_rows(d)
@@ -122,7 +122,7 @@ class LentAttention:
     def _allowed_rows(self, d: int) -> tuple[np.ndarray, np.ndarray, float]:
         """Every allowed row of d entries, sorted by its sum; the sums; and how far
         the sum of a row that matches one (within RTOL and ATOL) can be from its sum."""
-        return _KEPT.get(_digest(b"rows", self._key, d), lambda: _table(self._projections, d))
+        return _kept(_digest(b"rows", self._key, d), lambda: _table(self._projections, d))
 
 
 def _table(projections: list[torch.Tensor], d: int) -> tuple[np.ndarray, np.ndarray, float]:
@@ -137,34 +137,18 @@ def _table(projections: list[torch.Tensor], d: int) -> tuple[np.ndarray, np.ndar
     return rows, sums, width
 
 
-class _Kept:
-    """Values by key, KEPT_BYTES of them at most, shared by the grading threads, the
-    oldest dropped first. Two threads that miss one key both compute it (the same
-    value); a computation that raises keeps nothing."""
+_KEPT = Kept(KEPT_BYTES)
 
-    def __init__(self):
-        self._values: dict[bytes, tuple[object, int]] = {}
-        self._bytes = 0
-        self._lock = threading.Lock()
 
-    def get(self, key: bytes, make):
-        with self._lock:
-            if key in self._values:
-                return self._values[key][0]
+def _kept(key: bytes, make):
+    """The value kept under `key`, else make()'s, kept (two threads that miss one key
+    both make it: the same value; one that raises keeps nothing)."""
+    value = _KEPT.get(key)
+    if value is None:
         value = make()
-        size = 64 + sum(v.nbytes if isinstance(v, np.ndarray) else
-                        v.numel() * v.element_size() if isinstance(v, torch.Tensor) else 8
-                        for v in (value if isinstance(value, tuple) else (value,)))
-        with self._lock:
-            if key not in self._values:
-                self._values[key] = (value, size)
-                self._bytes += size
-            while self._bytes > KEPT_BYTES:
-                self._bytes -= self._values.pop(next(iter(self._values)))[1]
-        return value
-
-
-_KEPT = _Kept()
+        _KEPT.put(key, value, 64 + sum(v.nbytes if isinstance(v, np.ndarray) else 8
+                                       for v in (value if isinstance(value, tuple) else (value,))))
+    return value
 
 
 def _digest(*parts) -> bytes:

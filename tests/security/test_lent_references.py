@@ -186,11 +186,11 @@ def test_a_kept_verdict_answers_only_the_same_rows_under_the_same_declared_input
     with pytest.raises(ValueError, match="answers only q, k and v made of this test"):
         other(*heads)  # the rows allowed above, not under this input
     assert checked  # checked afresh, not answered from the verdict kept above
-    monkeypatch.setattr(lent_attention, "KEPT_BYTES", 4096)
+    monkeypatch.setattr(lent_attention._KEPT, "bound", 4096)
     for n in range(20):  # twenty more verdicts, each its own
         with pytest.raises(ValueError, match="answers only"):
             lent(heads[0] + n + 1, *heads[1:])
-    assert 0 < lent_attention._KEPT._bytes <= 4096
+    assert 0 < lent_attention._KEPT.size <= 4096
 
 
 def test_nothing_is_answered_before_the_test_declares_its_input():

@@ -4,7 +4,6 @@ as the protocol would deliver them; kept for the batch (Driven)."""
 from __future__ import annotations
 
 import hashlib
-import threading
 from typing import Callable
 
 import numpy as np
@@ -15,6 +14,7 @@ from autograder.engine.diagnoses import replay
 from autograder.engine.diagnoses.compare import HANDLE
 from autograder.engine.diagnoses.raised import Raised
 from autograder.engine.diagnoses.record import Calls, Step, elements
+from autograder.engine.kept import Kept
 from autograder.engine.numerics import torch  # None without torch (numpy-only installations)
 
 
@@ -38,34 +38,23 @@ class Driven:
     of 2,785 drives were such repeats: 7.0 s of CPU where 3.2 s do)."""
 
     def __init__(self):
-        self._kept: dict[tuple, tuple] = {}  # (id(stub), digest) -> (stub, answers, whole, size)
-        self._elements = 0
-        self._lock = threading.Lock()
+        self._kept = Kept(self.MAX_ELEMENTS)  # (id(stub), digest) -> (stub, answers, whole)
 
     def answers(self, stub: Callable, digest: bytes | None, record: Calls,
                 accept: Callable[[int, object], bool]) -> list | None:
         """The stub's answers, None at the first accept(index, answer) refuses."""
         key = (id(stub), digest)
-        with self._lock:
-            kept = self._kept.get(key) if digest else None
+        kept = self._kept.get(key) if digest else None
         if kept is not None and kept[0] is stub:
-            _, answers, whole, _ = kept
+            _, answers, whole = kept
             if not all(accept(i, a) for i, a in enumerate(answers)):
                 return None
             if whole:
                 return answers
         answers, whole = run(stub, record, accept)
         if digest:
-            self._keep(key, (stub, answers, whole, elements(answers)))
+            self._kept.put(key, (stub, answers, whole), elements(answers))
         return answers if whole else None
-
-    def _keep(self, key: tuple, entry: tuple) -> None:
-        with self._lock:
-            old = self._kept.pop(key, None)
-            self._elements += entry[3] - (old[3] if old else 0)
-            self._kept[key] = entry
-            while self._elements > self.MAX_ELEMENTS and len(self._kept) > 1:
-                self._elements -= self._kept.pop(next(iter(self._kept)))[3]
 
 
 DRIVEN = Driven()

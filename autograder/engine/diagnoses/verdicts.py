@@ -17,6 +17,7 @@ from typing import Callable
 from autograder.engine.diagnoses import compare, drive
 from autograder.engine.diagnoses.raised import Raised
 from autograder.engine.diagnoses.record import Calls
+from autograder.engine.kept import Kept
 
 MAX_KEPT = 4096
 """Verdicts kept per grader process (a few hundred bytes each), the oldest dropped first."""
@@ -24,7 +25,7 @@ MAX_KEPT = 4096
 
 class Verdicts:
     def __init__(self):
-        self._kept: dict[tuple, tuple] = {}  # (name, ids of candidates, id(reference), digest) -> ...
+        self._kept = Kept(MAX_KEPT)  # (name, ids of candidates, id(reference), digest) -> ...
         self._lock = threading.Lock()
         self.hits = 0
 
@@ -35,17 +36,14 @@ class Verdicts:
         if digest is None:
             return diagnose()
         key = (record.name, tuple(map(id, candidates)), id(reference), digest)
-        with self._lock:
-            kept = self._kept.get(key)
-            if kept is not None and kept[1] is reference and \
-                    all(a is b for a, b in zip(kept[0], candidates)):
+        kept = self._kept.get(key)
+        if kept is not None and kept[1] is reference and \
+                all(a is b for a, b in zip(kept[0], candidates)):
+            with self._lock:
                 self.hits += 1
-                return kept[2]
-        text = diagnose()
-        with self._lock:  # the candidates and reference are held: their ids name no other
-            self._kept[key] = (tuple(candidates), reference, text)
-            while len(self._kept) > MAX_KEPT:
-                self._kept.pop(next(iter(self._kept)))
+            return kept[2]
+        text = diagnose()  # the candidates and reference are held: their ids name no other
+        self._kept.put(key, (tuple(candidates), reference, text), 1)
         return text
 
 
