@@ -38,13 +38,14 @@ class Driven:
     of 2,785 drives were such repeats: 7.0 s of CPU where 3.2 s do)."""
 
     def __init__(self):
-        self._kept = Kept(self.MAX_ELEMENTS)  # (id(stub), digest) -> (stub, answers, whole)
+        self._kept = Kept(self.MAX_ELEMENTS)  # (id(stub), inputs digest) -> (stub, answers, whole)
 
-    def answers(self, stub: Callable, digest: bytes | None, record: Calls,
+    def answers(self, stub: Callable, inputs: bytes | None, record: Calls,
                 accept: Callable[[int, object], bool]) -> list | None:
-        """The stub's answers, None at the first accept(index, answer) refuses."""
-        key = (id(stub), digest)
-        kept = self._kept.get(key) if digest else None
+        """The stub's answers, None at the first accept(index, answer) refuses;
+        `inputs` is the record's inputs digest (key), None: nothing is kept."""
+        key = (id(stub), inputs)
+        kept = self._kept.get(key) if inputs else None
         if kept is not None and kept[0] is stub:
             _, answers, whole = kept
             if not all(accept(i, a) for i, a in enumerate(answers)):
@@ -52,7 +53,7 @@ class Driven:
             if whole:
                 return answers
         answers, whole = run(stub, record, accept)
-        if digest:
+        if inputs:
             self._kept.put(key, (stub, answers, whole), elements(answers))
         return answers if whole else None
 
