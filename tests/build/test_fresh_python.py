@@ -13,7 +13,6 @@ and on Colab (simulated) it writes the public checks where otter looks.
 """
 from __future__ import annotations
 
-import importlib.metadata
 import inspect
 import json
 import re
@@ -30,27 +29,11 @@ from autograder import paths, registry
 from autograder.build import solution_notebook, student_notebook
 from autograder.engine import assignment as assignment_mod
 from autograder.hw1_attention import reference
+from tests import installed
 from tests.conftest import grade
 
 KEPT = ("numpy", "torch")
 """The distributions the fresh environment starts with (and torch's own requirements)."""
-
-
-def _closure(names) -> list[importlib.metadata.Distribution]:
-    """The distributions `names` need, without extras, as installed here."""
-    seen: dict[str, importlib.metadata.Distribution] = {}
-    todo = list(names)
-    while todo:
-        name = re.split(r"[ ;<>=!~\[]", todo.pop())[0].lower().replace("_", "-")
-        if name in seen:
-            continue
-        try:
-            dist = importlib.metadata.distribution(name)
-        except importlib.metadata.PackageNotFoundError:
-            continue  # an optional need, not installed here
-        seen[name] = dist
-        todo += [r for r in dist.requires or [] if "extra ==" not in r]
-    return list(seen.values())
 
 
 @pytest.fixture(scope="module")
@@ -61,12 +44,10 @@ def fresh_python(tmp_path_factory) -> Path:
     python = root / "env" / "bin" / "python"
     linked = root / "linked"
     linked.mkdir()
-    for dist in _closure(KEPT):
-        tops = {Path(str(f)).parts[0] for f in dist.files or [] if not str(f).startswith("..")}
-        for top in tops - {"__pycache__"}:
-            source = Path(dist.locate_file(top))
-            if source.exists() and not (linked / top).exists():
-                (linked / top).symlink_to(source)
+    for dist in installed.closure(KEPT):
+        for source in installed.top_level(dist):
+            if source.parent.name != "__pycache__" and not (linked / source.name).exists():
+                (linked / source.name).symlink_to(source)
     site = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
                           capture_output=True, text=True, check=True).stdout.strip()
     (Path(site) / "kept.pth").write_text(str(linked) + "\n")

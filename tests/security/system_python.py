@@ -13,16 +13,13 @@ from __future__ import annotations
 
 import fcntl
 import hashlib
-import importlib.metadata
 import os
 import shutil
 import subprocess
 import sys
-import sysconfig
 from pathlib import Path
 
-from packaging.requirements import Requirement
-from packaging.utils import canonicalize_name
+from tests import installed
 
 REPO = Path(__file__).resolve().parents[2]
 BASE = Path("/var/lib/autograder-gradescope-test")
@@ -64,9 +61,7 @@ def _venv() -> Path:
     shutil.rmtree(folder, ignore_errors=True)
     subprocess.run([str(SYSTEM_PYTHON), "-m", "venv", str(folder)], check=True)
     if sys.version_info[:2] == (3, 11):  # SYSTEM_PYTHON's minor: the same wheels
-        link_installed(REPO / "requirements.txt",
-                       Path(sysconfig.get_path("purelib")),
-                       folder / "lib" / "python3.11" / "site-packages")
+        link_installed(REPO / "requirements.txt", folder / "lib" / "python3.11" / "site-packages")
     for command in (["bash", str(REPO / "scripts" / "install_torch.sh"), str(python),
                      str(REPO / "requirements.txt")],
                     [str(python), "-m", "pip", "install", "--quiet",
@@ -76,38 +71,19 @@ def _venv() -> Path:
     return python
 
 
-def link_installed(requirements: Path, source: Path, target: Path) -> list[str]:
-    """Hard links in `target` to the files of every distribution `requirements` names,
-    and of those they require, as `source` (a site-packages) has them installed, their
-    compiled bytecode with them; the names linked. What `source` lacks is left to pip."""
-    installed = {canonicalize_name(d.metadata["Name"]): d
-                 for d in importlib.metadata.distributions(path=[str(source)])}
-    wanted = [Requirement(line.split("#")[0]) for line in requirements.read_text().splitlines()
-              if line.split("#")[0].strip()]
-    linked: list[str] = []
-    while wanted:
-        requirement = wanted.pop()
-        name = canonicalize_name(requirement.name)
-        if name in linked or name not in installed or (
-                requirement.marker is not None and not requirement.marker.evaluate({"extra": ""})):
-            continue
-        linked.append(name)
-        dist = installed[name]
-        wanted += [Requirement(r) for r in dist.requires or ()]
-        for top in {Path(str(f)).parts[0] for f in dist.files or ()} - {"..", "__pycache__"}:
-            _link_tree(source / top, target / top)
-        for f in dist.files or ():  # a top-level module's bytecode beside the others'
-            if Path(str(f)).parent == Path(".") and str(f).endswith(".py"):
-                for pyc in (source / "__pycache__").glob(f"{Path(str(f)).stem}.*.pyc"):
-                    _link_tree(pyc, target / "__pycache__" / pyc.name)
-    return linked
-
-
-def _link_tree(source: Path, target: Path) -> None:
-    if target.exists() or not source.exists():
-        return
-    if source.is_dir() and not source.is_symlink():
-        shutil.copytree(source, target, symlinks=True, copy_function=os.link)
-    else:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        os.link(source, target, follow_symlinks=False)
+def link_installed(requirements: Path, target: Path) -> None:
+    """Hard links in `target` (a site-packages) to the installed files, compiled
+    bytecode included, of every distribution `requirements` names and of those they
+    require, as this interpreter has them; what it lacks is left to pip."""
+    lines = [line.split("#")[0].strip() for line in requirements.read_text().splitlines()]
+    for dist in installed.closure(line for line in lines if line):
+        site = Path(dist.locate_file(""))
+        for path in installed.top_level(dist):
+            linked = target / path.relative_to(site)
+            if linked.exists():
+                continue
+            if path.is_dir() and not path.is_symlink():
+                shutil.copytree(path, linked, symlinks=True, copy_function=os.link)
+            else:
+                linked.parent.mkdir(parents=True, exist_ok=True)
+                os.link(path, linked, follow_symlinks=False)
