@@ -17,7 +17,6 @@ import sys
 import time
 from pathlib import Path
 
-import nbformat
 import pytest
 
 from autograder import paths
@@ -26,6 +25,7 @@ from autograder.cluster import ClusterError, bundle
 from autograder.engine import resume
 from autograder.engine import assignment as assignment_mod
 from autograder.engine import results
+from tests.cluster.batches import EXAMPLES, slow_batch
 from tests.cluster.hosts import until
 from tests.conftest import FAST_LIMITS
 
@@ -35,7 +35,6 @@ pytestmark = pytest.mark.heavy
 PY = sys.executable
 ENV = dict(os.environ, PYTHONPATH=str(paths.ROOT))
 LIMITS = [f"--limit={k}={v}" for k, v in FAST_LIMITS.items()]
-EXAMPLES = paths.EXAMPLES / "hw1_attention"
 TIMED = {"execution_time"}
 """The only results.json field that may differ between two runs: wall time."""
 
@@ -48,18 +47,6 @@ def _run_cli(*args: str) -> subprocess.CompletedProcess:
 def _untimed(path: Path) -> dict:
     data = json.loads(path.read_text())
     return {k: v for k, v in data.items() if k not in TIMED}
-
-
-def _slow_batch(folder: Path, n: int, seconds: float) -> list[str]:
-    """n copies of hw1's full solution that sleep `seconds` first: long enough
-    to be caught mid-grading. Every one scores full marks."""
-    nb = nbformat.read(EXAMPLES / "full_solution.ipynb", as_version=4)
-    nb.cells.insert(0, nbformat.v4.new_code_cell(f"import time\ntime.sleep({seconds})"))
-    folder.mkdir()
-    ids = [f"s{i:02d}" for i in range(n)]
-    for sid in ids:
-        nbformat.write(nb, str(folder / f"{sid}.ipynb"))
-    return ids
 
 
 def _grades(out: Path) -> list[list[str]]:
@@ -172,7 +159,7 @@ def test_a_worker_killed_midway_loses_nothing(tmp_path, cluster):
     """A worker is killed while it grades; its submission is graded again on
     the other, and every submission ends with exactly one full-marks result."""
     from distributed import Client
-    ids = _slow_batch(tmp_path / "subs", 6, 1.5)
+    ids = slow_batch(tmp_path / "subs", 6, 1.5)
     address = cluster.start_scheduler()
     cluster.start_workers(2)
     out = tmp_path / "out"
@@ -201,7 +188,7 @@ def test_a_lost_scheduler_stops_the_run_and_resume_finishes_it(tmp_path, cluster
     """The scheduler is stopped mid-batch: exit status 2, a message that says
     what to do, the results written so far intact. --resume against a new
     scheduler grades only the rest and writes grades.csv for all."""
-    ids = _slow_batch(tmp_path / "subs", 8, 1.0)
+    ids = slow_batch(tmp_path / "subs", 8, 1.0)
     address = cluster.start_scheduler()
     cluster.start_workers(1)
     out = tmp_path / "out"

@@ -27,7 +27,7 @@ import pytest
 from autograder import paths
 from autograder.cli import main
 from tests.cluster import hosts
-from tests.cluster.test_cluster import _slow_batch
+from tests.cluster.batches import EXAMPLES, slow_batch
 from tests.conftest import FAST_LIMITS
 
 pytestmark = [pytest.mark.slow(minutes=2),  # one group: the tests share the network
@@ -39,7 +39,6 @@ OTHER = "h3"
 """A host whose grader code is not the client's."""
 PORT = 8786
 LIMITS = [f"--limit={k}={v}" for k, v in FAST_LIMITS.items()]
-EXAMPLES = paths.EXAMPLES / "hw1_attention"
 FULL = 18.0
 """hw1's full marks."""
 
@@ -151,7 +150,7 @@ def test_separate_hosts_over_tls_give_the_local_grades_and_keep_nothing(cluster,
     every results.json are the local path's (but wall time), both hosts graded,
     and neither keeps a file of the run once it ends."""
     subs = tmp_path / "subs"
-    _slow_batch(subs, 4, 0.5)
+    slow_batch(subs, 4, 0.5)
     for path in EXAMPLES.glob("*"):
         shutil.copy(path, subs)
     local, remote = tmp_path / "local", tmp_path / "remote"
@@ -185,7 +184,7 @@ def test_a_host_killed_mid_run_loses_nothing_and_its_folder_goes_when_it_restart
     h1, each submission has exactly one full-marks result, and the run succeeds. Its
     private folder (this run's assignment, nothing else) is left on its disk until a
     host starts there again."""
-    ids = _slow_batch(tmp_path / "subs", 8, 1.5)
+    ids = slow_batch(tmp_path / "subs", 8, 1.5)
     cluster.start(*HOSTS)
     out = tmp_path / "out"
     proc = cluster.grade(tmp_path / "subs", out)
@@ -225,7 +224,7 @@ def test_a_host_of_another_version_is_refused_and_one_that_joins_mid_run_grades(
     """h3 runs other grader code: it refuses the run, is given none of it and the client
     says so, while h1 grades; h2 joins mid-run and takes a share. With h3 alone, the run
     stops at once and says why."""
-    ids = _slow_batch(tmp_path / "subs", 8, 1.0)
+    ids = slow_batch(tmp_path / "subs", 8, 1.0)
     cluster.start("h1", OTHER)
     out = tmp_path / "out"
     proc = cluster.grade(tmp_path / "subs", out)
@@ -255,7 +254,7 @@ def test_a_lost_scheduler_stops_the_run_and_resume_finishes_it_once_it_is_back(
     """The scheduler's host dies mid-run: status 2, the results written so far kept;
     each grading host ends with it and keeps none of the run's files. The cluster
     started again at the same address, --resume grades only the rest."""
-    ids = _slow_batch(tmp_path / "subs", 8, 1.0)
+    ids = slow_batch(tmp_path / "subs", 8, 1.0)
     cluster.start(*HOSTS)
     out = tmp_path / "out"
     proc = cluster.grade(tmp_path / "subs", out)
