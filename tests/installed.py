@@ -31,12 +31,8 @@ def closure(requirements: Iterable[str]) -> list[importlib.metadata.Distribution
 
 def top_level(dist: importlib.metadata.Distribution) -> list[Path]:
     """The entries of site-packages that hold the distribution's files (its packages,
-    modules and metadata folder), each a path where it is installed; a top-level
-    module's bytecode in __pycache__ among them. Its scripts (outside) are not."""
+    modules and metadata folder), each a path where it is installed; not its scripts
+    (outside), nor a top-level module's bytecode (in the __pycache__ all share)."""
     names = {Path(str(f)).parts[0] for f in dist.files or ()} - {"..", "__pycache__"}
     paths = [Path(dist.locate_file(name)) for name in sorted(names)]
-    for name in names:
-        if name.endswith(".py"):
-            cache = Path(dist.locate_file("__pycache__"))
-            paths += sorted(cache.glob(f"{name[:-3]}.*.pyc"))
     return [p for p in paths if p.exists() or p.is_symlink()]

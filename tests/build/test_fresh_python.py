@@ -46,7 +46,7 @@ def fresh_python(tmp_path_factory) -> Path:
     linked.mkdir()
     for dist in installed.closure(KEPT):
         for source in installed.top_level(dist):
-            if source.parent.name != "__pycache__" and not (linked / source.name).exists():
+            if not (linked / source.name).exists():
                 (linked / source.name).symlink_to(source)
     site = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
                           capture_output=True, text=True, check=True).stdout.strip()

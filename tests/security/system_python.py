@@ -79,7 +79,10 @@ def link_installed(requirements: Path, target: Path) -> None:
     lines = [line.split("#")[0].strip() for line in requirements.read_text().splitlines()]
     for dist in installed.closure(line for line in lines if line):
         site = Path(dist.locate_file(""))
-        for path in installed.top_level(dist):
+        entries = installed.top_level(dist)
+        for module in [p for p in entries if p.suffix == ".py"]:  # its bytecode, beside
+            entries += sorted((site / "__pycache__").glob(f"{module.stem}.*.pyc"))
+        for path in entries:
             linked = target / path.relative_to(site)
             if linked.exists():
                 continue
