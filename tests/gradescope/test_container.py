@@ -12,7 +12,10 @@ where it is written for), leaking nothing. The untouched notebook gets 0 in each
 image, in landlock mode (UNTOUCHED_MODE), and a broken file an error result in
 hw1's (BROKEN_IN). In hw4's and hw6's images only the attacks on
 what differs from one zip to the next run (PER_ZIP_ATTACKS: the files it ships,
-the results it writes, the memory its grading leaves the worker); the others
+the results it writes, the memory its grading leaves the worker), in uid mode
+only (PER_ZIP_MODE): its wall is the one landlock mode stands on too (the
+workers' own uids, file permissions, the same limits), Landlock only adds to it,
+and hw1's image runs them in both modes. The others
 attack the grader and the sandbox, which every zip holds alike, and run in
 hw1's. In uid mode, hw1's image runs only the attacks on the sandbox
 (SANDBOX_ATTACKS: what a worker may read, write, signal, hold or reach, defended
@@ -55,12 +58,17 @@ ATTACKS = Path(__file__).parents[1] / "security" / "attacks" / "hw1_attention"
 ATTACK_LIMITS = {"notebook_seconds": 8, "call_seconds": 5, "restarts": 1}
 """Short, so that the attacks that hang cost little; long enough for an attack that calls
 back into the grader many times (replay_lent_attention) with its half CPU shared."""
-CONTAINERS_AT_ONCE = 3
-"""Containers run side by side (half a CPU each, on two cores)."""
+CONTAINERS_AT_ONCE = 2
+"""Containers run side by side (half a CPU each), each in a lane with its own copy of the
+venv: with the rest of the suite beside them, a third lane's copy cost more CPU than its
+runs saved wall time."""
 PER_ZIP_ATTACKS = ("read_secrets", "stat_hidden_files", "write_results", "memory_children",
                    "memory_copy_on_write")
 """The attacks whose target differs from one zip to the next, run in every image; the
 whole hostile corpus runs in hw1's, the assignment it is written for."""
+PER_ZIP_MODE = "uid"
+"""The one mode PER_ZIP_ATTACKS run in beyond hw1's image: the weaker wall (landlock mode
+is the same uids and permissions with Landlock on top)."""
 SANDBOX_ATTACKS = (*PER_ZIP_ATTACKS, "busy_loop_ignoring_signals", "detached_killer", "disk_bomb",
                    "fill_disk", "fork_bomb", "kill_everything", "leave_files", "memory_bomb",
                    "network", "network_loopback_families", "read_grader_process", "read_ssh_key",
@@ -98,11 +106,12 @@ def _notebook(cells: list[str]) -> bytes:
 
 
 def attacks(assignment_id: str, mode: str) -> list[Path]:
-    """The attacks run in this assignment's image in this mode (PER_ZIP_ATTACKS beyond
-    hw1; SANDBOX_ATTACKS in hw1's uid mode; all but PROTOCOL_ATTACKS in its landlock mode)."""
+    """The attacks run in this assignment's image in this mode (PER_ZIP_ATTACKS in
+    PER_ZIP_MODE beyond hw1; SANDBOX_ATTACKS in hw1's uid mode; all but PROTOCOL_ATTACKS
+    in its landlock mode)."""
     found = sorted(ATTACKS.glob("*.py"))
     if assignment_id != "hw1_attention":
-        return [p for p in found if p.stem in PER_ZIP_ATTACKS]
+        return [p for p in found if p.stem in PER_ZIP_ATTACKS and mode == PER_ZIP_MODE]
     if mode == "landlock":
         return [p for p in found if p.stem not in PROTOCOL_ATTACKS]
     return [p for p in found if p.stem in SANDBOX_ATTACKS]
@@ -137,10 +146,9 @@ def graded(request, images):
     record = registry.get(assignment_id)
     reference = inspect.getsource(assignment_mod.load("hw1_attention").reference)
     notebook = f"{assignment_id}.ipynb"
-    cases = {
-        "full": (image, {notebook: nbformat.writes(solution_notebook(assignment_id)).encode()}),
-        HONEST: (attack_image, {notebook: _notebook([reference])}),
-    }
+    cases = {"full": (image, {notebook: nbformat.writes(solution_notebook(assignment_id)).encode()})}
+    if attacks(assignment_id, mode):
+        cases[HONEST] = (attack_image, {notebook: _notebook([reference])})
     if mode == UNTOUCHED_MODE:
         cases["untouched"] = (image, {notebook: record.student_notebook.read_bytes()})
     if (assignment_id, mode) == BROKEN_IN:
@@ -205,6 +213,8 @@ def test_a_broken_file_gets_an_error_result(graded):
 
 def test_no_attack_earns_more_than_its_honest_score(graded):
     a, runs = graded["assignment"], graded["runs"]
+    if not attacks(a.id, graded["mode"]):
+        pytest.skip(f"no attack runs in {a.id}'s image in {graded['mode']} mode")
     honest = runs[HONEST].results["score"]
     assert honest == (a.max_total if a.id == "hw1_attention" else 0)
     for path in attacks(a.id, graded["mode"]):
@@ -223,7 +233,8 @@ def test_every_named_attack_exists():
     """PER_ZIP_ATTACKS, SANDBOX_ATTACKS and PROTOCOL_ATTACKS name attacks of the corpus
     (a renamed attack is not dropped silently from hw4's and hw6's images or from hw1's
     uid mode), and no attack on the sandbox is taken for one on the protocol."""
-    assert {p.stem for p in attacks("hw4_bert_finetuning", "uid")} == set(PER_ZIP_ATTACKS)
+    assert {p.stem for p in attacks("hw4_bert_finetuning", PER_ZIP_MODE)} == set(PER_ZIP_ATTACKS)
+    assert not attacks("hw6_encoder_decoder", "landlock") and PER_ZIP_MODE in MODES
     assert {p.stem for p in attacks("hw1_attention", "uid")} == set(SANDBOX_ATTACKS)
     every = {p.stem for p in ATTACKS.glob("*.py")}
     assert set(PROTOCOL_ATTACKS) <= every and not set(PROTOCOL_ATTACKS) & set(SANDBOX_ATTACKS)
