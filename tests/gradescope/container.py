@@ -13,7 +13,7 @@ Reproduced here:
   effect), run_autograder copied to /autograder/run_autograder. The venv's
   distributions are linked in from this interpreter's first, when it is a
   3.11 too (tests/security/system_python.py), so that setup.sh's pip finds
-  them satisfied: 10 s instead of 45 s of CPU. Its install from nothing is
+  them satisfied (hw1's image: 13 CPU-s instead of 39). Its install from nothing is
   tried in Docker (tests/gradescope/test_try_docker.py);
 * each run, a fresh container: private mount, PID, cgroup, IPC and UTS
   namespaces (as Docker gives: containers side by side cannot see or signal

@@ -59,9 +59,9 @@ ATTACK_LIMITS = {"notebook_seconds": 8, "call_seconds": 5, "restarts": 1}
 """Short, so that the attacks that hang cost little; long enough for an attack that calls
 back into the grader many times (replay_lent_attention) with its half CPU shared."""
 CONTAINERS_AT_ONCE = 2
-"""Containers run side by side (half a CPU each), each in a lane with its own copy of the
-venv: with the rest of the suite beside them, a third lane's copy cost more CPU than its
-runs saved wall time."""
+"""Containers run side by side (half a CPU each), each in a lane with its own 1.6 GB copy
+of the venv (about 6 s of the kernel's CPU to make): two, since the rest of the suite
+beside them keeps both cores busy anyway."""
 PER_ZIP_ATTACKS = ("read_secrets", "stat_hidden_files", "write_results", "memory_children",
                    "memory_copy_on_write")
 """The attacks whose target differs from one zip to the next, run in every image; the
