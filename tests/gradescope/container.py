@@ -54,7 +54,6 @@ import re
 import shlex
 import shutil
 import subprocess
-import sys
 import tempfile
 import time
 from dataclasses import dataclass
@@ -132,6 +131,7 @@ class Images:
         self.base.chmod(0o755)
         self.venv = self.base / "venv"
         self.venv.mkdir()
+        link_installed(REPO / "requirements.txt", self.venv)  # the zips' requirements.txt
         self.lanes = lanes
         self.free: queue.Queue[Path] | None = None  # the lanes' venvs, made after the builds
         self.large: dict[Path, list[str]] = {}  # a lane's venv -> its files worth dropping
@@ -153,9 +153,6 @@ class Images:
     def build(self, zip_path: Path, name: str) -> "Image":
         """Unpack the zip and run its setup.sh; raises with setup.sh's output when it fails."""
         image = self._unpack(zip_path, name)
-        site = self.venv / "lib" / "python3.11" / "site-packages"
-        if sys.version_info[:2] == (3, 11) and not site.exists():  # the same wheels
-            link_installed(image.folder / "source" / "requirements.txt", site)
         inner = (f"mount --bind {image.folder} {MOUNT_POINT} && "
                  f"mount --bind {self.venv} {MOUNT_POINT}/venv && cd {MOUNT_POINT}/source && "
                  f"exec env -i PATH={PATH} HOME=/root DEBIAN_FRONTEND=noninteractive "

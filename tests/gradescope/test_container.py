@@ -147,13 +147,14 @@ def graded(request, images):
     reference = inspect.getsource(assignment_mod.load("hw1_attention").reference)
     notebook = f"{assignment_id}.ipynb"
     cases = {"full": (image, {notebook: nbformat.writes(solution_notebook(assignment_id)).encode()})}
-    if attacks(assignment_id, mode):
+    attacked = attacks(assignment_id, mode)
+    if attacked:
         cases[HONEST] = (attack_image, {notebook: _notebook([reference])})
     if mode == UNTOUCHED_MODE:
         cases["untouched"] = (image, {notebook: record.student_notebook.read_bytes()})
     if (assignment_id, mode) == BROKEN_IN:
         cases["broken"] = (image, {notebook: b'{"cells": [ this is not json'})
-    for path in attacks(assignment_id, mode):
+    for path in attacked:
         cells = ([reference] if _header(path).get("with") == "reference" else []) + \
             [_attack_source(path)]
         cases[path.stem] = (attack_image, {notebook: _notebook(cells)})

@@ -60,8 +60,7 @@ def _venv() -> Path:
                             "DEBIAN_FRONTEND": "noninteractive"})
     shutil.rmtree(folder, ignore_errors=True)
     subprocess.run([str(SYSTEM_PYTHON), "-m", "venv", str(folder)], check=True)
-    if sys.version_info[:2] == (3, 11):  # SYSTEM_PYTHON's minor: the same wheels
-        link_installed(REPO / "requirements.txt", folder / "lib" / "python3.11" / "site-packages")
+    link_installed(REPO / "requirements.txt", folder)
     for command in (["bash", str(REPO / "scripts" / "install_torch.sh"), str(python),
                      str(REPO / "requirements.txt")],
                     [str(python), "-m", "pip", "install", "--quiet",
@@ -71,11 +70,15 @@ def _venv() -> Path:
     return python
 
 
-def link_installed(requirements: Path, target: Path) -> None:
-    """Hard links in `target` (a site-packages) to the installed files, compiled
-    bytecode included, of every distribution `requirements` names and of those they
-    require, as this interpreter has them (copies across file systems); what it
-    lacks is left to pip."""
+def link_installed(requirements: Path, venv: Path) -> None:
+    """Hard links in the site-packages of `venv` (a venv of SYSTEM_PYTHON) to the
+    installed files, compiled bytecode included, of every distribution `requirements`
+    names and of those they require, as this interpreter has them (copies across file
+    systems); what it lacks is left to pip. Nothing when this interpreter is not a
+    3.11 too: its wheels would not be SYSTEM_PYTHON's."""
+    if sys.version_info[:2] != (3, 11):
+        return
+    target = venv / "lib" / "python3.11" / "site-packages"
     lines = [line.split("#")[0].strip() for line in requirements.read_text().splitlines()]
     for dist in installed.closure(line for line in lines if line):
         site = Path(dist.locate_file(""))
